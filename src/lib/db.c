@@ -1,0 +1,357 @@
+/*
+ * Opening, creating and migrating the store.  The schema text here is the
+ * reference that trace-store(5) documents; a change to it bumps
+ * TR_DB_VERSION and adds a step to migrate().
+ */
+#include "config.h"
+#include "db.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char tr_db_schema[] =
+"CREATE TABLE source (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  path TEXT NOT NULL,\n"
+"  format TEXT NOT NULL,\n"
+"  format_version TEXT,\n"
+"  hash TEXT NOT NULL UNIQUE,\n"
+"  size INTEGER NOT NULL,\n"
+"  compression TEXT NOT NULL DEFAULT 'none',\n"
+"  host TEXT,\n"
+"  clock TEXT NOT NULL DEFAULT 'none',\n"
+"  clock_offset INTEGER NOT NULL DEFAULT 0,\n"
+"  clock_drift_ppm REAL NOT NULL DEFAULT 0,\n"
+"  align_method TEXT,\n"
+"  align_confidence REAL,\n"
+"  ts_min INTEGER,\n"
+"  ts_max INTEGER,\n"
+"  rows INTEGER NOT NULL DEFAULT 0,\n"
+"  imported_at TEXT NOT NULL,\n"
+"  meta TEXT NOT NULL DEFAULT '{}'\n"
+");\n"
+"CREATE TABLE str (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  s TEXT NOT NULL UNIQUE\n"
+");\n"
+"CREATE TABLE process (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  host TEXT NOT NULL DEFAULT '',\n"
+"  pid INTEGER NOT NULL,\n"
+"  name TEXT,\n"
+"  UNIQUE (host, pid)\n"
+");\n"
+"CREATE TABLE thread (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  process_id INTEGER REFERENCES process,\n"
+"  tid INTEGER,\n"
+"  name TEXT NOT NULL DEFAULT ''\n"
+");\n"
+"CREATE INDEX thread_key ON thread (process_id, tid, name);\n"
+"CREATE TABLE frame (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  name TEXT NOT NULL,\n"
+"  module TEXT NOT NULL DEFAULT '',\n"
+"  file TEXT NOT NULL DEFAULT '',\n"
+"  line INTEGER NOT NULL DEFAULT 0,\n"
+"  addr INTEGER NOT NULL DEFAULT 0,\n"
+"  inlined INTEGER NOT NULL DEFAULT 0,\n"
+"  UNIQUE (name, module, file, line, addr, inlined)\n"
+");\n"
+"CREATE TABLE callsite (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  parent_id INTEGER REFERENCES callsite,\n"
+"  frame_id INTEGER NOT NULL REFERENCES frame,\n"
+"  depth INTEGER NOT NULL\n"
+");\n"
+"CREATE UNIQUE INDEX callsite_key ON callsite (parent_id, frame_id);\n"
+"CREATE TABLE profile (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  type TEXT NOT NULL,\n"
+"  ts INTEGER,\n"
+"  dur INTEGER,\n"
+"  period INTEGER,\n"
+"  period_type TEXT,\n"
+"  period_unit TEXT,\n"
+"  sample_types TEXT NOT NULL DEFAULT '[]',\n"
+"  default_type TEXT,\n"
+"  meta TEXT NOT NULL DEFAULT '{}'\n"
+");\n"
+"CREATE TABLE sample (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  profile_id INTEGER REFERENCES profile,\n"
+"  ts INTEGER,\n"
+"  thread_id INTEGER REFERENCES thread,\n"
+"  cpu INTEGER,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  event_id INTEGER NOT NULL REFERENCES str,\n"
+"  value INTEGER NOT NULL,\n"
+"  labels TEXT\n"
+");\n"
+"CREATE INDEX sample_source_ts ON sample (source_id, ts);\n"
+"CREATE TABLE track (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  kind TEXT NOT NULL,\n"
+"  name TEXT NOT NULL DEFAULT '',\n"
+"  ref INTEGER,\n"
+"  process_id INTEGER REFERENCES process,\n"
+"  thread_id INTEGER REFERENCES thread,\n"
+"  parent_id INTEGER REFERENCES track,\n"
+"  meta TEXT NOT NULL DEFAULT '{}'\n"
+");\n"
+"CREATE INDEX track_source ON track (source_id, kind, ref);\n"
+"CREATE TABLE slice (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  ts INTEGER NOT NULL,\n"
+"  dur INTEGER NOT NULL,\n"
+"  name_id INTEGER NOT NULL REFERENCES str,\n"
+"  category_id INTEGER REFERENCES str,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  args TEXT\n"
+");\n"
+"CREATE INDEX slice_track_ts ON slice (track_id, ts);\n"
+"CREATE INDEX slice_source_ts ON slice (source_id, ts);\n"
+"CREATE TABLE counter (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  ts INTEGER NOT NULL,\n"
+"  name_id INTEGER NOT NULL REFERENCES str,\n"
+"  value NUMERIC\n"
+");\n"
+"CREATE INDEX counter_track_ts ON counter (track_id, name_id, ts);\n"
+"\n"
+"CREATE VIEW stack AS\n"
+"  WITH RECURSIVE up(callsite_id, id, frame_id, depth) AS (\n"
+"    SELECT id, id, frame_id, depth FROM callsite\n"
+"    UNION ALL\n"
+"    SELECT up.callsite_id, c.parent_id, p.frame_id, p.depth\n"
+"      FROM up JOIN callsite c ON c.id = up.id\n"
+"      JOIN callsite p ON p.id = c.parent_id)\n"
+"  SELECT callsite_id, depth, frame_id FROM up;\n"
+"CREATE VIEW perf_sample AS\n"
+"  SELECT s.id, s.source_id, s.ts, p.pid, t.tid, t.name AS comm, s.cpu,\n"
+"         e.s AS event, s.value, s.callsite_id, f.name AS leaf,\n"
+"         f.module AS leaf_module\n"
+"    FROM sample s JOIN source so ON so.id = s.source_id\n"
+"    JOIN str e ON e.id = s.event_id\n"
+"    LEFT JOIN thread t ON t.id = s.thread_id\n"
+"    LEFT JOIN process p ON p.id = t.process_id\n"
+"    LEFT JOIN callsite c ON c.id = s.callsite_id\n"
+"    LEFT JOIN frame f ON f.id = c.frame_id\n"
+"   WHERE so.format = 'perf-script';\n"
+"CREATE VIEW pprof_sample AS\n"
+"  SELECT s.id, s.source_id, s.profile_id, pr.type AS profile_type,\n"
+"         pr.ts AS profile_ts, e.s AS sample_type, s.value, s.labels,\n"
+"         s.callsite_id, f.name AS leaf\n"
+"    FROM sample s JOIN profile pr ON pr.id = s.profile_id\n"
+"    JOIN str e ON e.id = s.event_id\n"
+"    LEFT JOIN callsite c ON c.id = s.callsite_id\n"
+"    LEFT JOIN frame f ON f.id = c.frame_id;\n"
+"CREATE VIEW go_goroutine AS\n"
+"  SELECT t.id AS track_id, t.source_id, t.ref AS goid, t.name,\n"
+"         json_extract(t.meta, '$.created') AS created,\n"
+"         json_extract(t.meta, '$.ended') AS ended,\n"
+"         json_extract(t.meta, '$.creator') AS creator,\n"
+"         json_extract(t.meta, '$.callsite_id') AS callsite_id\n"
+"    FROM track t WHERE t.kind = 'goroutine';\n"
+"CREATE VIEW go_state AS\n"
+"  SELECT s.id, s.source_id, t.ref AS goid, s.ts, s.dur, n.s AS state,\n"
+"         c.s AS reason, s.callsite_id, s.args\n"
+"    FROM slice s JOIN track t ON t.id = s.track_id\n"
+"    JOIN str n ON n.id = s.name_id\n"
+"    LEFT JOIN str c ON c.id = s.category_id\n"
+"   WHERE t.kind = 'goroutine';\n"
+"CREATE VIEW go_gc AS\n"
+"  SELECT s.id, s.source_id, s.ts, s.dur, n.s AS name, s.args\n"
+"    FROM slice s JOIN track t ON t.id = s.track_id\n"
+"    JOIN str n ON n.id = s.name_id\n"
+"   WHERE t.kind = 'go-gc';\n"
+"CREATE VIEW go_stw AS\n"
+"  SELECT s.id, s.source_id, s.ts, s.dur, n.s AS kind, c.s AS reason\n"
+"    FROM slice s JOIN track t ON t.id = s.track_id\n"
+"    JOIN str n ON n.id = s.name_id\n"
+"    LEFT JOIN str c ON c.id = s.category_id\n"
+"   WHERE t.kind = 'go-stw';\n"
+"CREATE VIEW gpu_metric AS\n"
+"  SELECT c.id, c.source_id, t.ref AS gpu, t.name AS gpu_name, c.ts,\n"
+"         n.s AS metric, c.value\n"
+"    FROM counter c JOIN track t ON t.id = c.track_id\n"
+"    JOIN str n ON n.id = c.name_id\n"
+"   WHERE t.kind = 'gpu';\n"
+"CREATE VIEW gpu_process AS\n"
+"  SELECT c.id, c.source_id, t.ref AS gpu, p.pid, p.name AS process,\n"
+"         c.ts, n.s AS metric, c.value\n"
+"    FROM counter c JOIN track t ON t.id = c.track_id\n"
+"    JOIN str n ON n.id = c.name_id\n"
+"    LEFT JOIN process p ON p.id = t.process_id\n"
+"   WHERE t.kind = 'gpu-process';\n";
+
+const char *
+tr_db_default_path(const char *opt)
+{
+	const char	*env;
+
+	if (opt != NULL && *opt != '\0')
+		return (opt);
+	if ((env = getenv("TRACE_DB")) != NULL && *env != '\0')
+		return (env);
+	return (TR_DB_DEFAULT);
+}
+
+int
+tr_db_error(struct tr_db *db, struct tr_error *err, const char *what)
+{
+	return (tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s: %s", what,
+	    sqlite3_errmsg(db->sq)));
+}
+
+int
+tr_db_exec(struct tr_db *db, const char *sql, struct tr_error *err)
+{
+	char	*msg = NULL;
+
+	if (sqlite3_exec(db->sq, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s",
+		    msg ? msg : sqlite3_errmsg(db->sq));
+		sqlite3_free(msg);
+		return (-1);
+	}
+	return (0);
+}
+
+sqlite3_stmt *
+tr_db_prepare(struct tr_db *db, const char *sql, struct tr_error *err)
+{
+	sqlite3_stmt	*st = NULL;
+
+	if (sqlite3_prepare_v2(db->sq, sql, -1, &st, NULL) != SQLITE_OK) {
+		tr_db_error(db, err, "cannot prepare statement");
+		return (NULL);
+	}
+	return (st);
+}
+
+int
+tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*val = 0;
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*val = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "query failed"));
+	return (0);
+}
+
+/* Bring an older schema up to TR_DB_VERSION, one step at a time. */
+static int
+migrate(struct tr_db *db, int64_t from, struct tr_error *err)
+{
+	/* Version 1 is the first; later versions add their steps here. */
+	if (from == 0) {
+		if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
+			return (-1);
+		if (tr_db_int(db, "SELECT user_version FROM pragma_user_version",
+		    &from, err) != 0 || (from == 0 &&
+		    (tr_db_exec(db, tr_db_schema, err) != 0 ||
+		    tr_db_exec(db, "PRAGMA user_version = 1", err) != 0))) {
+			tr_db_exec(db, "ROLLBACK", NULL);
+			return (-1);
+		}
+		return (tr_db_exec(db, "COMMIT", err));
+	}
+	return (0);
+}
+
+struct tr_db *
+tr_db_open(const char *path, int flags, struct tr_error *err)
+{
+	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
+	struct stat	 st;
+	int64_t		 version = 0;
+	int		 oflags;
+
+	db->path = tr_xstrdup(path);
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || (flags & (TR_DB_READONLY |
+		    TR_DB_NOCREATE))) {
+			tr_error_set_line(err, TR_EIO, path, 0, 0,
+			    "cannot open store: %s", strerror(errno));
+			goto fail;
+		}
+		db->created = 1;
+	}
+	oflags = (flags & TR_DB_READONLY) ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db->sq, oflags, NULL) != SQLITE_OK) {
+		tr_db_error(db, err, "cannot open store");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->sq, 60000);
+	sqlite3_extended_result_codes(db->sq, 1);
+	if (tr_db_int(db, "SELECT user_version FROM pragma_user_version",
+	    &version, err) != 0) {
+		err->msg[0] = '\0';
+		err->code = 0;
+		tr_error_set_line(err, TR_EDATA, path, 0, 0,
+		    "not a tracekit store (%s)", sqlite3_errmsg(db->sq));
+		goto fail;
+	}
+	if (version > TR_DB_VERSION) {
+		tr_error_set_line(err, TR_EDATA, path, 0, 0,
+		    "store schema version %lld is newer than this tracekit's "
+		    "(%d)", (long long)version, TR_DB_VERSION);
+		goto fail;
+	}
+	if (flags & TR_DB_READONLY) {
+		if (version < TR_DB_VERSION) {
+			tr_error_set_line(err, TR_EDATA, path, 0, 0,
+			    "store schema version %lld is older than %d; run "
+			    "trace-import once to migrate it",
+			    (long long)version, TR_DB_VERSION);
+			goto fail;
+		}
+		return (db);
+	}
+	/* WAL lets readers go on while an import writes. */
+	if (tr_db_exec(db, "PRAGMA journal_mode = WAL", err) != 0 ||
+	    tr_db_exec(db, "PRAGMA synchronous = NORMAL", err) != 0 ||
+	    tr_db_exec(db, "PRAGMA foreign_keys = OFF", err) != 0 ||
+	    tr_db_exec(db, "PRAGMA cache_size = -32768", err) != 0)
+		goto fail;
+	if (version < TR_DB_VERSION && migrate(db, version, err) != 0)
+		goto fail;
+	return (db);
+fail:
+	tr_db_free(db);
+	return (NULL);
+}
+
+void
+tr_db_free(struct tr_db *db)
+{
+	if (db == NULL)
+		return;
+	if (db->sq != NULL)
+		sqlite3_close_v2(db->sq);
+	free(db->path);
+	free(db);
+}

@@ -1,0 +1,874 @@
+/*
+ * The importer table and the import context: one transaction per input,
+ * in-memory interning in front of the store's unique keys, and the source
+ * row written in the same transaction as the data.
+ */
+#include "config.h"
+#include "importer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "util.h"
+
+/* importer.c: keep sorted */
+extern const struct tr_importer tr_importer_perf_script;
+
+const struct tr_importer *const tr_importer_table[] = {
+	&tr_importer_perf_script,
+	NULL
+};
+
+enum {
+	ST_STR_GET, ST_STR_PUT,
+	ST_FRAME_GET, ST_FRAME_PUT,
+	ST_CS_GET, ST_CS_PUT,
+	ST_PROC_GET, ST_PROC_PUT,
+	ST_THREAD_GET, ST_THREAD_PUT,
+	ST_SAMPLE, ST_PROFILE, ST_TRACK, ST_SLICE, ST_COUNTER,
+	ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	"SELECT id FROM str WHERE s = ?1",
+	"INSERT INTO str (s) VALUES (?1)",
+	"SELECT id FROM frame WHERE name = ?1 AND module = ?2 AND file = ?3 "
+	    "AND line = ?4 AND addr = ?5 AND inlined = ?6",
+	"INSERT INTO frame (name, module, file, line, addr, inlined) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	"SELECT id FROM callsite WHERE parent_id IS ?1 AND frame_id = ?2",
+	"INSERT INTO callsite (parent_id, frame_id, depth) VALUES (?1, ?2, ?3)",
+	"SELECT id FROM process WHERE host = ?1 AND pid = ?2",
+	"INSERT INTO process (host, pid, name) VALUES (?1, ?2, ?3)",
+	"SELECT id FROM thread WHERE process_id IS ?1 AND tid IS ?2 "
+	    "AND name = ?3",
+	"INSERT INTO thread (process_id, tid, name) VALUES (?1, ?2, ?3)",
+	"INSERT INTO sample (source_id, profile_id, ts, thread_id, cpu, "
+	    "callsite_id, event_id, value, labels) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	"INSERT INTO profile (source_id, type, ts, dur, period, period_type, "
+	    "period_unit, sample_types, default_type, meta) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, '[]'), ?9, "
+	    "coalesce(?10, '{}'))",
+	"INSERT INTO track (source_id, kind, name, ref, process_id, thread_id, "
+	    "parent_id, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+	    "coalesce(?8, '{}'))",
+	"INSERT INTO slice (source_id, track_id, ts, dur, name_id, "
+	    "category_id, callsite_id, args) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	"INSERT INTO counter (source_id, track_id, ts, name_id, value) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5)",
+};
+
+struct tr_import {
+	struct tr_db			*db;
+	const struct tr_import_opts	*opts;
+	const struct tr_importer	*imp;
+	struct tr_input			*in;
+	struct tr_import_result		*res;
+	int64_t				 source_id;
+	sqlite3_stmt			*st[ST_COUNT];
+
+	struct tr_map			*strs, *frames, *callsites;
+	struct tr_map			*procs, *threads;
+	struct tr_buf			 key;
+
+	char				*version, *clock, *host;
+	json_t				*meta;
+};
+
+const struct tr_importer *
+tr_importer_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; tr_importer_table[i] != NULL; i++)
+		if (strcmp(tr_importer_table[i]->name, name) == 0)
+			return (tr_importer_table[i]);
+	return (NULL);
+}
+
+const struct tr_importer *
+tr_importer_detect(const unsigned char *p, size_t len)
+{
+	const struct tr_importer	*best = NULL;
+	int				 score, top = 0;
+	size_t				 i;
+
+	for (i = 0; tr_importer_table[i] != NULL; i++) {
+		score = tr_importer_table[i]->probe(p, len);
+		if (score > top) {
+			top = score;
+			best = tr_importer_table[i];
+		}
+	}
+	return (best);
+}
+
+char *
+tr_importer_names(void)
+{
+	struct tr_buf	b;
+	size_t		i;
+
+	tr_buf_init(&b);
+	for (i = 0; tr_importer_table[i] != NULL; i++) {
+		if (i > 0)
+			tr_buf_adds(&b, ", ");
+		tr_buf_adds(&b, tr_importer_table[i]->name);
+	}
+	return (b.data);
+}
+
+void
+tr_import_opts_init(struct tr_import_opts *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+int
+tr_import_opts_set(struct tr_import_opts *o, const char *key,
+    const char *val)
+{
+	int	i;
+
+	for (i = 0; i < o->nopts; i++)
+		if (strcmp(o->keys[i], key) == 0) {
+			o->vals[i] = val;
+			return (0);
+		}
+	if (o->nopts == TR_IMPORT_MAXOPTS)
+		return (-1);
+	o->keys[o->nopts] = key;
+	o->vals[o->nopts++] = val;
+	return (0);
+}
+
+const char *
+tr_import_opt(const struct tr_import *ctx, const char *key)
+{
+	int	i;
+
+	for (i = 0; i < ctx->opts->nopts; i++)
+		if (strcmp(ctx->opts->keys[i], key) == 0)
+			return (ctx->opts->vals[i]);
+	return (NULL);
+}
+
+const char *
+tr_import_name(const struct tr_import *ctx)
+{
+	return (tr_input_name(ctx->in));
+}
+
+struct tr_db *
+tr_import_db(struct tr_import *ctx)
+{
+	return (ctx->db);
+}
+
+int64_t
+tr_import_source_id(const struct tr_import *ctx)
+{
+	return (ctx->source_id);
+}
+
+static void
+set_str(char **dst, const char *s)
+{
+	free(*dst);
+	*dst = s ? tr_xstrdup(s) : NULL;
+}
+
+void
+tr_import_set_version(struct tr_import *ctx, const char *v)
+{
+	set_str(&ctx->version, v);
+}
+
+void
+tr_import_set_clock(struct tr_import *ctx, const char *c)
+{
+	set_str(&ctx->clock, c);
+}
+
+void
+tr_import_set_host(struct tr_import *ctx, const char *h)
+{
+	set_str(&ctx->host, h);
+}
+
+json_t *
+tr_import_meta(struct tr_import *ctx)
+{
+	return (ctx->meta);
+}
+
+/* Step a statement that returns no row, then reset it. */
+static int
+step_done(struct tr_import *ctx, sqlite3_stmt *st, struct tr_error *err)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(ctx->db, err, "cannot write to store"));
+	return (0);
+}
+
+/* Step a lookup: 1 with *id set, 0 for no row, -1 on error. */
+static int
+step_get(struct tr_import *ctx, sqlite3_stmt *st, int64_t *id,
+    struct tr_error *err)
+{
+	int	rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return (1);
+	if (rc == SQLITE_DONE)
+		return (0);
+	return (tr_db_error(ctx->db, err, "cannot read store"));
+}
+
+static void
+bind_text(sqlite3_stmt *st, int i, const char *s, size_t n)
+{
+	if (s == NULL)
+		sqlite3_bind_text(st, i, "", 0, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(st, i, s, (int)n, SQLITE_TRANSIENT);
+}
+
+static void
+bind_id(sqlite3_stmt *st, int i, int64_t id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(st, i, id);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void
+bind_opt_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s == NULL)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+int64_t
+tr_import_add_str(struct tr_import *ctx, const char *s, size_t n,
+    struct tr_error *err)
+{
+	int64_t	id;
+	int	r;
+
+	if (tr_map_get(ctx->strs, s, n, &id))
+		return (id);
+	bind_text(ctx->st[ST_STR_GET], 1, s, n);
+	if ((r = step_get(ctx, ctx->st[ST_STR_GET], &id, err)) < 0)
+		return (-1);
+	if (r == 0) {
+		bind_text(ctx->st[ST_STR_PUT], 1, s, n);
+		if (step_done(ctx, ctx->st[ST_STR_PUT], err) != 0)
+			return (-1);
+		id = sqlite3_last_insert_rowid(ctx->db->sq);
+	}
+	tr_map_put(ctx->strs, s, n, id);
+	return (id);
+}
+
+int64_t
+tr_import_add_frame(struct tr_import *ctx, const struct tr_frame *f,
+    struct tr_error *err)
+{
+	struct tr_buf	*k = &ctx->key;
+	sqlite3_stmt	*st;
+	int64_t		 id, nums[3];
+	int		 r, i;
+
+	nums[0] = f->line;
+	nums[1] = (int64_t)f->addr;
+	nums[2] = f->inlined;
+	tr_buf_reset(k);
+	tr_buf_add(k, nums, sizeof nums);
+	tr_buf_add(k, f->name, f->name_len);
+	tr_buf_addc(k, '\0');
+	if (f->module != NULL)
+		tr_buf_add(k, f->module, f->module_len);
+	tr_buf_addc(k, '\0');
+	if (f->file != NULL)
+		tr_buf_add(k, f->file, f->file_len);
+	if (tr_map_get(ctx->frames, k->data, k->len, &id))
+		return (id);
+	for (i = ST_FRAME_GET; i <= ST_FRAME_PUT; i++) {
+		st = ctx->st[i];
+		bind_text(st, 1, f->name, f->name_len);
+		bind_text(st, 2, f->module, f->module_len);
+		bind_text(st, 3, f->file, f->file_len);
+		sqlite3_bind_int64(st, 4, f->line);
+		sqlite3_bind_int64(st, 5, (int64_t)f->addr);
+		sqlite3_bind_int(st, 6, f->inlined);
+		if (i == ST_FRAME_GET) {
+			if ((r = step_get(ctx, st, &id, err)) < 0)
+				return (-1);
+			if (r == 1)
+				break;
+		} else {
+			if (step_done(ctx, st, err) != 0)
+				return (-1);
+			id = sqlite3_last_insert_rowid(ctx->db->sq);
+			ctx->res->frames++;
+		}
+	}
+	tr_map_put(ctx->frames, k->data, k->len, id);
+	return (id);
+}
+
+int64_t
+tr_import_add_callsite(struct tr_import *ctx, int64_t parent,
+    int64_t frame_id, int64_t depth, struct tr_error *err)
+{
+	int64_t		 key[2], id;
+	sqlite3_stmt	*st;
+	int		 r;
+
+	key[0] = parent;
+	key[1] = frame_id;
+	if (tr_map_get(ctx->callsites, key, sizeof key, &id))
+		return (id);
+	st = ctx->st[ST_CS_GET];
+	bind_id(st, 1, parent);
+	sqlite3_bind_int64(st, 2, frame_id);
+	if ((r = step_get(ctx, st, &id, err)) < 0)
+		return (-1);
+	if (r == 0) {
+		st = ctx->st[ST_CS_PUT];
+		bind_id(st, 1, parent);
+		sqlite3_bind_int64(st, 2, frame_id);
+		sqlite3_bind_int64(st, 3, depth);
+		if (step_done(ctx, st, err) != 0)
+			return (-1);
+		id = sqlite3_last_insert_rowid(ctx->db->sq);
+		ctx->res->callsites++;
+	}
+	tr_map_put(ctx->callsites, key, sizeof key, id);
+	return (id);
+}
+
+int64_t
+tr_import_add_stack(struct tr_import *ctx, const int64_t *frames, size_t n,
+    struct tr_error *err)
+{
+	int64_t	cs = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if ((cs = tr_import_add_callsite(ctx, cs, frames[i],
+		    (int64_t)i, err)) < 0)
+			return (-1);
+	return (cs);
+}
+
+int64_t
+tr_import_add_process(struct tr_import *ctx, int64_t pid, const char *name,
+    size_t len, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	const char	*host = ctx->host ? ctx->host : "";
+	int64_t		 id;
+	int		 r;
+
+	if (pid < 0)
+		return (0);
+	if (tr_map_get(ctx->procs, &pid, sizeof pid, &id))
+		return (id);
+	st = ctx->st[ST_PROC_GET];
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, pid);
+	if ((r = step_get(ctx, st, &id, err)) < 0)
+		return (-1);
+	if (r == 0) {
+		st = ctx->st[ST_PROC_PUT];
+		sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, pid);
+		if (name != NULL)
+			bind_text(st, 3, name, len);
+		else
+			sqlite3_bind_null(st, 3);
+		if (step_done(ctx, st, err) != 0)
+			return (-1);
+		id = sqlite3_last_insert_rowid(ctx->db->sq);
+	}
+	tr_map_put(ctx->procs, &pid, sizeof pid, id);
+	return (id);
+}
+
+int64_t
+tr_import_add_thread(struct tr_import *ctx, int64_t pid, int64_t tid,
+    const char *name, size_t len, struct tr_error *err)
+{
+	struct tr_buf	*k = &ctx->key;
+	sqlite3_stmt	*st;
+	int64_t		 id, proc, ids[2];
+	int		 r, i;
+
+	ids[0] = pid;
+	ids[1] = tid;
+	tr_buf_reset(k);
+	tr_buf_add(k, ids, sizeof ids);
+	if (name != NULL)
+		tr_buf_add(k, name, len);
+	if (tr_map_get(ctx->threads, k->data, k->len, &id))
+		return (id);
+	if ((proc = tr_import_add_process(ctx, pid, name, len, err)) < 0)
+		return (-1);
+	for (i = ST_THREAD_GET; i <= ST_THREAD_PUT; i++) {
+		st = ctx->st[i];
+		bind_id(st, 1, proc);
+		if (tid >= 0)
+			sqlite3_bind_int64(st, 2, tid);
+		else
+			sqlite3_bind_null(st, 2);
+		bind_text(st, 3, name, len);
+		if (i == ST_THREAD_GET) {
+			if ((r = step_get(ctx, st, &id, err)) < 0)
+				return (-1);
+			if (r == 1)
+				break;
+		} else {
+			if (step_done(ctx, st, err) != 0)
+				return (-1);
+			id = sqlite3_last_insert_rowid(ctx->db->sq);
+		}
+	}
+	/* Rebuild the key: tr_import_add_process() may have reused it. */
+	tr_buf_reset(k);
+	tr_buf_add(k, ids, sizeof ids);
+	if (name != NULL)
+		tr_buf_add(k, name, len);
+	tr_map_put(ctx->threads, k->data, k->len, id);
+	return (id);
+}
+
+static void
+see_ts(struct tr_import *ctx, int64_t ts)
+{
+	if (ts < ctx->res->ts_min)
+		ctx->res->ts_min = ts;
+	if (ts > ctx->res->ts_max)
+		ctx->res->ts_max = ts;
+}
+
+int64_t
+tr_import_add_sample(struct tr_import *ctx, const struct tr_sample *s,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st = ctx->st[ST_SAMPLE];
+
+	sqlite3_bind_int64(st, 1, ctx->source_id);
+	bind_id(st, 2, s->profile_id);
+	if (s->has_ts) {
+		sqlite3_bind_int64(st, 3, s->ts);
+		see_ts(ctx, s->ts);
+	} else
+		sqlite3_bind_null(st, 3);
+	bind_id(st, 4, s->thread_id);
+	if (s->cpu >= 0)
+		sqlite3_bind_int(st, 5, s->cpu);
+	else
+		sqlite3_bind_null(st, 5);
+	bind_id(st, 6, s->callsite_id);
+	sqlite3_bind_int64(st, 7, s->event_id);
+	sqlite3_bind_int64(st, 8, s->value);
+	bind_opt_text(st, 9, s->labels);
+	if (step_done(ctx, st, err) != 0)
+		return (-1);
+	ctx->res->samples++;
+	return (sqlite3_last_insert_rowid(ctx->db->sq));
+}
+
+int64_t
+tr_import_add_profile(struct tr_import *ctx, const char *type, int64_t ts,
+    int64_t dur, int64_t period, const char *period_type,
+    const char *period_unit, const char *sample_types,
+    const char *default_type, const char *meta, struct tr_error *err)
+{
+	sqlite3_stmt	*st = ctx->st[ST_PROFILE];
+
+	sqlite3_bind_int64(st, 1, ctx->source_id);
+	sqlite3_bind_text(st, 2, type, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, ts);
+	sqlite3_bind_int64(st, 4, dur);
+	sqlite3_bind_int64(st, 5, period);
+	bind_opt_text(st, 6, period_type);
+	bind_opt_text(st, 7, period_unit);
+	bind_opt_text(st, 8, sample_types);
+	bind_opt_text(st, 9, default_type);
+	bind_opt_text(st, 10, meta);
+	if (step_done(ctx, st, err) != 0)
+		return (-1);
+	if (ts != 0) {
+		see_ts(ctx, ts);
+		see_ts(ctx, ts + dur);
+	}
+	ctx->res->profiles++;
+	return (sqlite3_last_insert_rowid(ctx->db->sq));
+}
+
+int64_t
+tr_import_add_track(struct tr_import *ctx, const char *kind,
+    const char *name, int64_t ref, int64_t process_id, int64_t thread_id,
+    int64_t parent_id, const char *meta, struct tr_error *err)
+{
+	sqlite3_stmt	*st = ctx->st[ST_TRACK];
+
+	sqlite3_bind_int64(st, 1, ctx->source_id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, name ? name : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, ref);
+	bind_id(st, 5, process_id);
+	bind_id(st, 6, thread_id);
+	bind_id(st, 7, parent_id);
+	bind_opt_text(st, 8, meta);
+	if (step_done(ctx, st, err) != 0)
+		return (-1);
+	return (sqlite3_last_insert_rowid(ctx->db->sq));
+}
+
+int64_t
+tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
+    int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
+    const char *args, struct tr_error *err)
+{
+	sqlite3_stmt	*st = ctx->st[ST_SLICE];
+
+	sqlite3_bind_int64(st, 1, ctx->source_id);
+	sqlite3_bind_int64(st, 2, track_id);
+	sqlite3_bind_int64(st, 3, ts);
+	sqlite3_bind_int64(st, 4, dur);
+	sqlite3_bind_int64(st, 5, name_id);
+	bind_id(st, 6, category_id);
+	bind_id(st, 7, callsite_id);
+	bind_opt_text(st, 8, args);
+	if (step_done(ctx, st, err) != 0)
+		return (-1);
+	see_ts(ctx, ts);
+	see_ts(ctx, ts + dur);
+	ctx->res->slices++;
+	return (sqlite3_last_insert_rowid(ctx->db->sq));
+}
+
+int64_t
+tr_import_add_counter(struct tr_import *ctx, int64_t track_id, int64_t ts,
+    int64_t name_id, double value, struct tr_error *err)
+{
+	sqlite3_stmt	*st = ctx->st[ST_COUNTER];
+
+	sqlite3_bind_int64(st, 1, ctx->source_id);
+	sqlite3_bind_int64(st, 2, track_id);
+	sqlite3_bind_int64(st, 3, ts);
+	sqlite3_bind_int64(st, 4, name_id);
+	if (isnan(value))
+		sqlite3_bind_null(st, 5);
+	else if (value == floor(value) && fabs(value) < 9e15)
+		sqlite3_bind_int64(st, 5, (int64_t)value);
+	else
+		sqlite3_bind_double(st, 5, value);
+	if (step_done(ctx, st, err) != 0)
+		return (-1);
+	see_ts(ctx, ts);
+	ctx->res->counters++;
+	return (sqlite3_last_insert_rowid(ctx->db->sq));
+}
+
+/* --- the transaction ------------------------------------------------ */
+
+static void
+ctx_release(struct tr_import *ctx)
+{
+	int	i;
+
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(ctx->st[i]);
+	tr_map_free(ctx->strs);
+	tr_map_free(ctx->frames);
+	tr_map_free(ctx->callsites);
+	tr_map_free(ctx->procs);
+	tr_map_free(ctx->threads);
+	tr_buf_release(&ctx->key);
+	free(ctx->version);
+	free(ctx->clock);
+	free(ctx->host);
+	json_decref(ctx->meta);
+}
+
+static int
+insert_source(struct tr_import *ctx, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	char		 pending[64];
+	int		 rc;
+
+	st = tr_db_prepare(ctx->db, "INSERT INTO source (path, format, hash, "
+	    "size, compression, imported_at) VALUES (?1, ?2, ?3, 0, ?4, "
+	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))", err);
+	if (st == NULL)
+		return (-1);
+	/* A placeholder until the whole content has been hashed. */
+	snprintf(pending, sizeof pending, "pending-%p", (void *)ctx);
+	sqlite3_bind_text(st, 1, tr_input_name(ctx->in), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ctx->imp->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, pending, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, tr_input_compression(ctx->in), -1,
+	    SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(ctx->db, err, "cannot write to store"));
+	ctx->source_id = sqlite3_last_insert_rowid(ctx->db->sq);
+	return (0);
+}
+
+/*
+ * Fill in the source row now that everything is known.  Returns 1 when
+ * the content is already in the store (the caller rolls back).
+ */
+static int
+finish_source(struct tr_import *ctx, struct tr_error *err)
+{
+	struct tr_import_result	*res = ctx->res;
+	sqlite3_stmt		*st;
+	char			 digest[64], *meta = NULL;
+	int64_t			 dup = 0;
+	int			 rc;
+
+	tr_input_digest(ctx->in, digest);
+	res->bytes = tr_input_decoded(ctx->in);
+	st = tr_db_prepare(ctx->db, "SELECT id FROM source WHERE hash = ?1",
+	    err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_text(st, 1, digest, -1, SQLITE_STATIC);
+	rc = step_get(ctx, st, &dup, err);
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return (-1);
+	if (rc == 1) {
+		res->source_id = dup;
+		res->duplicate = 1;
+		return (1);
+	}
+	st = tr_db_prepare(ctx->db, "UPDATE source SET hash = ?2, size = ?3, "
+	    "format_version = ?4, clock = coalesce(?5, 'none'), host = ?6, "
+	    "ts_min = ?7, ts_max = ?8, rows = ?9, meta = ?10 WHERE id = ?1",
+	    err);
+	if (st == NULL)
+		return (-1);
+	meta = json_dumps(ctx->meta, JSON_COMPACT | JSON_SORT_KEYS);
+	sqlite3_bind_int64(st, 1, ctx->source_id);
+	sqlite3_bind_text(st, 2, digest, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, res->bytes);
+	bind_opt_text(st, 4, ctx->version);
+	bind_opt_text(st, 5, ctx->clock);
+	bind_opt_text(st, 6, ctx->host);
+	if (res->ts_min <= res->ts_max) {
+		sqlite3_bind_int64(st, 7, res->ts_min);
+		sqlite3_bind_int64(st, 8, res->ts_max);
+	}
+	sqlite3_bind_int64(st, 9, res->samples + res->slices + res->counters +
+	    res->profiles);
+	bind_opt_text(st, 10, meta ? meta : "{}");
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	free(meta);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(ctx->db, err, "cannot write to store"));
+	res->source_id = ctx->source_id;
+	return (0);
+}
+
+int
+tr_import_input(struct tr_db *db, struct tr_input *in,
+    const struct tr_import_opts *opts, struct tr_import_result *res,
+    struct tr_error *err)
+{
+	struct tr_import	 ctx;
+	const unsigned char	*p;
+	size_t			 len;
+	int			 i, rc = -1, r;
+
+	memset(res, 0, sizeof *res);
+	res->ts_min = INT64_MAX;
+	res->ts_max = INT64_MIN;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.db = db;
+	ctx.opts = opts;
+	ctx.in = in;
+	ctx.res = res;
+	ctx.imp = opts->format;
+	if (ctx.imp == NULL) {
+		if (tr_input_peek(in, &p, &len, err) != 0)
+			return (-1);
+		if (len == 0) {
+			if (opts->skip_unknown) {
+				res->skipped = 1;
+				return (0);
+			}
+			return (tr_error_set_line(err, TR_EDATA,
+			    tr_input_name(in), 0, 0, "empty input"));
+		}
+		if ((ctx.imp = tr_importer_detect(p, len)) == NULL) {
+			char	*names;
+
+			if (opts->skip_unknown) {
+				res->skipped = 1;
+				return (0);
+			}
+			names = tr_importer_names();
+			tr_error_set_line(err, TR_EDATA, tr_input_name(in), 0,
+			    0, "unrecognised format; use --format with one "
+			    "of: %s", names);
+			free(names);
+			return (-1);
+		}
+	}
+	res->format = ctx.imp->name;
+	ctx.strs = tr_map_new();
+	ctx.frames = tr_map_new();
+	ctx.callsites = tr_map_new();
+	ctx.procs = tr_map_new();
+	ctx.threads = tr_map_new();
+	tr_buf_init(&ctx.key);
+	ctx.meta = json_object();
+	if (opts->host != NULL)
+		tr_import_set_host(&ctx, opts->host);
+
+	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
+		goto out;
+	for (i = 0; i < ST_COUNT; i++)
+		if ((ctx.st[i] = tr_db_prepare(db, stmt_sql[i], err)) == NULL)
+			goto rollback;
+	if (insert_source(&ctx, err) != 0)
+		goto rollback;
+	if (ctx.imp->run(&ctx, in, err) != 0)
+		goto rollback;
+	if ((r = finish_source(&ctx, err)) < 0)
+		goto rollback;
+	if (r == 1) {
+		/* Already imported: nothing changes. */
+		tr_db_exec(db, "ROLLBACK", NULL);
+		res->samples = res->slices = res->counters = 0;
+		res->profiles = res->frames = res->callsites = 0;
+		rc = 0;
+		goto out;
+	}
+	for (i = 0; i < ST_COUNT; i++) {
+		sqlite3_finalize(ctx.st[i]);
+		ctx.st[i] = NULL;
+	}
+	rc = tr_db_exec(db, "COMMIT", err);
+	if (rc == 0)
+		goto out;
+rollback:
+	tr_db_exec(db, "ROLLBACK", NULL);
+	rc = -1;
+out:
+	ctx_release(&ctx);
+	return (rc);
+}
+
+int
+tr_import_file(struct tr_db *db, const char *path, const char *display,
+    const struct tr_import_opts *opts, struct tr_import_result *res,
+    struct tr_error *err)
+{
+	struct tr_input	*in;
+	int		 rc;
+
+	memset(res, 0, sizeof *res);
+	if ((in = tr_input_open(path, display, err)) == NULL)
+		return (-1);
+	rc = tr_import_input(db, in, opts, res, err);
+	tr_input_free(in);
+	return (rc);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+static int
+list_dir(const char *dir, char ***paths, size_t *n, size_t *cap,
+    int depth, struct tr_error *err)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	char		*p;
+	int		 rc = 0;
+
+	if (depth > 32)
+		return (tr_error_set_line(err, TR_EDATA, dir, 0, 0,
+		    "directories nested too deeply"));
+	if ((d = opendir(dir)) == NULL)
+		return (tr_error_set_line(err, TR_EIO, dir, 0, 0,
+		    "cannot open directory: %s", strerror(errno)));
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		p = tr_xasprintf("%s%s%s", dir,
+		    dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
+		if (stat(p, &st) != 0) {
+			rc = tr_error_set_line(err, TR_EIO, p, 0, 0,
+			    "cannot stat: %s", strerror(errno));
+			free(p);
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = list_dir(p, paths, n, cap, depth + 1, err);
+			free(p);
+		} else if (S_ISREG(st.st_mode)) {
+			if (*n == *cap) {
+				*cap = *cap ? *cap * 2 : 16;
+				*paths = tr_xrealloc(*paths,
+				    *cap * sizeof **paths);
+			}
+			(*paths)[(*n)++] = p;
+		} else
+			free(p);
+	}
+	closedir(d);
+	return (rc);
+}
+
+int
+tr_import_list_dir(const char *dir, char ***paths, size_t *n,
+    struct tr_error *err)
+{
+	size_t	cap = 0, i;
+
+	*paths = NULL;
+	*n = 0;
+	if (list_dir(dir, paths, n, &cap, 0, err) != 0) {
+		for (i = 0; i < *n; i++)
+			free((*paths)[i]);
+		free(*paths);
+		*paths = NULL;
+		*n = 0;
+		return (-1);
+	}
+	if (*n > 0)
+		qsort(*paths, *n, sizeof **paths, cmp_str);
+	return (0);
+}

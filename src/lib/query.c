@@ -1,0 +1,73 @@
+/*
+ * The query table and the helper that runs one SQL statement into rows.
+ */
+#include "config.h"
+#include "query.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "util.h"
+
+/* query.c: keep sorted */
+extern const struct tr_query tr_query_sql_entry;
+extern const struct tr_query tr_query_summary;
+
+const struct tr_query *const tr_query_table[] = {
+	&tr_query_sql_entry,
+	&tr_query_summary,
+	NULL
+};
+
+const struct tr_query *
+tr_query_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; tr_query_table[i] != NULL; i++)
+		if (strcmp(tr_query_table[i]->name, name) == 0)
+			return (tr_query_table[i]);
+	return (NULL);
+}
+
+char *
+tr_query_names(void)
+{
+	struct tr_buf	b;
+	size_t		i;
+
+	tr_buf_init(&b);
+	for (i = 0; tr_query_table[i] != NULL; i++) {
+		if (i > 0)
+			tr_buf_adds(&b, ", ");
+		tr_buf_adds(&b, tr_query_table[i]->name);
+	}
+	return (b.data);
+}
+
+int
+tr_query_sql(struct tr_db *db, const char *sql, struct tr_out *out,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st = NULL;
+	const char	*tail = NULL;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db->sq, sql, -1, &st, &tail) != SQLITE_OK)
+		return (tr_error_set(err, TR_EDATA, "bad SQL: %s",
+		    sqlite3_errmsg(db->sq)));
+	if (st == NULL)
+		return (tr_error_set(err, TR_EUSAGE, "empty SQL statement"));
+	while (tail != NULL && (isspace((unsigned char)*tail) || *tail == ';'))
+		tail++;
+	if (tail != NULL && *tail != '\0') {
+		sqlite3_finalize(st);
+		return (tr_error_set(err, TR_EUSAGE,
+		    "give one SQL statement, not several"));
+	}
+	rc = tr_out_stmt(out, db->sq, st, err) < 0 ? -1 : 0;
+	sqlite3_finalize(st);
+	if (rc == 0)
+		rc = tr_out_finish(out);
+	return (rc);
+}

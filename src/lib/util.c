@@ -1,0 +1,350 @@
+/*
+ * Allocation, buffers, the interning hash map and duration parsing.
+ */
+#include "config.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+oom(size_t n)
+{
+	fprintf(stderr, "out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *
+tr_xmalloc(size_t n)
+{
+	void	*p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom(n);
+	return (p);
+}
+
+void *
+tr_xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom(n * size);
+	return (p);
+}
+
+void *
+tr_xrealloc(void *p, size_t n)
+{
+	void	*q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		oom(n);
+	return (q);
+}
+
+char *
+tr_xstrdup(const char *s)
+{
+	return (tr_xstrndup(s, strlen(s)));
+}
+
+char *
+tr_xstrndup(const char *s, size_t n)
+{
+	char	*p = tr_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return (p);
+}
+
+char *
+tr_xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p = NULL;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(0);
+	p = tr_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return (p);
+}
+
+void
+tr_buf_init(struct tr_buf *b)
+{
+	b->cap = 64;
+	b->data = tr_xmalloc(b->cap);
+	b->data[0] = '\0';
+	b->len = 0;
+}
+
+void
+tr_buf_release(struct tr_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+tr_buf_reset(struct tr_buf *b)
+{
+	b->len = 0;
+	b->data[0] = '\0';
+}
+
+static void
+buf_grow(struct tr_buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	while (b->len + extra + 1 > b->cap)
+		b->cap *= 2;
+	b->data = tr_xrealloc(b->data, b->cap);
+}
+
+void
+tr_buf_add(struct tr_buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+tr_buf_adds(struct tr_buf *b, const char *s)
+{
+	tr_buf_add(b, s, strlen(s));
+}
+
+void
+tr_buf_addc(struct tr_buf *b, char c)
+{
+	buf_grow(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+void
+tr_buf_printf(struct tr_buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+uint64_t
+tr_hash64(const void *p, size_t n)
+{
+	const unsigned char	*s = p;
+	uint64_t		 h = 0xcbf29ce484222325ULL;
+	size_t			 i;
+
+	/* FNV-1a on 8-byte words where possible, then bytes; then mix. */
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t	w;
+
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (h);
+}
+
+/* The map: slots hold an offset into the key arena, or 0 when empty. */
+struct map_slot {
+	uint64_t	hash;
+	size_t		key;	/* arena offset + 1; 0 = empty */
+	uint32_t	len;
+	int64_t		val;
+};
+
+struct tr_map {
+	struct map_slot	*slots;
+	size_t		 nslots;	/* power of two */
+	size_t		 count;
+	char		*arena;
+	size_t		 arena_len;
+	size_t		 arena_cap;
+};
+
+struct tr_map *
+tr_map_new(void)
+{
+	struct tr_map	*m = tr_xcalloc(1, sizeof *m);
+
+	m->nslots = 1024;
+	m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
+	m->arena_cap = 4096;
+	m->arena = tr_xmalloc(m->arena_cap);
+	return (m);
+}
+
+void
+tr_map_free(struct tr_map *m)
+{
+	if (m == NULL)
+		return;
+	free(m->slots);
+	free(m->arena);
+	free(m);
+}
+
+size_t
+tr_map_count(const struct tr_map *m)
+{
+	return (m->count);
+}
+
+static struct map_slot *
+map_find(const struct tr_map *m, uint64_t h, const void *key, size_t len)
+{
+	size_t		 i = (size_t)h & (m->nslots - 1);
+	struct map_slot	*s;
+
+	for (;;) {
+		s = &m->slots[i];
+		if (s->key == 0)
+			return (s);
+		if (s->hash == h && s->len == len &&
+		    memcmp(m->arena + s->key - 1, key, len) == 0)
+			return (s);
+		i = (i + 1) & (m->nslots - 1);
+	}
+}
+
+int
+tr_map_get(const struct tr_map *m, const void *key, size_t len, int64_t *val)
+{
+	const struct map_slot	*s = map_find(m, tr_hash64(key, len), key, len);
+
+	if (s->key == 0)
+		return (0);
+	*val = s->val;
+	return (1);
+}
+
+static void
+map_grow(struct tr_map *m)
+{
+	struct map_slot	*old = m->slots;
+	size_t		 n = m->nslots, i, j;
+
+	m->nslots *= 2;
+	m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
+	for (i = 0; i < n; i++) {
+		if (old[i].key == 0)
+			continue;
+		j = (size_t)old[i].hash & (m->nslots - 1);
+		while (m->slots[j].key != 0)
+			j = (j + 1) & (m->nslots - 1);
+		m->slots[j] = old[i];
+	}
+	free(old);
+}
+
+void
+tr_map_put(struct tr_map *m, const void *key, size_t len, int64_t val)
+{
+	uint64_t	 h = tr_hash64(key, len);
+	struct map_slot	*s = map_find(m, h, key, len);
+
+	if (s->key != 0) {
+		s->val = val;
+		return;
+	}
+	if (m->arena_len + len > m->arena_cap) {
+		while (m->arena_len + len > m->arena_cap)
+			m->arena_cap *= 2;
+		m->arena = tr_xrealloc(m->arena, m->arena_cap);
+	}
+	memcpy(m->arena + m->arena_len, key, len);
+	s->hash = h;
+	s->key = m->arena_len + 1;
+	s->len = (uint32_t)len;
+	s->val = val;
+	m->arena_len += len;
+	if (++m->count * 4 > m->nslots * 3)
+		map_grow(m);
+}
+
+int
+tr_parse_duration(const char *s, int64_t *out)
+{
+	char	*end;
+	double	 v, mul;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0')
+		return (-1);
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v))
+		return (-1);
+	if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
+		mul = 1e9;
+	else if (strcmp(end, "ms") == 0)
+		mul = 1e6;
+	else if (strcmp(end, "us") == 0)
+		mul = 1e3;
+	else if (strcmp(end, "ns") == 0)
+		mul = 1;
+	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		mul = 60e9;
+	else if (strcmp(end, "h") == 0)
+		mul = 3600e9;
+	else
+		return (-1);
+	v *= mul;
+	if (v > 9.2e18 || v < -9.2e18)
+		return (-1);
+	*out = (int64_t)llround(v);
+	return (0);
+}
+
+void
+tr_format_duration(int64_t ns, char *buf, size_t len)
+{
+	double	 a = (double)(ns < 0 ? -ns : ns);
+
+	if (a >= 1e9)
+		snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%lldns", (long long)ns);
+}

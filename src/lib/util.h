@@ -1,0 +1,65 @@
+/*
+ * Small shared helpers: allocation that aborts on exhaustion, a growable
+ * byte buffer, an interning hash map from byte strings to 64-bit ids, and
+ * parsers for durations and integers.
+ */
+#ifndef TR_UTIL_H
+#define TR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocators: print a message and abort() when memory runs out. */
+void	*tr_xmalloc(size_t);
+void	*tr_xcalloc(size_t, size_t);
+void	*tr_xrealloc(void *, size_t);
+char	*tr_xstrdup(const char *);
+char	*tr_xstrndup(const char *, size_t);
+/* printf into a new string owned by the caller. */
+char	*tr_xasprintf(const char *, ...)
+	    __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated after tr_buf_init(). */
+struct tr_buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+void	 tr_buf_init(struct tr_buf *);
+void	 tr_buf_release(struct tr_buf *);
+void	 tr_buf_reset(struct tr_buf *);
+void	 tr_buf_add(struct tr_buf *, const void *, size_t);
+void	 tr_buf_adds(struct tr_buf *, const char *);
+void	 tr_buf_addc(struct tr_buf *, char);
+void	 tr_buf_printf(struct tr_buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * An open-addressing hash map from byte strings to int64 values.  Keys are
+ * copied into an arena owned by the map.  Memory grows with the number of
+ * distinct keys only.
+ */
+struct tr_map;
+struct tr_map	*tr_map_new(void);
+void		 tr_map_free(struct tr_map *);
+/* Returns 1 and sets *val if 'key' is present, 0 otherwise. */
+int		 tr_map_get(const struct tr_map *, const void *key, size_t len,
+		     int64_t *val);
+/* Inserts or replaces 'key'. */
+void		 tr_map_put(struct tr_map *, const void *key, size_t len,
+		     int64_t val);
+size_t		 tr_map_count(const struct tr_map *);
+
+/* 64-bit FNV-1a style hash of a byte string (not cryptographic). */
+uint64_t	 tr_hash64(const void *, size_t);
+
+/*
+ * Parse a duration with a unit ("1.5s", "200ms", "10us", "500ns", "2m",
+ * "1h"; a bare number is seconds) into nanoseconds.  Returns 0, or -1 if
+ * the text is not a duration.  A leading '-' or '+' is accepted.
+ */
+int	 tr_parse_duration(const char *, int64_t *);
+/* Format nanoseconds as a short human duration ("1.500s", "12.3ms"). */
+void	 tr_format_duration(int64_t, char *, size_t);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * Helpers every tool uses; only tools exit.
+ */
+#include "config.h"
+#include "tool.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tool_name = "trace";
+
+void
+tool_init(const char *name)
+{
+	tool_name = name;
+}
+
+void
+tool_die(int code, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", tool_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+void
+tool_note(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", tool_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+tool_report(const struct tr_error *err)
+{
+	char	buf[2048];
+
+	tr_error_format(err, buf, sizeof buf);
+	fprintf(stderr, "%s: %s\n", tool_name, buf);
+	return (err->code == TR_EUSAGE ? TOOL_EXIT_USAGE : TOOL_EXIT_DATA);
+}
+
+long long
+tool_parse_int(const char *opt, const char *s, long long min, long long max)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < min || v > max)
+		tool_die(TOOL_EXIT_USAGE, "%s: expected an integer from %lld "
+		    "to %lld, got '%s'", opt, min, max, s);
+	return (v);
+}
+
+void
+tool_close_stdout(void)
+{
+	int	bad = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0)
+		bad = 1;
+	if (bad)
+		tool_die(TOOL_EXIT_DATA, "error writing standard output: %s",
+		    errno ? strerror(errno) : "write failed");
+}
+
+void
+tool_version(void)
+{
+	printf("%s (%s) %s\n", tool_name, PACKAGE_NAME, PACKAGE_VERSION);
+}

@@ -1,0 +1,220 @@
+/*
+ * trace-import: detect, parse and store each input, one transaction each.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "importer.h"
+#include "tool.h"
+#include "util.h"
+
+static const char usage_text[] =
+"usage: trace-import [-q] [-d DB] [-f FORMAT] [-H HOST] FILE|DIR|- ...\n"
+"       trace-import --list-formats\n"
+"\n"
+"Import performance data into the trace store, one transaction per input.\n"
+"Formats are detected by content; gzip and zstd are decompressed.\n"
+"\n"
+"  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
+"  -f, --format NAME    parse every input as NAME (see --list-formats)\n"
+"  -H, --host NAME      the traced host these inputs come from\n"
+"  -l, --list-formats   list the formats and exit\n"
+"  -q, --quiet          print nothing for inputs that import cleanly\n"
+"  -h, --help           print this help and exit\n"
+"  -V, --version        print the version and exit\n";
+
+static void
+usage(int code)
+{
+	fputs(usage_text, code == 0 ? stdout : stderr);
+	if (code == 0)
+		tool_close_stdout();
+	exit(code);
+}
+
+static void
+list_formats(void)
+{
+	size_t	i;
+
+	for (i = 0; tr_importer_table[i] != NULL; i++)
+		printf("%-16s %s\n", tr_importer_table[i]->name,
+		    tr_importer_table[i]->summary);
+	tool_close_stdout();
+	exit(0);
+}
+
+static void
+report(const char *name, const struct tr_import_result *r)
+{
+	struct tr_buf	b;
+
+	if (r->skipped) {
+		tool_note("%s: not a recognised format, skipped", name);
+		return;
+	}
+	if (r->duplicate) {
+		tool_note("%s: already imported as source %lld, skipped", name,
+		    (long long)r->source_id);
+		return;
+	}
+	tr_buf_init(&b);
+	tr_buf_printf(&b, "%s: %s, source %lld", name, r->format,
+	    (long long)r->source_id);
+	if (r->samples > 0)
+		tr_buf_printf(&b, ", %lld samples", (long long)r->samples);
+	if (r->profiles > 0)
+		tr_buf_printf(&b, ", %lld profiles", (long long)r->profiles);
+	if (r->slices > 0)
+		tr_buf_printf(&b, ", %lld slices", (long long)r->slices);
+	if (r->counters > 0)
+		tr_buf_printf(&b, ", %lld counters", (long long)r->counters);
+	tr_buf_printf(&b, ", %lld new frames, %lld new stacks",
+	    (long long)r->frames, (long long)r->callsites);
+	tool_note("%s", b.data);
+	tr_buf_release(&b);
+}
+
+/* Import one named input; a directory imports what it recognises. */
+static int
+import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
+    int quiet, int *imported)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct stat		 st;
+	char			**paths = NULL;
+	size_t			 n = 0, i;
+	int			 status = 0;
+
+	tr_error_init(&err);
+	if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		if (tr_import_list_dir(arg, &paths, &n, &err) != 0)
+			return (tool_report(&err));
+		opts->skip_unknown = 1;
+		for (i = 0; i < n; i++) {
+			tr_error_init(&err);
+			if (tr_import_file(db, paths[i], NULL, opts, &res,
+			    &err) != 0)
+				status = tool_report(&err);
+			else {
+				if (!res.skipped && !res.duplicate)
+					(*imported)++;
+				if (!quiet || res.skipped || res.duplicate)
+					report(paths[i], &res);
+			}
+			free(paths[i]);
+		}
+		free(paths);
+		opts->skip_unknown = 0;
+		if (n == 0)
+			tool_note("%s: no files in directory", arg);
+		return (status);
+	}
+	if (tr_import_file(db, arg, NULL, opts, &res, &err) != 0)
+		return (tool_report(&err));
+	if (!res.duplicate)
+		(*imported)++;
+	if (!quiet || res.duplicate)
+		report(strcmp(arg, "-") == 0 ? "<stdin>" : arg, &res);
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "list-formats", no_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tr_import_opts	 opts;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	const char		*dbpath = NULL, *stdin_arg[] = { "-" };
+	char			*names, *path;
+	int			 c, i, status = 0, quiet = 0, imported = 0;
+	int			 nargs;
+	char			**args;
+
+	tool_init("trace-import");
+	tr_import_opts_init(&opts);
+	while ((c = getopt_long(argc, argv, "d:f:H:lqhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dbpath = optarg;
+			break;
+		case 'f':
+			if ((opts.format = tr_importer_find(optarg)) == NULL) {
+				names = tr_importer_names();
+				tool_die(TOOL_EXIT_USAGE, "unknown format '%s'; "
+				    "valid formats: %s", optarg, names);
+			}
+			break;
+		case 'H':
+			opts.host = optarg;
+			break;
+		case 'l':
+			list_formats();
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(0);
+			break;
+		case 'V':
+			tool_version();
+			tool_close_stdout();
+			return (0);
+		default:
+			usage(TOOL_EXIT_USAGE);
+		}
+	}
+	args = argv + optind;
+	nargs = argc - optind;
+	if (nargs == 0) {
+		if (isatty(STDIN_FILENO))
+			usage(TOOL_EXIT_USAGE);
+		args = (char **)stdin_arg;
+		nargs = 1;
+	}
+
+	tr_error_init(&err);
+	path = tr_xstrdup(tr_db_default_path(dbpath));
+	if ((db = tr_db_open(path, 0, &err)) == NULL)
+		return (tool_report(&err));
+	for (i = 0; i < nargs; i++)
+		if (import_arg(db, args[i], &opts, quiet, &imported) != 0)
+			status = TOOL_EXIT_DATA;
+	if (db->created && imported == 0) {
+		/* Leave no store behind when nothing went into it. */
+		char	*wal = tr_xasprintf("%s-wal", path);
+		char	*shm = tr_xasprintf("%s-shm", path);
+
+		tr_db_free(db);
+		unlink(path);
+		unlink(wal);
+		unlink(shm);
+		free(wal);
+		free(shm);
+	} else
+		tr_db_free(db);
+	free(path);
+	tool_close_stdout();
+	return (status);
+}

@@ -1,0 +1,114 @@
+/*
+ * trace-query: run a named analysis or SQL over the store.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "out.h"
+#include "query.h"
+#include "tool.h"
+
+static const char usage_text[] =
+"usage: trace-query [-d DB] [-F table|csv|json] QUERY [ARG...]\n"
+"       trace-query -l\n"
+"\n"
+"Run a named analysis over the trace store and print its rows.\n"
+"\n"
+"  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
+"  -F, --format FMT     table (default on a terminal), csv (default\n"
+"                       otherwise) or json\n"
+"  -l, --list           list the queries and exit\n"
+"  -h, --help           print this help and exit\n"
+"  -V, --version        print the version and exit\n";
+
+static void
+usage(int code)
+{
+	fputs(usage_text, code == 0 ? stdout : stderr);
+	if (code == 0)
+		tool_close_stdout();
+	exit(code);
+}
+
+static void
+list_queries(void)
+{
+	size_t	i;
+
+	for (i = 0; tr_query_table[i] != NULL; i++)
+		printf("%-12s %-12s %s\n", tr_query_table[i]->name,
+		    tr_query_table[i]->usage, tr_query_table[i]->summary);
+	tool_close_stdout();
+	exit(0);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct tr_query	*q;
+	enum tr_out_format	 fmt;
+	struct tr_error		 err;
+	struct tr_out		*out;
+	struct tr_db		*db;
+	const char		*dbpath = NULL;
+	int			 c, status = 0;
+
+	tool_init("trace-query");
+	fmt = isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV;
+	/* '+': options end at the query name; its arguments are its own. */
+	while ((c = getopt_long(argc, argv, "+d:F:lhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dbpath = optarg;
+			break;
+		case 'F':
+			if (tr_out_parse_format(optarg, &fmt) != 0)
+				tool_die(TOOL_EXIT_USAGE, "unknown output format "
+				    "'%s'; use table, csv or json", optarg);
+			break;
+		case 'l':
+			list_queries();
+			break;
+		case 'h':
+			usage(0);
+			break;
+		case 'V':
+			tool_version();
+			tool_close_stdout();
+			return (0);
+		default:
+			usage(TOOL_EXIT_USAGE);
+		}
+	}
+	if (optind >= argc)
+		usage(TOOL_EXIT_USAGE);
+	if ((q = tr_query_find(argv[optind])) == NULL)
+		tool_die(TOOL_EXIT_USAGE, "unknown query '%s'; run 'trace-query "
+		    "-l' for the list", argv[optind]);
+	tr_error_init(&err);
+	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
+	    &err)) == NULL)
+		return (tool_report(&err));
+	out = tr_out_new(stdout, fmt);
+	if (q->run(db, argc - optind, argv + optind, out, &err) != 0)
+		status = tool_report(&err);
+	tr_out_free(out);
+	tr_db_free(db);
+	tool_close_stdout();
+	return (status);
+}
