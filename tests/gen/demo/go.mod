@@ -1,0 +1,3 @@
+module tracekit/demo
+
+go 1.19
