@@ -337,7 +337,8 @@ tr_parse_duration(const char *s, int64_t *out)
 void
 tr_format_duration(int64_t ns, char *buf, size_t len)
 {
-	double	 a = (double)(ns < 0 ? -ns : ns);
+	/* fabs() of the double: -INT64_MIN would overflow. */
+	double	 a = fabs((double)ns);
 
 	if (a >= 1e9)
 		snprintf(buf, len, "%.3fs", (double)ns / 1e9);

@@ -1,15 +1,307 @@
 /*
- * Unit tests for util.
+ * Unit tests for util: the interning map, durations, buffers, allocation
+ * helpers and the hash.
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 
-START_TEST(test_placeholder)
+#include "util.h"
+
+START_TEST(test_map_basic)
 {
-	ck_assert_int_eq(1, 1);
+	struct tr_map	*m = tr_map_new();
+	int64_t		 v = 0;
+
+	ck_assert_uint_eq(tr_map_count(m), 0);
+	ck_assert_int_eq(tr_map_get(m, "a", 1, &v), 0);
+	tr_map_put(m, "a", 1, 10);
+	tr_map_put(m, "ab", 2, 20);
+	ck_assert_uint_eq(tr_map_count(m), 2);
+	ck_assert_int_eq(tr_map_get(m, "a", 1, &v), 1);
+	ck_assert_int_eq(v, 10);
+	ck_assert_int_eq(tr_map_get(m, "ab", 2, &v), 1);
+	ck_assert_int_eq(v, 20);
+	/* A prefix of a key is a different key. */
+	ck_assert_int_eq(tr_map_get(m, "abc", 2, &v), 1);
+	ck_assert_int_eq(tr_map_get(m, "abc", 3, &v), 0);
+	/* Replacing keeps the count. */
+	tr_map_put(m, "a", 1, -7);
+	ck_assert_uint_eq(tr_map_count(m), 2);
+	ck_assert_int_eq(tr_map_get(m, "a", 1, &v), 1);
+	ck_assert_int_eq(v, -7);
+	tr_map_free(m);
+	tr_map_free(NULL);
+}
+END_TEST
+
+START_TEST(test_map_binary_keys)
+{
+	struct tr_map		*m = tr_map_new();
+	static const char	 k1[] = { 'x', '\0', 'y' };
+	static const char	 k2[] = { 'x', '\0', 'z' };
+	int64_t			 v = 0;
+
+	tr_map_put(m, "", 0, 1);
+	tr_map_put(m, k1, sizeof k1, 2);
+	tr_map_put(m, k2, sizeof k2, 3);
+	tr_map_put(m, "x", 1, 4);
+	ck_assert_uint_eq(tr_map_count(m), 4);
+	ck_assert_int_eq(tr_map_get(m, "", 0, &v), 1);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(tr_map_get(m, k1, sizeof k1, &v), 1);
+	ck_assert_int_eq(v, 2);
+	ck_assert_int_eq(tr_map_get(m, k2, sizeof k2, &v), 1);
+	ck_assert_int_eq(v, 3);
+	ck_assert_int_eq(tr_map_get(m, "x", 1, &v), 1);
+	ck_assert_int_eq(v, 4);
+	tr_map_free(m);
+}
+END_TEST
+
+/* Many keys: the slot table and the key arena both grow many times. */
+START_TEST(test_map_growth)
+{
+	struct tr_map	*m = tr_map_new();
+	char		 key[64];
+	int64_t		 v;
+	int		 i, n = 200000, len;
+
+	for (i = 0; i < n; i++) {
+		len = snprintf(key, sizeof key, "key-%d-%0*d", i, i % 40, 0);
+		tr_map_put(m, key, (size_t)len, (int64_t)i * 3);
+	}
+	ck_assert_uint_eq(tr_map_count(m), (size_t)n);
+	for (i = 0; i < n; i++) {
+		len = snprintf(key, sizeof key, "key-%d-%0*d", i, i % 40, 0);
+		v = -1;
+		ck_assert_int_eq(tr_map_get(m, key, (size_t)len, &v), 1);
+		ck_assert_int_eq(v, (int64_t)i * 3);
+	}
+	/* Keys that were never put are absent. */
+	for (i = 0; i < 1000; i++) {
+		len = snprintf(key, sizeof key, "other-%d", i);
+		ck_assert_int_eq(tr_map_get(m, key, (size_t)len, &v), 0);
+	}
+	/* Replace every tenth after growth. */
+	for (i = 0; i < n; i += 10) {
+		len = snprintf(key, sizeof key, "key-%d-%0*d", i, i % 40, 0);
+		tr_map_put(m, key, (size_t)len, -(int64_t)i);
+	}
+	ck_assert_uint_eq(tr_map_count(m), (size_t)n);
+	len = snprintf(key, sizeof key, "key-%d-%0*d", 199990, 199990 % 40, 0);
+	ck_assert_int_eq(tr_map_get(m, key, (size_t)len, &v), 1);
+	ck_assert_int_eq(v, -199990);
+	len = snprintf(key, sizeof key, "key-%d-%0*d", 199991, 199991 % 40, 0);
+	ck_assert_int_eq(tr_map_get(m, key, (size_t)len, &v), 1);
+	ck_assert_int_eq(v, 199991 * 3);
+	tr_map_free(m);
+}
+END_TEST
+
+/* One key larger than the initial arena. */
+START_TEST(test_map_big_key)
+{
+	struct tr_map	*m = tr_map_new();
+	size_t		 n = 100000;
+	char		*k = tr_xmalloc(n);
+	int64_t		 v = 0;
+
+	memset(k, 'q', n);
+	tr_map_put(m, k, n, 42);
+	tr_map_put(m, "q", 1, 43);
+	ck_assert_int_eq(tr_map_get(m, k, n, &v), 1);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(tr_map_get(m, k, n - 1, &v), 0);
+	ck_assert_int_eq(tr_map_get(m, "q", 1, &v), 1);
+	ck_assert_int_eq(v, 43);
+	free(k);
+	tr_map_free(m);
+}
+END_TEST
+
+START_TEST(test_hash)
+{
+	char	a[40], b[40];
+
+	memset(a, 'a', sizeof a);
+	memcpy(b, a, sizeof b);
+	ck_assert(tr_hash64(a, sizeof a) == tr_hash64(b, sizeof b));
+	b[39] = 'b';
+	ck_assert(tr_hash64(a, sizeof a) != tr_hash64(b, sizeof b));
+	b[39] = 'a';
+	b[3] = 'b';
+	ck_assert(tr_hash64(a, sizeof a) != tr_hash64(b, sizeof b));
+	/* Length is part of the identity, even for zero bytes. */
+	memset(a, 0, sizeof a);
+	ck_assert(tr_hash64(a, 8) != tr_hash64(a, 16));
+	ck_assert(tr_hash64(a, 0) != tr_hash64(a, 1));
+}
+END_TEST
+
+struct dur_case {
+	const char	*text;
+	int		 rc;
+	int64_t		 ns;
+};
+
+START_TEST(test_parse_duration)
+{
+	static const struct dur_case	cases[] = {
+		{ "1.5s", 0, 1500000000LL },
+		{ "200ms", 0, 200000000LL },
+		{ "10us", 0, 10000LL },
+		{ "-3ns", 0, -3LL },
+		{ "+3ns", 0, 3LL },
+		{ "500ns", 0, 500LL },
+		{ "2m", 0, 120000000000LL },
+		{ "2min", 0, 120000000000LL },
+		{ "1h", 0, 3600000000000LL },
+		{ "7", 0, 7000000000LL },
+		{ "0.25", 0, 250000000LL },
+		{ "  1ms", 0, 1000000LL },
+		{ "0s", 0, 0LL },
+		{ "1e3ms", 0, 1000000000LL },
+		{ "1.000000001s", 0, 1000000001LL },
+		{ "2.5us", 0, 2500LL },
+		{ "9000000000s", 0, 9000000000000000000LL },
+		{ "", -1, 0 },
+		{ "   ", -1, 0 },
+		{ "s", -1, 0 },
+		{ "ms", -1, 0 },
+		{ "abc", -1, 0 },
+		{ "1x", -1, 0 },
+		{ "1 s", -1, 0 },
+		{ "1s ", -1, 0 },
+		{ "1.5.5s", -1, 0 },
+		{ "1sec", -1, 0 },
+		{ "1S", -1, 0 },
+		{ "--1s", -1, 0 },
+		{ "nan", -1, 0 },
+		{ "inf", -1, 0 },
+		{ "infs", -1, 0 },
+		{ "1e300s", -1, 0 },
+		{ "10000000000s", -1, 0 },
+		{ "-10000000000s", -1, 0 },
+	};
+	size_t	i;
+	int64_t	ns;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ns = 12345;
+		ck_assert_msg(tr_parse_duration(cases[i].text, &ns) ==
+		    cases[i].rc, "'%s': expected rc %d", cases[i].text,
+		    cases[i].rc);
+		if (cases[i].rc == 0)
+			ck_assert_msg(ns == cases[i].ns,
+			    "'%s': expected %lld, got %lld", cases[i].text,
+			    (long long)cases[i].ns, (long long)ns);
+		else
+			/* A failed parse leaves the output alone. */
+			ck_assert_int_eq(ns, 12345);
+	}
+}
+END_TEST
+
+START_TEST(test_format_duration)
+{
+	char	buf[64];
+
+	tr_format_duration(0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "0ns");
+	tr_format_duration(999, buf, sizeof buf);
+	ck_assert_str_eq(buf, "999ns");
+	tr_format_duration(-3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "-3ns");
+	tr_format_duration(1000, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1.000us");
+	tr_format_duration(12300000, buf, sizeof buf);
+	ck_assert_str_eq(buf, "12.300ms");
+	tr_format_duration(1500000000, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1.500s");
+	tr_format_duration(-1500000000, buf, sizeof buf);
+	ck_assert_str_eq(buf, "-1.500s");
+	tr_format_duration(INT64_MAX, buf, sizeof buf);
+	ck_assert_str_eq(buf, "9223372036.855s");
+	/* The most negative value has no positive counterpart. */
+	tr_format_duration(INT64_MIN, buf, sizeof buf);
+	ck_assert_str_eq(buf, "-9223372036.855s");
+	/* Truncated to the buffer, still terminated. */
+	tr_format_duration(1500000000, buf, 4);
+	ck_assert_str_eq(buf, "1.5");
+}
+END_TEST
+
+START_TEST(test_buf)
+{
+	struct tr_buf	b;
+	size_t		i;
+	char		big[300];
+
+	tr_buf_init(&b);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_str_eq(b.data, "");
+	tr_buf_adds(&b, "ab");
+	tr_buf_addc(&b, 'c');
+	tr_buf_add(&b, "d\0e", 3);
+	ck_assert_uint_eq(b.len, 6);
+	ck_assert_int_eq(memcmp(b.data, "abcd\0e", 7), 0);
+	tr_buf_reset(&b);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_str_eq(b.data, "");
+	/* printf larger than the current capacity */
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	tr_buf_printf(&b, "[%s|%d]", big, 42);
+	ck_assert_uint_eq(b.len, 299 + 5);
+	ck_assert_int_eq(b.data[0], '[');
+	ck_assert_str_eq(b.data + 300, "|42]");
+	ck_assert(b.cap > b.len);
+	/* byte by byte past several doublings */
+	tr_buf_reset(&b);
+	for (i = 0; i < 10000; i++)
+		tr_buf_addc(&b, (char)('a' + i % 26));
+	ck_assert_uint_eq(b.len, 10000);
+	ck_assert_int_eq(b.data[9999], 'a' + 9999 % 26);
+	ck_assert_int_eq(b.data[10000], '\0');
+	tr_buf_printf(&b, "%s", "");
+	ck_assert_uint_eq(b.len, 10000);
+	tr_buf_release(&b);
+	ck_assert_ptr_null(b.data);
+	ck_assert_uint_eq(b.len, 0);
+}
+END_TEST
+
+START_TEST(test_strings)
+{
+	char	*s;
+
+	s = tr_xstrndup("hello", 3);
+	ck_assert_str_eq(s, "hel");
+	free(s);
+	s = tr_xstrdup("");
+	ck_assert_str_eq(s, "");
+	free(s);
+	s = tr_xasprintf("%s-%d-%lld", "a", -1, (long long)INT64_MAX);
+	ck_assert_str_eq(s, "a--1-9223372036854775807");
+	free(s);
+	s = tr_xasprintf("%s", "");
+	ck_assert_str_eq(s, "");
+	free(s);
+	/* Zero-size allocations give distinct, freeable pointers. */
+	s = tr_xmalloc(0);
+	ck_assert_ptr_nonnull(s);
+	free(s);
+	s = tr_xcalloc(0, 0);
+	ck_assert_ptr_nonnull(s);
+	s = tr_xrealloc(s, 0);
+	ck_assert_ptr_nonnull(s);
+	free(s);
 }
 END_TEST
 
@@ -21,7 +313,15 @@ main(void)
 	SRunner	*sr;
 	int	 failed;
 
-	tcase_add_test(tc, test_placeholder);
+	tcase_add_test(tc, test_map_basic);
+	tcase_add_test(tc, test_map_binary_keys);
+	tcase_add_test(tc, test_map_growth);
+	tcase_add_test(tc, test_map_big_key);
+	tcase_add_test(tc, test_hash);
+	tcase_add_test(tc, test_parse_duration);
+	tcase_add_test(tc, test_format_duration);
+	tcase_add_test(tc, test_buf);
+	tcase_add_test(tc, test_strings);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
