@@ -84,3 +84,19 @@ tool_version(void)
 {
 	printf("%s (%s) %s\n", tool_name, PACKAGE_NAME, PACKAGE_VERSION);
 }
+
+void
+tool_usage(const char *text, int code)
+{
+	const char	*end;
+
+	if (code == 0) {
+		fputs(text, stdout);
+		tool_close_stdout();
+		exit(0);
+	}
+	end = strstr(text, "\n\n");
+	fwrite(text, 1, end ? (size_t)(end - text) + 1 : strlen(text), stderr);
+	fprintf(stderr, "run '%s --help' for the options\n", tool_name);
+	exit(code);
+}

@@ -25,6 +25,12 @@ long long tool_parse_int(const char *opt, const char *s, long long min,
 	    long long max);
 /* Check and close stdout; exit 1 with a message if writing failed. */
 void	tool_close_stdout(void);
+/*
+ * Print the usage: all of 'text' on stdout and exit 0 for --help; only its
+ * synopsis (up to the first blank line) and a pointer to --help on stderr,
+ * exiting 'code', otherwise.
+ */
+void	tool_usage(const char *text, int code) __attribute__((noreturn));
 /* The version line for --version. */
 void	tool_version(void);
 

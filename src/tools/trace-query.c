@@ -30,10 +30,7 @@ static const char usage_text[] =
 static void
 usage(int code)
 {
-	fputs(usage_text, code == 0 ? stdout : stderr);
-	if (code == 0)
-		tool_close_stdout();
-	exit(code);
+	tool_usage(usage_text, code);
 }
 
 static void
