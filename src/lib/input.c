@@ -23,6 +23,7 @@
 
 #define WINDOW		(1 << 20)
 #define RAWBUF		(256 << 10)
+#define ZSTD_BITE	4096	/* compressed bytes per ZSTD_decompressStream() */
 
 enum codec { CODEC_NONE, CODEC_GZIP, CODEC_ZSTD };
 
@@ -187,8 +188,13 @@ decode(struct tr_input *in, struct tr_error *err)
 				in->eof = 1;
 				break;
 			}
+			/*
+			 * zstd does not say where in its input an error
+			 * lies; small bites keep the reported offset within
+			 * ZSTD_BITE of where decoding stopped.
+			 */
 			ib.src = src;
-			ib.size = avail;
+			ib.size = avail < ZSTD_BITE ? avail : ZSTD_BITE;
 			ib.pos = 0;
 			ob.dst = dst;
 			ob.size = room;
@@ -398,20 +404,25 @@ tr_input_getline(struct tr_input *in, const char **line, size_t *len,
 		if (nl != NULL)
 			break;
 		scanned = in->end - in->pos;
-		if (in->eof)
+		/* Stop reading once the line is too long to be accepted. */
+		if (in->eof || scanned > TR_INPUT_MAXLINE)
 			break;
-		if (scanned >= TR_INPUT_MAXLINE) {
-			in->lineno++;
-			return (tr_input_error(in, err, 0,
-			    "line longer than %d bytes", TR_INPUT_MAXLINE));
-		}
 		if (ensure(in, scanned + 1, err) != 0)
 			return (-1);
 	}
 	if (nl == NULL && in->end == in->pos)
 		return (0);
-	*line = (const char *)in->buf + in->pos;
 	n = nl != NULL ? (size_t)(nl - (in->buf + in->pos)) : in->end - in->pos;
+	/*
+	 * The same limit whether the line ends in the window, at the end of
+	 * the input, or beyond what was read.
+	 */
+	if (n > TR_INPUT_MAXLINE) {
+		in->lineno++;
+		return (tr_input_error(in, err, 0, "line longer than %d bytes",
+		    TR_INPUT_MAXLINE));
+	}
+	*line = (const char *)in->buf + in->pos;
 	in->pos += n + (nl != NULL);
 	if (n > 0 && (*line)[n - 1] == '\r')
 		n--;
