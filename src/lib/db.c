@@ -261,24 +261,69 @@ tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
 	return (0);
 }
 
+/*
+ * The schema version and the number of objects in the schema, read in one
+ * statement so that both come from the same snapshot.  Returns 0, or -1
+ * when SQLite cannot read the file as a database (sqlite3_errmsg() says
+ * why).
+ */
+static int
+db_state(struct tr_db *db, int64_t *version, int64_t *objects)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc;
+
+	*version = *objects = 0;
+	if (sqlite3_prepare_v2(db->sq, "SELECT (SELECT user_version FROM "
+	    "pragma_user_version), (SELECT count(*) FROM sqlite_master)", -1,
+	    &st, NULL) != SQLITE_OK)
+		return (-1);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(st, 0);
+		*objects = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return (rc == SQLITE_ROW ? 0 : -1);
+}
+
+/*
+ * A database with user_version 0 is ours to create only when it is empty:
+ * anything else is some other program's SQLite file.
+ */
+static int
+foreign(struct tr_db *db, int64_t objects, struct tr_error *err)
+{
+	return (tr_error_set_line(err, TR_EDATA, db->path, 0, 0,
+	    "not a tracekit store (an SQLite database with %lld schema "
+	    "objects of its own and user_version 0)", (long long)objects));
+}
+
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
-migrate(struct tr_db *db, int64_t from, struct tr_error *err)
+migrate(struct tr_db *db, struct tr_error *err)
 {
-	/* Version 1 is the first; later versions add their steps here. */
-	if (from == 0) {
-		if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
-			return (-1);
-		if (tr_db_int(db, "SELECT user_version FROM pragma_user_version",
-		    &from, err) != 0 || (from == 0 &&
-		    (tr_db_exec(db, tr_db_schema, err) != 0 ||
-		    tr_db_exec(db, "PRAGMA user_version = 1", err) != 0))) {
-			tr_db_exec(db, "ROLLBACK", NULL);
-			return (-1);
-		}
-		return (tr_db_exec(db, "COMMIT", err));
+	int64_t	version, objects;
+
+	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
+		return (-1);
+	/* Another process may have created the schema while we waited. */
+	if (db_state(db, &version, &objects) != 0) {
+		tr_db_error(db, err, "cannot read schema version");
+		goto fail;
 	}
-	return (0);
+	if (version == 0 && objects > 0) {
+		foreign(db, objects, err);
+		goto fail;
+	}
+	/* Version 1 is the first; later versions add their steps here. */
+	if (version == 0 && (tr_db_exec(db, tr_db_schema, err) != 0 ||
+	    tr_db_exec(db, "PRAGMA user_version = 1", err) != 0))
+		goto fail;
+	return (tr_db_exec(db, "COMMIT", err));
+fail:
+	tr_db_exec(db, "ROLLBACK", NULL);
+	return (-1);
 }
 
 struct tr_db *
@@ -286,7 +331,7 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 {
 	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
 	struct stat	 st;
-	int64_t		 version = 0;
+	int64_t		 version = 0, objects = 0;
 	int		 oflags;
 
 	db->path = tr_xstrdup(path);
@@ -307,10 +352,8 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 	}
 	sqlite3_busy_timeout(db->sq, 60000);
 	sqlite3_extended_result_codes(db->sq, 1);
-	if (tr_db_int(db, "SELECT user_version FROM pragma_user_version",
-	    &version, err) != 0) {
-		err->msg[0] = '\0';
-		err->code = 0;
+	/* Nothing is written to the file before these checks pass. */
+	if (db_state(db, &version, &objects) != 0) {
 		tr_error_set_line(err, TR_EDATA, path, 0, 0,
 		    "not a tracekit store (%s)", sqlite3_errmsg(db->sq));
 		goto fail;
@@ -321,7 +364,16 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 		    "(%d)", (long long)version, TR_DB_VERSION);
 		goto fail;
 	}
+	if (version == 0 && objects > 0) {
+		foreign(db, objects, err);
+		goto fail;
+	}
 	if (flags & TR_DB_READONLY) {
+		if (version == 0) {
+			tr_error_set_line(err, TR_EDATA, path, 0, 0,
+			    "not a tracekit store (an empty database)");
+			goto fail;
+		}
 		if (version < TR_DB_VERSION) {
 			tr_error_set_line(err, TR_EDATA, path, 0, 0,
 			    "store schema version %lld is older than %d; run "
@@ -337,7 +389,7 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 	    tr_db_exec(db, "PRAGMA foreign_keys = OFF", err) != 0 ||
 	    tr_db_exec(db, "PRAGMA cache_size = -32768", err) != 0)
 		goto fail;
-	if (version < TR_DB_VERSION && migrate(db, version, err) != 0)
+	if (version < TR_DB_VERSION && migrate(db, err) != 0)
 		goto fail;
 	return (db);
 fail:

@@ -650,9 +650,19 @@ finish_source(struct tr_import *ctx, struct tr_error *err)
 	struct tr_import_result	*res = ctx->res;
 	sqlite3_stmt		*st;
 	char			 digest[64], *meta = NULL;
-	int64_t			 dup = 0;
+	int64_t			 dup = 0, n;
 	int			 rc;
+	char			 skip[16384];
 
+	/*
+	 * The hash covers the whole content, also what an importer that
+	 * stops early left unread: inputs sharing a prefix are different
+	 * sources, and a broken tail is still an error.
+	 */
+	while ((n = tr_input_read(ctx->in, skip, sizeof skip, err)) > 0)
+		;
+	if (n < 0)
+		return (-1);
 	tr_input_digest(ctx->in, digest);
 	res->bytes = tr_input_decoded(ctx->in);
 	st = tr_db_prepare(ctx->db, "SELECT id FROM source WHERE hash = ?1",

@@ -1,15 +1,1036 @@
 /*
- * Unit tests for db.
+ * Unit tests for db (opening, creating, refusing, the views) and for the
+ * import transaction of importer.c, driven by small fake importers.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
+#include <sqlite3.h>
+#include <zlib.h>
 
-START_TEST(test_placeholder)
+#include "db.h"
+#include "error.h"
+#include "importer.h"
+#include "input.h"
+#include "util.h"
+
+static char	tmpdir[64];
+
+static void
+setup_tmp(void)
 {
-	ck_assert_int_eq(1, 1);
+	snprintf(tmpdir, sizeof tmpdir, "check-db.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void
+teardown_tmp(void)
+{
+	char	cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", tmpdir);
+}
+
+static char *
+tmp_path(const char *name)
+{
+	return (tr_xasprintf("%s/%s", tmpdir, name));
+}
+
+static void
+write_file(const char *path, const void *data, size_t len)
+{
+	FILE	*f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The whole file, owned by the caller; NULL when it does not exist. */
+static char *
+read_file(const char *path, size_t *len)
+{
+	FILE	*f = fopen(path, "rb");
+	char	*p;
+	long	 n;
+
+	*len = 0;
+	if (f == NULL)
+		return (NULL);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	p = tr_xmalloc((size_t)n + 1);
+	ck_assert_uint_eq(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return (p);
+}
+
+static void
+assert_same_file(const char *path, const char *before, size_t blen)
+{
+	size_t	 alen;
+	char	*after = read_file(path, &alen);
+
+	ck_assert_ptr_nonnull(after);
+	ck_assert_uint_eq(alen, blen);
+	ck_assert_msg(memcmp(before, after, blen) == 0, "%s changed", path);
+	free(after);
+}
+
+static int64_t
+q_int(struct tr_db *db, const char *sql)
+{
+	struct tr_error	err;
+	int64_t		v = -1;
+
+	tr_error_init(&err);
+	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s: %s", sql,
+	    err.msg);
+	return (v);
+}
+
+/* Run raw SQL on a file with plain SQLite (to build odd files). */
+static void
+raw_sql(const char *path, const char *sql)
+{
+	sqlite3	*sq = NULL;
+	char	*msg = NULL;
+
+	ck_assert_int_eq(sqlite3_open(path, &sq), SQLITE_OK);
+	ck_assert_msg(sqlite3_exec(sq, sql, NULL, NULL, &msg) == SQLITE_OK,
+	    "%s", msg ? msg : "?");
+	sqlite3_close(sq);
+}
+
+/* --- opening the store ---------------------------------------------- */
+
+static const char *const tables[] = {
+	"callsite", "counter", "frame", "process", "profile", "sample",
+	"slice", "source", "str", "thread", "track", NULL
+};
+static const char *const views[] = {
+	"go_gc", "go_goroutine", "go_state", "go_stw", "gpu_metric",
+	"gpu_process", "perf_sample", "pprof_sample", "stack", NULL
+};
+
+static void
+check_names(struct tr_db *db, const char *type, const char *const *want)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	char		*sql;
+	size_t		 i = 0;
+
+	tr_error_init(&err);
+	sql = tr_xasprintf("SELECT name FROM sqlite_master WHERE type = '%s' "
+	    "ORDER BY name", type);
+	st = tr_db_prepare(db, sql, &err);
+	ck_assert_ptr_nonnull(st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ck_assert_ptr_nonnull(want[i]);
+		ck_assert_str_eq((const char *)sqlite3_column_text(st, 0),
+		    want[i]);
+		i++;
+	}
+	ck_assert_ptr_null(want[i]);
+	sqlite3_finalize(st);
+	free(sql);
+}
+
+START_TEST(test_create)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*path = tmp_path("t.db"), *sql;
+	size_t		 i;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(db->created, 1);
+	ck_assert_str_eq(db->path, path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
+	ck_assert_int_eq(TR_DB_VERSION, 1);
+	check_names(db, "table", tables);
+	check_names(db, "view", views);
+	/* Every view works on an empty store. */
+	for (i = 0; views[i] != NULL; i++) {
+		sql = tr_xasprintf("SELECT count(*) FROM (SELECT * FROM %s)",
+		    views[i]);
+		ck_assert_int_eq(q_int(db, sql), 0);
+		free(sql);
+	}
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM source"), 0);
+	tr_db_free(db);
+	tr_db_free(NULL);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_wal)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*path = tmp_path("w.db");
+	sqlite3_stmt	*st;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_ptr_nonnull(db);
+	st = tr_db_prepare(db, "PRAGMA journal_mode", &err);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	tr_db_free(db);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_reopen)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*path = tmp_path("r.db");
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(tr_db_exec(db, "INSERT INTO str (s) VALUES ('kept')",
+	    &err), 0);
+	tr_db_free(db);
+	db = tr_db_open(path, TR_DB_NOCREATE, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(db->created, 0);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM str WHERE s = 'kept'"),
+	    1);
+	tr_db_free(db);
+	/* Read-only: reads work, writes fail. */
+	db = tr_db_open(path, TR_DB_READONLY, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM str"), 1);
+	ck_assert_int_eq(tr_db_exec(db, "INSERT INTO str (s) VALUES ('x')",
+	    &err), -1);
+	ck_assert_int_eq(err.code, TR_EDB);
+	ck_assert_str_eq(err.msg, "attempt to write a readonly database");
+	tr_db_free(db);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_missing)
+{
+	struct tr_error	 err;
+	char		*path = tmp_path("missing.db"), buf[512], want[512];
+	struct stat	 st;
+
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	ck_assert_int_eq(err.code, TR_EIO);
+	tr_error_format(&err, buf, sizeof buf);
+	snprintf(want, sizeof want,
+	    "%s: cannot open store: No such file or directory", path);
+	ck_assert_str_eq(buf, want);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_NOCREATE, &err));
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	/* Neither left a file behind. */
+	ck_assert_int_eq(stat(path, &st), -1);
+	free(path);
+	/* A directory in the way. */
+	tr_error_init(&err);
+	path = tmp_path("missing/x.db");
+	ck_assert_ptr_null(tr_db_open(path, 0, &err));
+	tr_error_format(&err, buf, sizeof buf);
+	snprintf(want, sizeof want,
+	    "%s: cannot open store: unable to open database file", path);
+	ck_assert_str_eq(buf, want);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_newer)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*path = tmp_path("new.db"), *before, buf[512], want[512];
+	size_t		 blen;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_ptr_nonnull(db);
+	tr_db_free(db);
+	raw_sql(path, "PRAGMA user_version = 2");
+	before = read_file(path, &blen);
+	snprintf(want, sizeof want, "%s: store schema version 2 is newer than "
+	    "this tracekit's (1)", path);
+	ck_assert_ptr_null(tr_db_open(path, 0, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	assert_same_file(path, before, blen);
+	free(before);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_not_sqlite)
+{
+	struct tr_error	 err;
+	char		*path = tmp_path("text.db"), buf[512], want[512];
+	char		 text[4096];
+	size_t		 i;
+
+	for (i = 0; i < sizeof text; i++)
+		text[i] = "hello world\n"[i % 12];
+	write_file(path, text, sizeof text);
+	snprintf(want, sizeof want,
+	    "%s: not a tracekit store (file is not a database)", path);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, 0, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	assert_same_file(path, text, sizeof text);
+	free(path);
+}
+END_TEST
+
+/* Some other program's SQLite file is neither used nor changed. */
+START_TEST(test_foreign_sqlite)
+{
+	struct tr_error	 err;
+	char		*path = tmp_path("other.db"), *before, buf[512];
+	char		 want[512];
+	size_t		 blen;
+	sqlite3		*sq;
+	sqlite3_stmt	*st;
+
+	raw_sql(path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, t TEXT);"
+	    "CREATE INDEX notes_t ON notes (t);"
+	    "INSERT INTO notes (t) VALUES ('mine')");
+	before = read_file(path, &blen);
+	snprintf(want, sizeof want, "%s: not a tracekit store (an SQLite "
+	    "database with 2 schema objects of its own and user_version 0)",
+	    path);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, 0, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	assert_same_file(path, before, blen);
+	/* No tracekit table was added. */
+	ck_assert_int_eq(sqlite3_open(path, &sq), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(sq, "SELECT count(*) FROM "
+	    "sqlite_master", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), 2);
+	sqlite3_finalize(st);
+	sqlite3_close(sq);
+	free(before);
+	free(path);
+}
+END_TEST
+
+/* An empty file becomes a store; read-only, it is not one yet. */
+START_TEST(test_empty_file)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*path = tmp_path("empty.db"), buf[512], want[512];
+
+	write_file(path, "", 0);
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	tr_error_format(&err, buf, sizeof buf);
+	snprintf(want, sizeof want,
+	    "%s: not a tracekit store (an empty database)", path);
+	ck_assert_str_eq(buf, want);
+	tr_error_init(&err);
+	db = tr_db_open(path, TR_DB_NOCREATE, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(db->created, 0);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
+	check_names(db, "table", tables);
+	tr_db_free(db);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_memory)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
+	check_names(db, "view", views);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_default_path)
+{
+	ck_assert_int_eq(unsetenv("TRACE_DB"), 0);
+	ck_assert_str_eq(tr_db_default_path(NULL), "trace.db");
+	ck_assert_str_eq(tr_db_default_path(""), "trace.db");
+	ck_assert_str_eq(tr_db_default_path("x.db"), "x.db");
+	ck_assert_int_eq(setenv("TRACE_DB", "env.db", 1), 0);
+	ck_assert_str_eq(tr_db_default_path(NULL), "env.db");
+	ck_assert_str_eq(tr_db_default_path("x.db"), "x.db");
+	ck_assert_int_eq(setenv("TRACE_DB", "", 1), 0);
+	ck_assert_str_eq(tr_db_default_path(NULL), "trace.db");
+	unsetenv("TRACE_DB");
+}
+END_TEST
+
+START_TEST(test_helpers)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	int64_t		 v = 7;
+	char		 buf[512];
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_int_eq(tr_db_int(db, "SELECT 41 + 1", &v, &err), 0);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(tr_db_int(db, "SELECT 1 WHERE 0", &v, &err), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(tr_db_exec(db, "SELEC 1", &err), -1);
+	ck_assert_int_eq(err.code, TR_EDB);
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, ":memory:: near \"SELEC\": syntax error");
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_prepare(db, "SELECT * FROM nope", &err));
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf,
+	    ":memory:: cannot prepare statement: no such table: nope");
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_db_int(db, "SELECT x FROM nope", &v, &err), -1);
+	ck_assert_int_eq(v, 0);
+	/* The schema text is what the store was built from. */
+	ck_assert_ptr_nonnull(strstr(tr_db_schema, "CREATE TABLE source ("));
+	tr_db_free(db);
+}
+END_TEST
+
+/* A second process waits for the writer instead of failing. */
+START_TEST(test_busy_wait)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*path = tmp_path("busy.db"), c;
+	int		 fds[2], status;
+	pid_t		 pid;
+	struct timeval	 t0, t1;
+	long		 ms;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_ptr_nonnull(db);
+	tr_db_free(db);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct tr_db	*w;
+
+		close(fds[0]);
+		tr_error_init(&err);
+		if ((w = tr_db_open(path, 0, &err)) == NULL ||
+		    tr_db_exec(w, "BEGIN IMMEDIATE", &err) != 0 ||
+		    tr_db_exec(w, "INSERT INTO str (s) VALUES ('first')",
+		    &err) != 0)
+			_exit(1);
+		if (write(fds[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300000);
+		_exit(tr_db_exec(w, "COMMIT", &err) != 0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	gettimeofday(&t0, NULL);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_msg(tr_db_exec(db, "INSERT INTO str (s) VALUES ('second')",
+	    &err) == 0, "%s", err.msg);
+	gettimeofday(&t1, NULL);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_usec - t0.tv_usec) / 1000;
+	ck_assert_int_ge(ms, 200);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(q_int(db, "SELECT group_concat(s, ',') = "
+	    "'first,second' FROM (SELECT s FROM str ORDER BY id)"), 1);
+	tr_db_free(db);
+	close(fds[0]);
+	free(path);
+}
+END_TEST
+
+/* --- the import transaction ----------------------------------------- */
+
+/*
+ * A fake importer: each line "FRAME;FRAME;..." is one sample of that
+ * stack, at ts = line number * 1000.  A line "fail" fails the import
+ * after everything before it was written.
+ */
+static int
+fake_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
+{
+	const char	*line, *p, *semi;
+	size_t		 len, n;
+	int64_t		 frames[32], ev, th;
+	struct tr_frame	 f;
+	struct tr_sample s;
+	int		 r;
+
+	tr_import_set_version(ctx, "fake-1");
+	tr_import_set_clock(ctx, "monotonic");
+	json_object_set_new(tr_import_meta(ctx), "fake", json_true());
+	if ((ev = tr_import_add_str(ctx, "cpu-clock", 9, err)) < 0)
+		return (-1);
+	if ((th = tr_import_add_thread(ctx, 42, 43, "worker", 6, err)) < 0)
+		return (-1);
+	while ((r = tr_input_getline(in, &line, &len, err)) == 1) {
+		if (len == 4 && memcmp(line, "fail", 4) == 0)
+			return (tr_input_error(in, err, 1, "fake failure"));
+		n = 0;
+		for (p = line; p < line + len && n < 32; p = semi + 1) {
+			semi = memchr(p, ';', (size_t)(line + len - p));
+			if (semi == NULL)
+				semi = line + len;
+			memset(&f, 0, sizeof f);
+			f.name = p;
+			f.name_len = (size_t)(semi - p);
+			f.module = "fake.so";
+			f.module_len = 7;
+			if ((frames[n++] = tr_import_add_frame(ctx, &f,
+			    err)) < 0)
+				return (-1);
+		}
+		memset(&s, 0, sizeof s);
+		s.ts = tr_input_lineno(in) * 1000;
+		s.has_ts = 1;
+		s.thread_id = th;
+		s.cpu = 1;
+		s.event_id = ev;
+		s.value = 1;
+		if ((s.callsite_id = tr_import_add_stack(ctx, frames, n,
+		    err)) < 0 || tr_import_add_sample(ctx, &s, err) < 0)
+			return (-1);
+	}
+	return (r);
+}
+
+/* Reads the first line only, and stores it as one sample. */
+static int
+head_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
+{
+	const char	*line;
+	size_t		 len;
+	struct tr_sample s;
+
+	if (tr_input_getline(in, &line, &len, err) != 1)
+		return (tr_input_error(in, err, 0, "no first line"));
+	memset(&s, 0, sizeof s);
+	s.cpu = -1;
+	if ((s.event_id = tr_import_add_str(ctx, line, len, err)) < 0 ||
+	    tr_import_add_sample(ctx, &s, err) < 0)
+		return (-1);
+	return (0);
+}
+
+static int
+no_probe(const unsigned char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	return (0);
+}
+
+static const struct tr_importer fake = {
+	.name = "fake", .summary = "test", .probe = no_probe, .run = fake_run,
+};
+static const struct tr_importer head = {
+	.name = "head", .summary = "test", .probe = no_probe, .run = head_run,
+};
+
+static int
+import_mem(struct tr_db *db, const struct tr_importer *imp, const char *name,
+    const void *data, size_t len, struct tr_import_result *res,
+    struct tr_error *err)
+{
+	struct tr_import_opts	 opts;
+	struct tr_input		*in = tr_input_mem(name, data, len);
+	int			 rc;
+
+	tr_import_opts_init(&opts);
+	opts.format = imp;
+	tr_error_init(err);
+	rc = tr_import_input(db, in, &opts, res, err);
+	tr_input_free(in);
+	return (rc);
+}
+
+static const char	good[] = "main;a;b\nmain;a;c\nmain;a;b\n";
+
+START_TEST(test_import_ok)
+{
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	sqlite3_stmt		*st;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_msg(import_mem(db, &fake, "good.txt", good, sizeof good - 1,
+	    &res, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(res.source_id, 1);
+	ck_assert_int_eq(res.duplicate, 0);
+	ck_assert_int_eq(res.skipped, 0);
+	ck_assert_str_eq(res.format, "fake");
+	ck_assert_int_eq(res.bytes, sizeof good - 1);
+	ck_assert_int_eq(res.samples, 3);
+	ck_assert_int_eq(res.frames, 4);
+	ck_assert_int_eq(res.callsites, 4);
+	ck_assert_int_eq(res.ts_min, 1000);
+	ck_assert_int_eq(res.ts_max, 3000);
+	st = tr_db_prepare(db, "SELECT path, format, format_version, size, "
+	    "compression, clock, ts_min, ts_max, rows, meta FROM source", &err);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "good.txt");
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 1), "fake");
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 2), "fake-1");
+	ck_assert_int_eq(sqlite3_column_int64(st, 3), sizeof good - 1);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 4), "none");
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 5),
+	    "monotonic");
+	ck_assert_int_eq(sqlite3_column_int64(st, 6), 1000);
+	ck_assert_int_eq(sqlite3_column_int64(st, 7), 3000);
+	ck_assert_int_eq(sqlite3_column_int64(st, 8), 3);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 9),
+	    "{\"fake\":true}");
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	/* The stack view walks a leaf back to its root. */
+	ck_assert_int_eq(q_int(db, "SELECT group_concat(name, ';') = "
+	    "'main;a;c' FROM (SELECT f.name FROM stack s JOIN frame f "
+	    "ON f.id = s.frame_id WHERE s.callsite_id = (SELECT callsite_id "
+	    "FROM sample WHERE ts = 2000) ORDER BY s.depth)"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM thread"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT pid FROM process"), 42);
+	tr_db_free(db);
+}
+END_TEST
+
+/* An importer that fails midway leaves the store byte-identical. */
+START_TEST(test_import_fail_unchanged)
+{
+	static const char	 bad[] = "main;x;y\nmain;z\nfail\nmain;q\n";
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			*path = tmp_path("tx.db"), *before, buf[256];
+	char			*wal;
+	size_t			 blen;
+	struct stat		 st;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_int_eq(import_mem(db, &fake, "good.txt", good,
+	    sizeof good - 1, &res, &err), 0);
+	tr_db_free(db);
+	before = read_file(path, &blen);
+	ck_assert_uint_gt(blen, 0);
+
+	db = tr_db_open(path, 0, &err);
+	ck_assert_int_eq(import_mem(db, &fake, "bad.txt", bad, sizeof bad - 1,
+	    &res, &err), -1);
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, "bad.txt:3:1: fake failure");
+	ck_assert_int_eq(err.code, TR_EDATA);
+	/* Nothing of it is visible, even before closing. */
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM source"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sample"), 3);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM frame"), 4);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM str"), 1);
+	/* The same handle imports again after the failure. */
+	ck_assert_int_eq(import_mem(db, &fake, "good.txt", good,
+	    sizeof good - 1, &res, &err), 0);
+	ck_assert_int_eq(res.duplicate, 1);
+	tr_db_free(db);
+	assert_same_file(path, before, blen);
+	wal = tr_xasprintf("%s-wal", path);
+	ck_assert_int_eq(stat(wal, &st), -1);
+	free(wal);
+	free(before);
+	free(path);
+}
+END_TEST
+
+/* Identical content again is a no-op naming the first source. */
+START_TEST(test_import_duplicate)
+{
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			*path = tmp_path("dup.db"), *before, *gzp;
+	size_t			 blen;
+	struct tr_input		*in;
+	struct tr_import_opts	 opts;
+	gzFile			 gf;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_int_eq(import_mem(db, &fake, "other.txt", "x\n", 2, &res,
+	    &err), 0);
+	ck_assert_int_eq(import_mem(db, &fake, "good.txt", good,
+	    sizeof good - 1, &res, &err), 0);
+	ck_assert_int_eq(res.source_id, 2);
+	tr_db_free(db);
+	before = read_file(path, &blen);
+
+	db = tr_db_open(path, 0, &err);
+	ck_assert_int_eq(import_mem(db, &fake, "again.txt", good,
+	    sizeof good - 1, &res, &err), 0);
+	ck_assert_int_eq(res.duplicate, 1);
+	ck_assert_int_eq(res.source_id, 2);
+	ck_assert_int_eq(res.samples, 0);
+	ck_assert_int_eq(res.frames, 0);
+	ck_assert_int_eq(res.callsites, 0);
+	/* Compressed, it is the same content. */
+	gzp = tmp_path("good.txt.gz");
+	gf = gzopen(gzp, "wb");
+	ck_assert_ptr_nonnull(gf);
+	ck_assert_int_eq(gzwrite(gf, good, sizeof good - 1), sizeof good - 1);
+	ck_assert_int_eq(gzclose(gf), Z_OK);
+	tr_import_opts_init(&opts);
+	opts.format = &fake;
+	ck_assert_int_eq(tr_import_file(db, gzp, "good.txt.gz", &opts, &res,
+	    &err), 0);
+	ck_assert_int_eq(res.duplicate, 1);
+	ck_assert_int_eq(res.source_id, 2);
+	/* Another format over the same bytes is still the same content. */
+	in = tr_input_mem("g", good, sizeof good - 1);
+	opts.format = &head;
+	ck_assert_int_eq(tr_import_input(db, in, &opts, &res, &err), 0);
+	ck_assert_int_eq(res.duplicate, 1);
+	tr_input_free(in);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM source"), 2);
+	tr_db_free(db);
+	assert_same_file(path, before, blen);
+	free(gzp);
+	free(before);
+	free(path);
+}
+END_TEST
+
+/*
+ * The content hash covers the whole input even when the importer stops
+ * reading early: inputs sharing a first line are different sources.
+ */
+START_TEST(test_import_hash_whole)
+{
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	size_t			 n = 3 << 20;
+	char			*a = tr_xmalloc(n), *b = tr_xmalloc(n);
+
+	/* Longer than the input's window, different only at the end. */
+	memset(a, 'x', n);
+	memcpy(a, "same\n", 5);
+	memcpy(b, a, n);
+	b[n - 1] = 'y';
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_int_eq(import_mem(db, &head, "a", a, n, &res, &err), 0);
+	ck_assert_int_eq(res.source_id, 1);
+	ck_assert_int_eq(res.bytes, n);
+	ck_assert_int_eq(import_mem(db, &head, "b", b, n, &res, &err), 0);
+	ck_assert_int_eq(res.duplicate, 0);
+	ck_assert_int_eq(res.source_id, 2);
+	ck_assert_int_eq(import_mem(db, &head, "a2", a, n, &res, &err), 0);
+	ck_assert_int_eq(res.duplicate, 1);
+	ck_assert_int_eq(res.source_id, 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM source"), 2);
+	ck_assert_int_eq(q_int(db, "SELECT sum(size) FROM source"),
+	    2 * (int64_t)n);
+	tr_db_free(db);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A stream error after the importer stopped reading still fails. */
+START_TEST(test_import_tail_error)
+{
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	struct tr_buf		 text;
+	unsigned char		*z;
+	uLongf			 zlen;
+	z_stream		 zs;
+	char			 buf[256], want[256];
+	int			 i;
+
+	tr_buf_init(&text);
+	for (i = 0; i < 20000; i++)
+		tr_buf_printf(&text, "line %d\n", i * 7919 % 10007);
+	zlen = compressBound((uLong)text.len) + 32;
+	z = tr_xmalloc(zlen);
+	memset(&zs, 0, sizeof zs);
+	ck_assert_int_eq(deflateInit2(&zs, 9, Z_DEFLATED, 31, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (unsigned char *)text.data;
+	zs.avail_in = (uInt)text.len;
+	zs.next_out = z;
+	zs.avail_out = (uInt)zlen;
+	ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	zlen = zs.total_out;
+	deflateEnd(&zs);
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	/* Cut before the end: 'head' reads line 1 fine, the rest is bad. */
+	ck_assert_int_eq(import_mem(db, &head, "cut.gz", z, zlen - 20, &res,
+	    &err), -1);
+	tr_error_format(&err, buf, sizeof buf);
+	snprintf(want, sizeof want,
+	    "cut.gz: offset %lu (compressed): truncated gzip stream",
+	    (unsigned long)zlen - 20);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM source"), 0);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sample"), 0);
+	tr_db_free(db);
+	free(z);
+	tr_buf_release(&text);
+}
+END_TEST
+
+START_TEST(test_import_detect)
+{
+	static const unsigned char garbage[] = {
+		0x00, 0x01, 0xfe, 0xff, 0x7f, 0x80, 0x00, 0x00, 0x13, 0x37
+	};
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_import_opts	 opts;
+	struct tr_db		*db;
+	struct tr_input		*in;
+	char			 buf[512], want[512], *names;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	tr_import_opts_init(&opts);
+	in = tr_input_mem("empty.txt", "", 0);
+	ck_assert_int_eq(tr_import_input(db, in, &opts, &res, &err), -1);
+	tr_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, "empty.txt: empty input");
+	ck_assert_int_eq(err.code, TR_EDATA);
+	tr_input_free(in);
+
+	tr_error_init(&err);
+	in = tr_input_mem("junk.bin", garbage, sizeof garbage);
+	ck_assert_int_eq(tr_import_input(db, in, &opts, &res, &err), -1);
+	tr_error_format(&err, buf, sizeof buf);
+	names = tr_importer_names();
+	snprintf(want, sizeof want, "junk.bin: unrecognised format; use "
+	    "--format with one of: %s", names);
+	free(names);
+	ck_assert_str_eq(buf, want);
+	tr_input_free(in);
+
+	/* Skipped instead, when asked. */
+	opts.skip_unknown = 1;
+	tr_error_init(&err);
+	in = tr_input_mem("junk.bin", garbage, sizeof garbage);
+	ck_assert_int_eq(tr_import_input(db, in, &opts, &res, &err), 0);
+	ck_assert_int_eq(res.skipped, 1);
+	tr_input_free(in);
+	in = tr_input_mem("empty.txt", "", 0);
+	ck_assert_int_eq(tr_import_input(db, in, &opts, &res, &err), 0);
+	ck_assert_int_eq(res.skipped, 1);
+	tr_input_free(in);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM source"), 0);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_importer_table)
+{
+	size_t	 i;
+	char	*names;
+
+	ck_assert_ptr_nonnull(tr_importer_table[0]);
+	for (i = 0; tr_importer_table[i] != NULL; i++) {
+		ck_assert_ptr_nonnull(tr_importer_table[i]->summary);
+		ck_assert_ptr_nonnull(tr_importer_table[i]->probe);
+		ck_assert_ptr_nonnull(tr_importer_table[i]->run);
+		ck_assert_ptr_eq(tr_importer_find(tr_importer_table[i]->name),
+		    tr_importer_table[i]);
+		/* Kept sorted, names unique. */
+		if (tr_importer_table[i + 1] != NULL)
+			ck_assert_msg(strcmp(tr_importer_table[i]->name,
+			    tr_importer_table[i + 1]->name) < 0,
+			    "'%s' before '%s'", tr_importer_table[i]->name,
+			    tr_importer_table[i + 1]->name);
+		/* Nothing claims empty input. */
+		ck_assert_int_eq(tr_importer_table[i]->probe(
+		    (const unsigned char *)"", 0), 0);
+	}
+	ck_assert_ptr_null(tr_importer_find("nope"));
+	ck_assert_ptr_null(tr_importer_find(""));
+	ck_assert_ptr_null(tr_importer_find("perf"));
+	ck_assert_ptr_nonnull(tr_importer_find("perf-script"));
+	names = tr_importer_names();
+	ck_assert_ptr_nonnull(strstr(names, "perf-script"));
+	ck_assert_int_eq(strncmp(names, tr_importer_table[0]->name,
+	    strlen(tr_importer_table[0]->name)), 0);
+	free(names);
+}
+END_TEST
+
+START_TEST(test_import_opts)
+{
+	struct tr_import_opts	o;
+	char			k[TR_IMPORT_MAXOPTS + 1][8];
+	int			i;
+
+	tr_import_opts_init(&o);
+	ck_assert_ptr_null(o.format);
+	ck_assert_int_eq(o.nopts, 0);
+	for (i = 0; i < TR_IMPORT_MAXOPTS; i++) {
+		snprintf(k[i], sizeof k[i], "k%d", i);
+		ck_assert_int_eq(tr_import_opts_set(&o, k[i], "v"), 0);
+	}
+	snprintf(k[i], sizeof k[i], "k%d", i);
+	ck_assert_int_eq(tr_import_opts_set(&o, k[i], "v"), -1);
+	/* Replacing an existing key still works when full. */
+	ck_assert_int_eq(tr_import_opts_set(&o, "k3", "w"), 0);
+	ck_assert_int_eq(o.nopts, TR_IMPORT_MAXOPTS);
+	ck_assert_str_eq(o.vals[3], "w");
+}
+END_TEST
+
+/* --- directories ---------------------------------------------------- */
+
+static void
+mkdir_p(const char *rel)
+{
+	char	*p = tmp_path(rel);
+
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	free(p);
+}
+
+static void
+touch(const char *rel)
+{
+	char	*p = tmp_path(rel);
+
+	write_file(p, "x", 1);
+	free(p);
+}
+
+START_TEST(test_list_dir)
+{
+	static const char *const want[] = {
+		"d/a-b.txt", "d/a/y.txt", "d/a/z.txt", "d/b.txt",
+		"d/c/d/e/f.txt", "d/c/d/g", NULL
+	};
+	struct tr_error	 err;
+	char		**paths, *root, *p, buf[512];
+	size_t		 n, i;
+
+	mkdir_p("d");
+	mkdir_p("d/a");
+	mkdir_p("d/c");
+	mkdir_p("d/c/d");
+	mkdir_p("d/c/d/e");
+	mkdir_p("d/.git");
+	mkdir_p("d/empty");
+	touch("d/b.txt");
+	touch("d/a/z.txt");
+	touch("d/a/y.txt");
+	touch("d/a/.hidden");
+	touch("d/a-b.txt");
+	touch("d/.dot");
+	touch("d/.git/config");
+	touch("d/c/d/e/f.txt");
+	touch("d/c/d/g");
+	root = tmp_path("d");
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), 0);
+	for (i = 0; want[i] != NULL; i++) {
+		ck_assert_uint_lt(i, n);
+		p = tmp_path(want[i]);
+		ck_assert_str_eq(paths[i], p);
+		free(p);
+	}
+	ck_assert_uint_eq(n, i);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(root);
+	/* A trailing slash adds no second one. */
+	root = tr_xasprintf("%s/d/a/", tmpdir);
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	p = tr_xasprintf("%s/d/a/y.txt", tmpdir);
+	ck_assert_str_eq(paths[0], p);
+	free(p);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(root);
+	/* An empty directory. */
+	root = tmp_path("d/empty");
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_ptr_null(paths);
+	free(root);
+	/* A missing one. */
+	root = tmp_path("nope");
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), -1);
+	ck_assert_ptr_null(paths);
+	ck_assert_uint_eq(n, 0);
+	tr_error_format(&err, buf, sizeof buf);
+	p = tr_xasprintf("%s: cannot open directory: No such file or "
+	    "directory", root);
+	ck_assert_str_eq(buf, p);
+	free(p);
+	free(root);
 }
 END_TEST
 
@@ -17,12 +1038,36 @@ int
 main(void)
 {
 	Suite	*s = suite_create("db");
-	TCase	*tc = tcase_create("core");
+	TCase	*tc = tcase_create("store");
+	TCase	*ti = tcase_create("import");
 	SRunner	*sr;
 	int	 failed;
 
-	tcase_add_test(tc, test_placeholder);
+	tcase_add_checked_fixture(tc, setup_tmp, teardown_tmp);
+	tcase_add_test(tc, test_create);
+	tcase_add_test(tc, test_wal);
+	tcase_add_test(tc, test_reopen);
+	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_newer);
+	tcase_add_test(tc, test_not_sqlite);
+	tcase_add_test(tc, test_foreign_sqlite);
+	tcase_add_test(tc, test_empty_file);
+	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_default_path);
+	tcase_add_test(tc, test_helpers);
+	tcase_add_test(tc, test_busy_wait);
 	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
+	tcase_add_test(ti, test_import_ok);
+	tcase_add_test(ti, test_import_fail_unchanged);
+	tcase_add_test(ti, test_import_duplicate);
+	tcase_add_test(ti, test_import_hash_whole);
+	tcase_add_test(ti, test_import_tail_error);
+	tcase_add_test(ti, test_import_detect);
+	tcase_add_test(ti, test_importer_table);
+	tcase_add_test(ti, test_import_opts);
+	tcase_add_test(ti, test_list_dir);
+	suite_add_tcase(s, ti);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
