@@ -204,6 +204,12 @@ tr_import_set_host(struct tr_import *ctx, const char *h)
 	set_str(&ctx->host, h);
 }
 
+const char *
+tr_import_host(const struct tr_import *ctx)
+{
+	return (ctx->host);
+}
+
 json_t *
 tr_import_meta(struct tr_import *ctx)
 {

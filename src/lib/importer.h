@@ -129,6 +129,8 @@ int64_t		 tr_import_source_id(const struct tr_import *);
 void	tr_import_set_version(struct tr_import *, const char *);
 void	tr_import_set_clock(struct tr_import *, const char *);
 void	tr_import_set_host(struct tr_import *, const char *);
+/* The host given (--host) or set so far, or NULL; borrowed. */
+const char	*tr_import_host(const struct tr_import *);
 /* The source's metadata object (borrowed): importers add keys to it. */
 json_t	*tr_import_meta(struct tr_import *);
 
