@@ -144,11 +144,21 @@ tr_out_int(struct tr_out *o, int64_t v)
 void
 tr_out_real(struct tr_out *o, double v)
 {
+	char	*t;
+	int	 prec;
+
 	if (!isfinite(v)) {
 		put_cell(o, NULL, 1);
 		return;
 	}
-	put_cell(o, tr_xasprintf("%.15g", v), 2);
+	/* The shortest of these that reads back as the same double. */
+	for (prec = 15; ; prec++) {
+		t = tr_xasprintf("%.*g", prec, v);
+		if (prec == 17 || strtod(t, NULL) == v)
+			break;
+		free(t);
+	}
+	put_cell(o, t, 2);
 }
 
 void
@@ -161,6 +171,111 @@ void
 tr_out_null(struct tr_out *o)
 {
 	put_cell(o, NULL, 0);
+}
+
+/* The length of the valid UTF-8 sequence at 's', or 0 if it is not one. */
+static size_t
+utf8_seq(const unsigned char *s)
+{
+	uint32_t	c;
+	size_t		n, i;
+
+	if (s[0] < 0x80)
+		return (1);
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		c = s[0] & 0x07;
+	} else
+		return (0);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return (0);
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return (0);
+	return (n);
+}
+
+/* A copy of 's' with each byte that is not UTF-8 replaced by U+FFFD. */
+static char *
+utf8_fix(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	struct tr_buf		 b;
+	size_t			 n;
+
+	tr_buf_init(&b);
+	while (*p != '\0') {
+		if ((n = utf8_seq(p)) == 0) {
+			tr_buf_adds(&b, "\xef\xbf\xbd");
+			p++;
+		} else {
+			tr_buf_add(&b, p, n);
+			p += n;
+		}
+	}
+	return (b.data);
+}
+
+/* Write 's' as a JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void
+json_text(FILE *f, const char *s)
+{
+	json_t	*v = json_string(s);
+	char	*u = NULL, *enc;
+
+	if (v == NULL) {
+		u = utf8_fix(s);
+		v = json_string(u);
+	}
+	enc = json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
+	fputs(enc != NULL ? enc : "null", f);
+	free(enc);
+	free(u);
+	json_decref(v);
+}
+
+/*
+ * A cell as the table shows it: control characters escaped, so that one
+ * row stays one line.  Takes over 'text'.
+ */
+static char *
+table_text(char *text)
+{
+	struct tr_buf	 b;
+	const char	*p;
+
+	if (text == NULL)
+		return (NULL);
+	for (p = text; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			break;
+	if (*p == '\0')
+		return (text);
+	tr_buf_init(&b);
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '\n')
+			tr_buf_adds(&b, "\\n");
+		else if (*p == '\r')
+			tr_buf_adds(&b, "\\r");
+		else if (*p == '\t')
+			tr_buf_adds(&b, "\\t");
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			tr_buf_printf(&b, "\\x%02x", (unsigned char)*p);
+		else
+			tr_buf_addc(&b, *p);
+	}
+	free(text);
+	return (b.data);
 }
 
 void
@@ -189,36 +304,37 @@ tr_out_end_row(struct tr_out *o)
 		}
 		fputc('\n', o->f);
 		break;
-	case TR_OUT_JSON: {
-		json_t	*obj = json_object();
-		char	*s;
-
+	case TR_OUT_JSON:
+		/*
+		 * Written by hand around jansson's string encoder: numbers
+		 * keep the text of the cell (jansson would print 0.1 as
+		 * 0.10000000000000001), and columns keep their order.
+		 */
+		fputs(o->nrows > 0 ? ",\n{" : "\n{", o->f);
 		for (i = 0; i < o->ncols; i++) {
 			const struct cell	*c = &o->row[i];
-			json_t			*v;
 
+			if (i > 0)
+				fputc(',', o->f);
+			json_text(o->f, o->names[i]);
+			fputc(':', o->f);
 			if (c->text == NULL)
-				v = json_null();
+				fputs("null", o->f);
 			else if (c->numeric == 1)
-				v = json_integer(strtoll(c->text, NULL, 10));
+				fputs(c->text, o->f);
 			else if (c->numeric == 2)
-				v = json_real(strtod(c->text, NULL));
+				/* A real stays a real: 2.0, not 2. */
+				fprintf(o->f, "%s%s", c->text,
+				    strpbrk(c->text, ".e") ? "" : ".0");
 			else
-				v = json_string(c->text);
-			if (v == NULL)	/* not UTF-8 */
-				v = json_stringn_nocheck(c->text,
-				    strlen(c->text));
-			json_object_set_new(obj, o->names[i], v);
+				json_text(o->f, c->text);
 			free(c->text);
 		}
-		s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER |
-		    JSON_ENSURE_ASCII);
-		fprintf(o->f, "%s\n%s", o->nrows > 0 ? "," : "", s ? s : "{}");
-		free(s);
-		json_decref(obj);
+		fputc('}', o->f);
 		break;
-	}
 	case TR_OUT_TABLE:
+		for (i = 0; i < o->ncols; i++)
+			o->row[i].text = table_text(o->row[i].text);
 		if (o->ncells + (size_t)o->ncols > o->capcells) {
 			o->capcells = o->capcells ? o->capcells * 2 : 256;
 			while (o->capcells < o->ncells + (size_t)o->ncols)
@@ -290,8 +406,9 @@ u8len(const char *s)
 int
 tr_out_finish(struct tr_out *o)
 {
-	size_t	*w, r, nrows, i;
-	int	 c;
+	struct tr_buf	 line;
+	size_t		*w, r, nrows, i;
+	int		*num, c;
 
 	switch (o->fmt) {
 	case TR_OUT_CSV:
@@ -313,17 +430,24 @@ tr_out_finish(struct tr_out *o)
 		if (o->sets > 1)
 			fputc('\n', o->f);
 		w = tr_xcalloc((size_t)o->ncols, sizeof *w);
+		/* A column of numbers (and NULLs) is right-aligned, header too. */
+		num = tr_xcalloc((size_t)o->ncols, sizeof *num);
 		nrows = o->ncells / (size_t)o->ncols;
 		for (c = 0; c < o->ncols; c++)
 			w[c] = u8len(o->names[c]);
 		for (i = 0; i < o->ncells; i++) {
-			const char	*t = o->cells[i].text;
-			size_t		 l = u8len(t ? t : "");
+			const struct cell	*cl = &o->cells[i];
+			size_t			 l = u8len(cl->text ? cl->text : "");
 
-			if (l > w[i % (size_t)o->ncols])
-				w[i % (size_t)o->ncols] = l;
+			c = (int)(i % (size_t)o->ncols);
+			if (l > w[c])
+				w[c] = l;
+			if (cl->text != NULL)
+				num[c] = num[c] >= 0 && cl->numeric ? 1 : -1;
 		}
+		tr_buf_init(&line);
 		for (r = 0; r <= nrows; r++) {
+			tr_buf_reset(&line);
 			for (c = 0; c < o->ncols; c++) {
 				const struct cell *cl = r == 0 ? NULL :
 				    &o->cells[(r - 1) * (size_t)o->ncols +
@@ -334,20 +458,26 @@ tr_out_finish(struct tr_out *o)
 				if (t == NULL)
 					t = "";
 				pad = w[c] - u8len(t);
-				if (cl != NULL && cl->numeric) {
-					fprintf(o->f, "%*s%s", (int)pad, "", t);
-				} else if (c == o->ncols - 1)
-					fputs(t, o->f);
+				if (c > 0)
+					tr_buf_adds(&line, "  ");
+				if (num[c] > 0)
+					tr_buf_printf(&line, "%*s%s", (int)pad,
+					    "", t);
 				else
-					fprintf(o->f, "%s%*s", t, (int)pad, "");
-				if (c < o->ncols - 1)
-					fputs("  ", o->f);
+					tr_buf_printf(&line, "%s%*s", t,
+					    (int)pad, "");
 			}
+			/* No trailing blanks: pads and empty last cells. */
+			while (line.len > 0 && line.data[line.len - 1] == ' ')
+				line.len--;
+			fwrite(line.data, 1, line.len, o->f);
 			fputc('\n', o->f);
 		}
+		tr_buf_release(&line);
 		for (i = 0; i < o->ncells; i++)
 			free(o->cells[i].text);
 		o->ncells = 0;
+		free(num);
 		free(w);
 		break;
 	}

@@ -1,15 +1,421 @@
 /*
- * Unit tests for out.
+ * Unit tests for out: the aligned table, CSV quoting, JSON types, empty
+ * result sets, and rows straight from SQLite statements.
  */
 #include "config.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
+#include <sqlite3.h>
 
-START_TEST(test_placeholder)
+#include "error.h"
+#include "out.h"
+
+/* Output captured in memory. */
+struct cap {
+	FILE	*f;
+	char	*buf;
+	size_t	 len;
+};
+
+static struct tr_out *
+cap_open(struct cap *c, enum tr_out_format fmt)
 {
-	ck_assert_int_eq(1, 1);
+	c->buf = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->buf, &c->len);
+	ck_assert_ptr_nonnull(c->f);
+	return (tr_out_new(c->f, fmt));
+}
+
+/* Finish, free and return the text (owned by 'c'). */
+static const char *
+cap_close(struct cap *c, struct tr_out *o)
+{
+	ck_assert_int_eq(tr_out_finish(o), 0);
+	tr_out_free(o);
+	ck_assert_int_eq(fclose(c->f), 0);
+	return (c->buf);
+}
+
+static const char *const cols[] = { "name", "count", "ratio", "note" };
+
+/* The same rows in every format. */
+static void
+rows(struct tr_out *o)
+{
+	tr_out_columns(o, 4, cols);
+	tr_out_text(o, "a");
+	tr_out_int(o, 1);
+	tr_out_real(o, 0.5);
+	tr_out_text(o, "plain");
+	tr_out_end_row(o);
+	tr_out_text(o, "longer name");
+	tr_out_int(o, -12345);
+	tr_out_null(o);
+	tr_out_text(o, "with, comma");
+	tr_out_end_row(o);
+	tr_out_text(o, "\xc3\xbc");		/* one character, two bytes */
+	tr_out_int(o, INT64_MAX);
+	tr_out_real(o, 1e-7);
+	tr_out_text(o, "say \"hi\"\nbye");
+	tr_out_end_row(o);
+	/* A short row: the rest is NULL. */
+	tr_out_text(o, "");
+	tr_out_end_row(o);
+}
+
+START_TEST(test_table)
+{
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_TABLE);
+
+	rows(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "name                       count  ratio  note\n"
+	    "a                              1    0.5  plain\n"
+	    "longer name               -12345         with, comma\n"
+	    "\xc3\xbc            9223372036854775807  1e-07  "
+	    "say \"hi\"\\nbye\n"
+	    "\n");
+	free(c.buf);
+}
+END_TEST
+
+/* Numbers right-aligned under a right-aligned header; text left. */
+START_TEST(test_table_align)
+{
+	static const char *const n[] = { "id", "value", "label" };
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_TABLE);
+
+	tr_out_columns(o, 3, n);
+	tr_out_int(o, 7);
+	tr_out_real(o, 2.25);
+	tr_out_text(o, "x");
+	tr_out_end_row(o);
+	tr_out_int(o, 1000);
+	tr_out_real(o, -0.125);
+	tr_out_text(o, "tab\there");
+	tr_out_end_row(o);
+	/* A text cell in a numeric-looking column makes it text. */
+	tr_out_int(o, 5);
+	tr_out_text(o, "n/a");
+	tr_out_null(o);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "  id  value   label\n"
+	    "   7  2.25    x\n"
+	    "1000  -0.125  tab\\there\n"
+	    "   5  n/a\n");
+	free(c.buf);
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_CSV);
+
+	rows(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "name,count,ratio,note\n"
+	    "a,1,0.5,plain\n"
+	    "longer name,-12345,,\"with, comma\"\n"
+	    "\xc3\xbc,9223372036854775807,1e-07,\"say \"\"hi\"\"\nbye\"\n"
+	    ",,,\n");
+	free(c.buf);
+}
+END_TEST
+
+START_TEST(test_csv_quoting)
+{
+	static const char *const n[] = { "a,b", "q\"", "cr" };
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_CSV);
+
+	tr_out_columns(o, 3, n);
+	tr_out_text(o, "\"");
+	tr_out_text(o, "x\ry");
+	tr_out_text(o, " spaced ");
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "\"a,b\",\"q\"\"\",cr\n"
+	    "\"\"\"\",\"x\ry\", spaced \n");
+	free(c.buf);
+}
+END_TEST
+
+START_TEST(test_json)
+{
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_JSON);
+
+	rows(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "[\n"
+	    "{\"name\":\"a\",\"count\":1,\"ratio\":0.5,\"note\":\"plain\"},\n"
+	    "{\"name\":\"longer name\",\"count\":-12345,\"ratio\":null,"
+	    "\"note\":\"with, comma\"},\n"
+	    "{\"name\":\"\\u00FC\",\"count\":9223372036854775807,"
+	    "\"ratio\":1e-07,"
+	    "\"note\":\"say \\\"hi\\\"\\nbye\"},\n"
+	    "{\"name\":\"\",\"count\":null,\"ratio\":null,\"note\":null}\n"
+	    "]\n");
+	free(c.buf);
+}
+END_TEST
+
+/* Bytes that are not UTF-8 keep their row, marked with U+FFFD. */
+START_TEST(test_json_not_utf8)
+{
+	static const char *const n[] = { "s", "t" };
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_JSON);
+
+	tr_out_columns(o, 2, n);
+	tr_out_text(o, "ab\xff" "c");
+	tr_out_text(o, "ok");
+	tr_out_end_row(o);
+	/* Truncated sequence, overlong '/', surrogate, then a valid one. */
+	tr_out_text(o, "\xc3" "x\xc0\xaf" "\xed\xa0\x80" "\xe2\x82\xac");
+	tr_out_real(o, 2.0);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "[\n"
+	    "{\"s\":\"ab\\uFFFDc\",\"t\":\"ok\"},\n"
+	    "{\"s\":\"\\uFFFDx\\uFFFD\\uFFFD\\uFFFD\\uFFFD\\uFFFD"
+	    "\\u20AC\",\"t\":2.0}\n"
+	    "]\n");
+	free(c.buf);
+}
+END_TEST
+
+/* Reals print short when that reads back exactly, else in full. */
+START_TEST(test_real_text)
+{
+	static const char *const n[] = { "a", "b", "c", "d" };
+	struct cap	 c;
+	struct tr_out	*o;
+	volatile double	 x = 0.1, y = 0.2;
+
+	o = cap_open(&c, TR_OUT_JSON);
+	tr_out_columns(o, 4, n);
+	tr_out_real(o, 0.1);
+	tr_out_real(o, x + y);
+	tr_out_real(o, -0.0);
+	tr_out_real(o, 123456789012.5);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o), "[\n{\"a\":0.1,"
+	    "\"b\":0.30000000000000004,\"c\":-0.0,\"d\":123456789012.5}\n]\n");
+	free(c.buf);
+	o = cap_open(&c, TR_OUT_CSV);
+	tr_out_columns(o, 4, n);
+	tr_out_real(o, 0.1);
+	tr_out_real(o, x + y);
+	tr_out_real(o, 3.0);
+	tr_out_real(o, 1.0 / 3);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "a,b,c,d\n0.1,0.30000000000000004,3,0.3333333333333333\n");
+	free(c.buf);
+}
+END_TEST
+
+/* Non-finite reals have no JSON form: they are NULL everywhere. */
+START_TEST(test_nonfinite)
+{
+	static const char *const n[] = { "x" };
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_JSON);
+
+	tr_out_columns(o, 1, n);
+	tr_out_real(o, NAN);
+	tr_out_end_row(o);
+	tr_out_real(o, INFINITY);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "[\n{\"x\":null},\n{\"x\":null}\n]\n");
+	free(c.buf);
+}
+END_TEST
+
+START_TEST(test_empty_sets)
+{
+	struct cap	 c;
+	struct tr_out	*o;
+
+	o = cap_open(&c, TR_OUT_TABLE);
+	tr_out_columns(o, 4, cols);
+	ck_assert_str_eq(cap_close(&c, o), "name  count  ratio  note\n");
+	free(c.buf);
+	o = cap_open(&c, TR_OUT_CSV);
+	tr_out_columns(o, 4, cols);
+	ck_assert_str_eq(cap_close(&c, o), "name,count,ratio,note\n");
+	free(c.buf);
+	o = cap_open(&c, TR_OUT_JSON);
+	tr_out_columns(o, 4, cols);
+	ck_assert_str_eq(cap_close(&c, o), "[]\n");
+	free(c.buf);
+}
+END_TEST
+
+/* Extra cells in a row are dropped, not written past the columns. */
+START_TEST(test_extra_cells)
+{
+	static const char *const n[] = { "only" };
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_CSV);
+
+	tr_out_columns(o, 1, n);
+	tr_out_int(o, 1);
+	tr_out_text(o, "dropped");
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o), "only\n1\n");
+	free(c.buf);
+}
+END_TEST
+
+static sqlite3_stmt *
+prep(sqlite3 *sq, const char *sql)
+{
+	sqlite3_stmt	*st = NULL;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL),
+	    SQLITE_OK);
+	return (st);
+}
+
+START_TEST(test_stmt)
+{
+	static const char sql[] = "SELECT 1 AS i, 2.5 AS r, NULL AS n, "
+	    "'t,x' AS s UNION ALL SELECT -2, 1e100, NULL, ''";
+	struct cap	 c;
+	struct tr_out	*o;
+	struct tr_error	 err;
+	sqlite3		*sq;
+	sqlite3_stmt	*st;
+
+	tr_error_init(&err);
+	ck_assert_int_eq(sqlite3_open(":memory:", &sq), SQLITE_OK);
+	o = cap_open(&c, TR_OUT_JSON);
+	st = prep(sq, sql);
+	ck_assert_int_eq(tr_out_stmt(o, sq, st, &err), 2);
+	sqlite3_finalize(st);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "[\n"
+	    "{\"i\":1,\"r\":2.5,\"n\":null,\"s\":\"t,x\"},\n"
+	    "{\"i\":-2,\"r\":1e+100,\"n\":null,\"s\":\"\"}\n"
+	    "]\n");
+	free(c.buf);
+
+	o = cap_open(&c, TR_OUT_CSV);
+	st = prep(sq, sql);
+	ck_assert_int_eq(tr_out_stmt(o, sq, st, &err), 2);
+	sqlite3_finalize(st);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "i,r,n,s\n1,2.5,,\"t,x\"\n-2,1e+100,,\n");
+	free(c.buf);
+
+	o = cap_open(&c, TR_OUT_TABLE);
+	st = prep(sq, sql);
+	ck_assert_int_eq(tr_out_stmt(o, sq, st, &err), 2);
+	sqlite3_finalize(st);
+	ck_assert_str_eq(cap_close(&c, o),
+	    " i       r  n  s\n"
+	    " 1     2.5     t,x\n"
+	    "-2  1e+100\n");
+	free(c.buf);
+
+	/* No rows: the header still comes from the statement. */
+	o = cap_open(&c, TR_OUT_CSV);
+	st = prep(sq, "SELECT 1 AS a, 2 AS b WHERE 0");
+	ck_assert_int_eq(tr_out_stmt(o, sq, st, &err), 0);
+	sqlite3_finalize(st);
+	ck_assert_str_eq(cap_close(&c, o), "a,b\n");
+	free(c.buf);
+
+	/* A failing step is an error with SQLite's message. */
+	o = cap_open(&c, TR_OUT_CSV);
+	st = prep(sq, "SELECT abs(-9223372036854775807 - 1)");
+	ck_assert_int_eq(tr_out_stmt(o, sq, st, &err), -1);
+	sqlite3_finalize(st);
+	ck_assert_int_eq(err.code, TR_EDB);
+	ck_assert_str_eq(err.msg, "integer overflow");
+	tr_out_free(o);
+	fclose(c.f);
+	free(c.buf);
+	sqlite3_close(sq);
+}
+END_TEST
+
+/* Two result sets in one output. */
+START_TEST(test_two_sets)
+{
+	static const char *const a[] = { "a" }, *const b[] = { "bb", "c" };
+	struct cap	 c;
+	struct tr_out	*o;
+	int		 f;
+	static const char *const want[] = {
+		"a\n1\n\nbb  c\nx\n",
+		"a\n1\n\nbb,c\nx,\n",
+	};
+
+	for (f = 0; f < 2; f++) {
+		o = cap_open(&c, f == 0 ? TR_OUT_TABLE : TR_OUT_CSV);
+		tr_out_columns(o, 1, a);
+		tr_out_int(o, 1);
+		tr_out_end_row(o);
+		ck_assert_int_eq(tr_out_finish(o), 0);
+		tr_out_columns(o, 2, b);
+		tr_out_text(o, "x");
+		tr_out_end_row(o);
+		ck_assert_str_eq(cap_close(&c, o), want[f]);
+		free(c.buf);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_format)
+{
+	enum tr_out_format	f = TR_OUT_JSON;
+
+	ck_assert_int_eq(tr_out_parse_format("table", &f), 0);
+	ck_assert_int_eq(f, TR_OUT_TABLE);
+	ck_assert_int_eq(tr_out_parse_format("csv", &f), 0);
+	ck_assert_int_eq(f, TR_OUT_CSV);
+	ck_assert_int_eq(tr_out_parse_format("json", &f), 0);
+	ck_assert_int_eq(f, TR_OUT_JSON);
+	ck_assert_int_eq(tr_out_parse_format("JSON", &f), -1);
+	ck_assert_int_eq(tr_out_parse_format("", &f), -1);
+	ck_assert_int_eq(tr_out_parse_format("tsv", &f), -1);
+	ck_assert_int_eq(f, TR_OUT_JSON);
+	tr_out_free(NULL);
+}
+END_TEST
+
+/* A write error shows in tr_out_finish(). */
+START_TEST(test_write_error)
+{
+	static const char *const n[] = { "x" };
+	FILE		*f = fopen("/dev/full", "w");
+	struct tr_out	*o;
+
+	if (f == NULL)
+		return;		/* no /dev/full here */
+	setvbuf(f, NULL, _IONBF, 0);
+	o = tr_out_new(f, TR_OUT_CSV);
+	tr_out_columns(o, 1, n);
+	tr_out_int(o, 1);
+	tr_out_end_row(o);
+	ck_assert_int_eq(tr_out_finish(o), -1);
+	tr_out_free(o);
+	fclose(f);
 }
 END_TEST
 
@@ -21,7 +427,20 @@ main(void)
 	SRunner	*sr;
 	int	 failed;
 
-	tcase_add_test(tc, test_placeholder);
+	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_table_align);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_csv_quoting);
+	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_json_not_utf8);
+	tcase_add_test(tc, test_real_text);
+	tcase_add_test(tc, test_nonfinite);
+	tcase_add_test(tc, test_empty_sets);
+	tcase_add_test(tc, test_extra_cells);
+	tcase_add_test(tc, test_stmt);
+	tcase_add_test(tc, test_two_sets);
+	tcase_add_test(tc, test_parse_format);
+	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
