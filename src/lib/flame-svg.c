@@ -34,23 +34,31 @@ struct fnode {
 	int64_t		 value;		/* own count plus the children's */
 	uint32_t	 len;
 	uint32_t	 parent;
-	uint32_t	 first;		/* children, in a list */
-	uint32_t	 last;
+	uint32_t	 first;		/* children, newest first until sorted */
 	uint32_t	 next;		/* next sibling */
-	uint32_t	 depth;		/* the root is 0 */
+};
+
+/*
+ * A hash slot keeps the low bits of the hash with the node id, so that a
+ * probe and a rehash seldom touch the nodes themselves.
+ */
+struct fslot {
+	uint32_t	 id;		/* NONE when empty */
+	uint32_t	 hash;
 };
 
 struct ftree {
 	struct fnode	*nodes;
 	size_t		 n, cap;
-	uint32_t	*slots;		/* open addressing: node ids or NONE */
-	size_t		 nslots;
-	uint32_t	 maxdepth;
+	struct fslot	*slots;		/* open addressing, linear probing */
+	size_t		 nslots;	/* a power of two, at most 2^31 */
+	uint32_t	 maxdepth;	/* the root is at depth 0 */
 };
 
 /* A frame as written: where it starts, in counts from the left edge. */
 struct frame_out {
 	uint32_t	 id;
+	uint32_t	 depth;
 	int64_t		 start;
 };
 
@@ -118,37 +126,42 @@ mix64(uint64_t h)
 	return (h);
 }
 
-static size_t
-slot_of(const struct ftree *t, uint32_t parent, const char *name,
-    size_t len)
+static uint32_t
+child_hash(uint32_t parent, const char *name, size_t len)
 {
-	return (mix64(name_hash(name, len) ^
-	    ((uint64_t)parent * 0x9e3779b97f4a7c15ULL)) & (t->nslots - 1));
+	return ((uint32_t)mix64(name_hash(name, len) ^
+	    ((uint64_t)parent * 0x9e3779b97f4a7c15ULL)));
 }
 
 static void
 tree_rehash(struct ftree *t, size_t nslots)
 {
-	const struct fnode	*c;
-	size_t			 i, j;
+	struct fslot	*old = t->slots;
+	size_t		 oldn = t->nslots, i, j;
 
-	free(t->slots);
 	t->nslots = nslots;
 	t->slots = tr_xmalloc(nslots * sizeof *t->slots);
-	memset(t->slots, 0xff, nslots * sizeof *t->slots);
-	/* The root (node 0) is nobody's child and is never looked up. */
-	for (i = 1; i < t->n; i++) {
-		c = &t->nodes[i];
-		j = slot_of(t, c->parent, c->name, c->len);
-		while (t->slots[j] != NONE)
-			j = (j + 1) & (t->nslots - 1);
-		t->slots[j] = (uint32_t)i;
+	for (i = 0; i < nslots; i++)
+		t->slots[i].id = NONE;
+	for (i = 0; i < oldn; i++) {
+		if (old[i].id == NONE)
+			continue;
+		j = old[i].hash & (nslots - 1);
+		while (t->slots[j].id != NONE)
+			j = (j + 1) & (nslots - 1);
+		t->slots[j] = old[i];
 	}
+	free(old);
 }
 
+/*
+ * 'nstacks' sizes the first hash table: each distinct stack ends at its
+ * own node, so there are at least that many nodes.
+ */
 static void
-tree_init(struct ftree *t)
+tree_init(struct ftree *t, size_t nstacks)
 {
+	size_t		 nslots = 1024;
 	struct fnode	*r;
 
 	memset(t, 0, sizeof *t);
@@ -159,9 +172,10 @@ tree_init(struct ftree *t)
 	r->name = "all";
 	r->len = 3;
 	r->value = 0;
-	r->parent = r->first = r->last = r->next = NONE;
-	r->depth = 0;
-	tree_rehash(t, 1024);
+	r->parent = r->first = r->next = NONE;
+	while (nslots < nstacks * 2 && nslots <= (size_t)UINT32_MAX / 4)
+		nslots *= 2;
+	tree_rehash(t, nslots);
 }
 
 static void
@@ -172,18 +186,29 @@ tree_release(struct ftree *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* The child of 'parent' named 'name', added if new; NONE when full. */
+/*
+ * The child of 'parent' (at 'depth' - 1) named 'name', added if new; NONE
+ * when the tree is full.
+ */
 static uint32_t
-tree_child(struct ftree *t, uint32_t parent, const char *name, size_t len)
+tree_child(struct ftree *t, uint32_t parent, uint32_t depth,
+    const char *name, size_t len)
 {
 	struct fnode	*c, *p;
 	size_t		 i;
-	uint32_t	 id;
+	uint32_t	 id, h;
 
-	if ((t->n + 1) * 2 > t->nslots)
+	if ((t->n + 1) * 4 > t->nslots * 3) {
+		/* Slots hold 32 bits of hash: 2^31 slots at most. */
+		if (t->nslots > (size_t)UINT32_MAX / 2)
+			return (NONE);
 		tree_rehash(t, t->nslots * 2);
-	for (i = slot_of(t, parent, name, len); (id = t->slots[i]) != NONE;
+	}
+	h = child_hash(parent, name, len);
+	for (i = h & (t->nslots - 1); (id = t->slots[i].id) != NONE;
 	    i = (i + 1) & (t->nslots - 1)) {
+		if (t->slots[i].hash != h)
+			continue;
 		c = &t->nodes[id];
 		if (c->parent == parent && c->len == len &&
 		    memcmp(c->name, name, len) == 0)
@@ -196,22 +221,19 @@ tree_child(struct ftree *t, uint32_t parent, const char *name, size_t len)
 		t->nodes = tr_xrealloc(t->nodes, t->cap * sizeof *t->nodes);
 	}
 	id = (uint32_t)t->n++;
-	t->slots[i] = id;
+	t->slots[i].id = id;
+	t->slots[i].hash = h;
 	c = &t->nodes[id];
 	p = &t->nodes[parent];
 	c->name = name;
 	c->len = (uint32_t)len;
 	c->value = 0;
 	c->parent = parent;
-	c->first = c->last = c->next = NONE;
-	c->depth = p->depth + 1;
-	if (p->last == NONE)
-		p->first = id;
-	else
-		t->nodes[p->last].next = id;
-	p->last = id;
-	if (c->depth > t->maxdepth)
-		t->maxdepth = c->depth;
+	c->first = NONE;
+	c->next = p->first;
+	p->first = id;
+	if (depth > t->maxdepth)
+		t->maxdepth = depth;
 	return (id);
 }
 
@@ -297,7 +319,8 @@ tree_build(struct ftree *t, const struct tr_folded *f, int reverse,
 				id = prevnode[d];
 			else {
 				same = 0;
-				id = tree_child(t, node, fr[d].p, fr[d].len);
+				id = tree_child(t, node, (uint32_t)d + 1,
+				    fr[d].p, fr[d].len);
 				if (id == NONE) {
 					tr_error_set(err, TR_EDATA, "too many "
 					    "distinct frames to draw");
@@ -345,33 +368,39 @@ child_cmp(const void *va, const void *vb)
 
 /*
  * Order every node's children by name (bytes, as LC_ALL=C sort does).
- * Sorted input mostly creates them in order already; only the lists that
- * are not get sorted.
+ * Children are prepended as they come, so sorted input leaves each list in
+ * reverse order, which is undone in place; other lists get sorted.
  */
 static void
 tree_sort(struct ftree *t)
 {
 	struct child	*ch = NULL;
 	size_t		 cap = 0, n, i, k;
-	uint32_t	 c;
+	uint32_t	 c, prev, next;
 	struct fnode	*p, *a, *b;
-	int		 sorted;
+	int		 desc;
 
 	for (i = 0; i < t->n; i++) {
 		p = &t->nodes[i];
-		sorted = 1;
-		n = 0;
-		for (c = p->first; c != NONE; c = t->nodes[c].next) {
-			n++;
+		desc = 1;
+		for (c = p->first; c != NONE && desc; c = a->next) {
 			a = &t->nodes[c];
 			if (a->next == NONE)
 				break;
 			b = &t->nodes[a->next];
-			if (name_cmp(a->name, a->len, b->name, b->len) > 0)
-				sorted = 0;
+			if (name_cmp(a->name, a->len, b->name, b->len) <= 0)
+				desc = 0;
 		}
-		if (sorted)
+		if (desc) {
+			prev = NONE;
+			for (c = p->first; c != NONE; c = next) {
+				next = t->nodes[c].next;
+				t->nodes[c].next = prev;
+				prev = c;
+			}
+			p->first = prev;
 			continue;
+		}
 		n = 0;
 		for (c = p->first; c != NONE; c = t->nodes[c].next) {
 			if (n == cap) {
@@ -385,7 +414,6 @@ tree_sort(struct ftree *t)
 		}
 		qsort(ch, n, sizeof *ch, child_cmp);
 		p->first = ch[0].id;
-		p->last = ch[n - 1].id;
 		for (k = 0; k + 1 < n; k++)
 			t->nodes[ch[k].id].next = ch[k + 1].id;
 		t->nodes[ch[n - 1].id].next = NONE;
@@ -415,6 +443,7 @@ tree_layout(const struct ftree *t, double minvalue, struct frame_out **out,
 	fo = tr_xmalloc(cap * sizeof *fo);
 	*maxdepth = 0;
 	fo[n].id = 0;
+	fo[n].depth = 0;
 	fo[n].start = 0;
 	n++;
 	top = 1;
@@ -436,10 +465,11 @@ tree_layout(const struct ftree *t, double minvalue, struct frame_out **out,
 			fo = tr_xrealloc(fo, cap * sizeof *fo);
 		}
 		fo[n].id = c;
+		fo[n].depth = (uint32_t)top;
 		fo[n].start = s;
 		n++;
-		if (t->nodes[c].depth > *maxdepth)
-			*maxdepth = t->nodes[c].depth;
+		if (top > *maxdepth)
+			*maxdepth = (uint32_t)top;
 		it[top] = t->nodes[c].first;
 		st[top] = s;
 		top++;
@@ -601,6 +631,33 @@ put_commas(struct tr_buf *b, int64_t v)
 			tr_buf_addc(b, ',');
 		tr_buf_addc(b, digits[i]);
 	}
+}
+
+/*
+ * A non-negative number with two decimals.  printf("%.2f") is most of the
+ * writing time; ties may round differently from it, but always the same
+ * way, which is what reproducible output needs.
+ */
+static void
+put_fix2(struct tr_buf *b, double v)
+{
+	char		 tmp[32], *p = tmp + sizeof tmp;
+	uint64_t	 k;
+
+	if (!(v >= 0 && v < 1e15)) {
+		tr_buf_printf(b, "%.2f", v);
+		return;
+	}
+	k = (uint64_t)(v * 100 + 0.5);
+	*--p = (char)('0' + k % 10);
+	*--p = (char)('0' + k / 10 % 10);
+	*--p = '.';
+	k /= 100;
+	do {
+		*--p = (char)('0' + k % 10);
+		k /= 10;
+	} while (k > 0);
+	tr_buf_add(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 /* Strip the "_[k]" style annotation of stackcollapse: colour shows it. */
@@ -1182,9 +1239,9 @@ put_frame(struct svg *w, const struct ftree *t, const struct frame_out *f,
 	int			 y, ty2;
 
 	if (o->inverted)
-		y = top + (int)nd->depth * o->frameheight;
+		y = top + (int)f->depth * o->frameheight;
 	else
-		y = top + (int)(maxdepth - nd->depth) * o->frameheight +
+		y = top + (int)(maxdepth - f->depth) * o->frameheight +
 		    FRAMEPAD;
 	ty2 = 2 * y + o->frameheight - FRAMEPAD + 6;
 	dlen = f->id == 0 ? nd->len : display_len(nd->name, nd->len);
@@ -1200,12 +1257,16 @@ put_frame(struct svg *w, const struct ftree *t, const struct frame_out *f,
 	else
 		tr_buf_printf(&w->b, ", %.2f%%)",
 		    100.0 * (double)nd->value / (double)total);
-	tr_buf_printf(&w->b, "</title><rect x=\"%.2f\" y=\"%d\" "
-	    "width=\"%.2f\" height=\"%d\" fill=\"", x, y, wd,
+	tr_buf_adds(&w->b, "</title><rect x=\"");
+	put_fix2(&w->b, x);
+	tr_buf_printf(&w->b, "\" y=\"%d\" width=\"", y);
+	put_fix2(&w->b, wd);
+	tr_buf_printf(&w->b, "\" height=\"%d\" fill=\"",
 	    o->frameheight - FRAMEPAD);
 	put_color(&w->b, o->colors, nd->name, nd->len);
-	tr_buf_printf(&w->b, "\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" "
-	    "y=\"%d%s\">", x + 3, ty2 / 2, ty2 % 2 ? ".5" : "");
+	tr_buf_adds(&w->b, "\" rx=\"2\" ry=\"2\"/><text x=\"");
+	put_fix2(&w->b, x + 3);
+	tr_buf_printf(&w->b, "\" y=\"%d%s\">", ty2 / 2, ty2 % 2 ? ".5" : "");
 	chars = (size_t)(wd / (FONTSIZE * FONTWIDTH));
 	if (chars >= 3) {
 		nch = count_chars(nd->name, dlen);
@@ -1281,7 +1342,7 @@ tr_flame_write_svg(const struct tr_folded *f, const struct tr_svg_opts *o,
 		    opts.width, opts.frameheight, opts.minwidth));
 	if (opts.countname == NULL)
 		opts.countname = "samples";
-	tree_init(&t);
+	tree_init(&t, f->n);
 	memset(&w, 0, sizeof w);
 	w.o = &opts;
 	w.fp = fp;
