@@ -4,7 +4,6 @@
 #include "config.h"
 #include "query.h"
 
-#include <ctype.h>
 #include <string.h>
 
 #include "util.h"
@@ -58,12 +57,22 @@ tr_query_sql(struct tr_db *db, const char *sql, struct tr_out *out,
 		    sqlite3_errmsg(db->sq)));
 	if (st == NULL)
 		return (tr_error_set(err, TR_EUSAGE, "empty SQL statement"));
-	while (tail != NULL && (isspace((unsigned char)*tail) || *tail == ';'))
-		tail++;
-	if (tail != NULL && *tail != '\0') {
-		sqlite3_finalize(st);
-		return (tr_error_set(err, TR_EUSAGE,
-		    "give one SQL statement, not several"));
+	/*
+	 * What follows may hold blanks, semicolons and comments only: let
+	 * SQLite's own parser say whether another statement starts there.
+	 */
+	while (tail != NULL && *tail != '\0') {
+		sqlite3_stmt	*next = NULL;
+		const char	*rest = NULL;
+
+		rc = sqlite3_prepare_v2(db->sq, tail, -1, &next, &rest);
+		if (rc != SQLITE_OK || next != NULL || rest == tail) {
+			sqlite3_finalize(next);
+			sqlite3_finalize(st);
+			return (tr_error_set(err, TR_EUSAGE,
+			    "give one SQL statement, not several"));
+		}
+		tail = rest;
 	}
 	rc = tr_out_stmt(out, db->sq, st, err) < 0 ? -1 : 0;
 	sqlite3_finalize(st);

@@ -23,6 +23,8 @@
 #include "error.h"
 #include "importer.h"
 #include "input.h"
+#include "out.h"
+#include "query.h"
 #include "util.h"
 
 static char	tmpdir[64];
@@ -1034,12 +1036,153 @@ START_TEST(test_list_dir)
 }
 END_TEST
 
+/* --- queries -------------------------------------------------------- */
+
+/* Run tr_query_sql() as CSV; returns its rc, the text in *text. */
+static int
+sql_csv(struct tr_db *db, const char *sql, char **text, struct tr_error *err)
+{
+	FILE		*f;
+	size_t		 len;
+	struct tr_out	*o;
+	int		 rc;
+
+	*text = NULL;
+	f = open_memstream(text, &len);
+	ck_assert_ptr_nonnull(f);
+	o = tr_out_new(f, TR_OUT_CSV);
+	tr_error_init(err);
+	rc = tr_query_sql(db, sql, o, err);
+	tr_out_free(o);
+	fclose(f);
+	return (rc);
+}
+
+START_TEST(test_query_sql)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	char		*t;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_int_eq(sql_csv(db, "SELECT 1 AS one, 'x' AS s", &t, &err),
+	    0);
+	ck_assert_str_eq(t, "one,s\n1,x\n");
+	free(t);
+	/* Trailing blanks, semicolons and comments are not statements. */
+	ck_assert_int_eq(sql_csv(db, "SELECT 2 AS two; ;\n -- done\n "
+	    "/* really */ ;", &t, &err), 0);
+	ck_assert_str_eq(t, "two\n2\n");
+	free(t);
+	ck_assert_int_eq(sql_csv(db, "SELECT 1; SELECT 2", &t, &err), -1);
+	ck_assert_int_eq(err.code, TR_EUSAGE);
+	ck_assert_str_eq(err.msg, "give one SQL statement, not several");
+	ck_assert_str_eq(t, "");
+	free(t);
+	ck_assert_int_eq(sql_csv(db, "SELECT 1; -- x\n DELETE FROM source",
+	    &t, &err), -1);
+	ck_assert_str_eq(err.msg, "give one SQL statement, not several");
+	free(t);
+	ck_assert_int_eq(sql_csv(db, "SELEC 1", &t, &err), -1);
+	ck_assert_int_eq(err.code, TR_EDATA);
+	ck_assert_str_eq(err.msg, "bad SQL: near \"SELEC\": syntax error");
+	free(t);
+	ck_assert_int_eq(sql_csv(db, " -- nothing", &t, &err), -1);
+	ck_assert_int_eq(err.code, TR_EUSAGE);
+	ck_assert_str_eq(err.msg, "empty SQL statement");
+	free(t);
+	/* The views have names people can query. */
+	ck_assert_int_eq(sql_csv(db, "SELECT * FROM perf_sample", &t, &err),
+	    0);
+	ck_assert_str_eq(t, "id,source_id,ts,pid,tid,comm,cpu,event,value,"
+	    "callsite_id,leaf,leaf_module\n");
+	free(t);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_query_table)
+{
+	size_t		 i;
+	char		*names;
+
+	for (i = 0; tr_query_table[i] != NULL; i++) {
+		ck_assert_ptr_eq(tr_query_find(tr_query_table[i]->name),
+		    tr_query_table[i]);
+		ck_assert_ptr_nonnull(tr_query_table[i]->usage);
+		ck_assert_ptr_nonnull(tr_query_table[i]->run);
+		if (tr_query_table[i + 1] != NULL)
+			ck_assert_msg(strcmp(tr_query_table[i]->name,
+			    tr_query_table[i + 1]->name) < 0,
+			    "'%s' before '%s'", tr_query_table[i]->name,
+			    tr_query_table[i + 1]->name);
+	}
+	ck_assert_ptr_nonnull(tr_query_find("sql"));
+	ck_assert_ptr_nonnull(tr_query_find("summary"));
+	ck_assert_ptr_null(tr_query_find("Summary"));
+	names = tr_query_names();
+	ck_assert_ptr_nonnull(strstr(names, "summary"));
+	free(names);
+}
+END_TEST
+
+/* summary on an empty store, then on one source. */
+START_TEST(test_query_summary)
+{
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	const struct tr_query	*q = tr_query_find("summary");
+	char			 a0[] = "summary", a1[] = "extra";
+	char			*argv[] = { a0, a1, NULL };
+	char			*t;
+	size_t			 len;
+	FILE			*f;
+	struct tr_out		*o;
+	int			 pass;
+	static const char	*const want[] = {
+		"source,path,format,version,clock,aligned,offset_ns,ts_min,"
+		"ts_max,span_s,samples,slices,counters,bytes\n",
+		"source,path,format,version,clock,aligned,offset_ns,ts_min,"
+		"ts_max,span_s,samples,slices,counters,bytes\n"
+		"1,good.txt,fake,fake-1,monotonic,none,0,1000,3000,0,3,0,0,"
+		"27\n",
+	};
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			ck_assert_int_eq(import_mem(db, &fake, "good.txt",
+			    good, sizeof good - 1, &res, &err), 0);
+		f = open_memstream(&t, &len);
+		o = tr_out_new(f, TR_OUT_CSV);
+		ck_assert_int_eq(q->run(db, 1, argv, o, &err), 0);
+		tr_out_free(o);
+		fclose(f);
+		ck_assert_str_eq(t, want[pass]);
+		free(t);
+	}
+	f = open_memstream(&t, &len);
+	o = tr_out_new(f, TR_OUT_CSV);
+	ck_assert_int_eq(q->run(db, 2, argv, o, &err), -1);
+	ck_assert_int_eq(err.code, TR_EUSAGE);
+	ck_assert_str_eq(err.msg, "summary takes no arguments");
+	tr_out_free(o);
+	fclose(f);
+	free(t);
+	tr_db_free(db);
+}
+END_TEST
+
 int
 main(void)
 {
 	Suite	*s = suite_create("db");
 	TCase	*tc = tcase_create("store");
 	TCase	*ti = tcase_create("import");
+	TCase	*tq = tcase_create("query");
 	SRunner	*sr;
 	int	 failed;
 
@@ -1068,6 +1211,10 @@ main(void)
 	tcase_add_test(ti, test_import_opts);
 	tcase_add_test(ti, test_list_dir);
 	suite_add_tcase(s, ti);
+	tcase_add_test(tq, test_query_sql);
+	tcase_add_test(tq, test_query_table);
+	tcase_add_test(tq, test_query_summary);
+	suite_add_tcase(s, tq);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
