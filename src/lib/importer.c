@@ -18,9 +18,11 @@
 #include "util.h"
 
 /* importer.c: keep sorted */
+extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_perf_script;
 
 const struct tr_importer *const tr_importer_table[] = {
+	&tr_importer_gotrace,
 	&tr_importer_perf_script,
 	NULL
 };
