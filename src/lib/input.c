@@ -24,6 +24,7 @@
 #define WINDOW		(1 << 20)
 #define RAWBUF		(256 << 10)
 #define ZSTD_BITE	4096	/* compressed bytes per ZSTD_decompressStream() */
+#define ZSTD_HEAD_BITE	18	/* the longest zstd frame header (RFC 8878) */
 
 enum codec { CODEC_NONE, CODEC_GZIP, CODEC_ZSTD };
 
@@ -180,6 +181,7 @@ decode(struct tr_input *in, struct tr_error *err)
 		case CODEC_ZSTD: {
 			ZSTD_inBuffer	ib;
 			ZSTD_outBuffer	ob;
+			size_t		bite;
 
 			if (r == 0) {
 				if (in->zd_last != 0)
@@ -190,11 +192,16 @@ decode(struct tr_input *in, struct tr_error *err)
 			}
 			/*
 			 * zstd does not say where in its input an error
-			 * lies; small bites keep the reported offset within
-			 * ZSTD_BITE of where decoding stopped.
+			 * lies.  Bites of at most ZSTD_BITE, and no more
+			 * than its hint (the rest of the current block,
+			 * header or checksum; at the start of a frame, its
+			 * header), keep the offset of an error (taken before
+			 * the call) close to it.
 			 */
+			bite = in->zd_last == 0 ? ZSTD_HEAD_BITE :
+			    in->zd_last < ZSTD_BITE ? in->zd_last : ZSTD_BITE;
 			ib.src = src;
-			ib.size = avail < ZSTD_BITE ? avail : ZSTD_BITE;
+			ib.size = avail < bite ? avail : bite;
 			ib.pos = 0;
 			ob.dst = dst;
 			ob.size = room;

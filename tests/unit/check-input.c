@@ -868,6 +868,42 @@ START_TEST(test_corrupt_zstd_block)
 }
 END_TEST
 
+/*
+ * A frame whose content checksum does not match: the error is found at
+ * the checksum, in the last 4 bytes, and is reported there.
+ */
+START_TEST(test_zstd_checksum)
+{
+	struct tr_buf	 text;
+	ZSTD_CCtx	*cc = ZSTD_createCCtx();
+	size_t		 cap, zn, i;
+	unsigned char	*z;
+	struct tr_input	*in;
+	struct tr_error	 err;
+	char		 buf[256], want[256];
+
+	tr_buf_init(&text);
+	for (i = 0; i < 3000; i++)
+		tr_buf_printf(&text, "line %zu of some text\n", i);
+	ck_assert_int_eq(ZSTD_isError(ZSTD_CCtx_setParameter(cc,
+	    ZSTD_c_checksumFlag, 1)), 0);
+	cap = ZSTD_compressBound(text.len);
+	z = tr_xmalloc(cap);
+	zn = ZSTD_compress2(cc, z, cap, text.data, text.len);
+	ck_assert(!ZSTD_isError(zn));
+	z[zn - 1] ^= 0x55;
+	in = tr_input_mem("sum.zst", z, zn);
+	read_to_error(in, &err, buf, sizeof buf);
+	snprintf(want, sizeof want, "sum.zst: offset %zu (compressed): bad "
+	    "zstd data: Restored data doesn't match checksum", zn - 4);
+	ck_assert_str_eq(buf, want);
+	tr_input_free(in);
+	free(z);
+	ZSTD_freeCCtx(cc);
+	tr_buf_release(&text);
+}
+END_TEST
+
 /* Garbage after a complete zstd frame is not silently dropped. */
 START_TEST(test_zstd_trailing_garbage)
 {
@@ -1191,6 +1227,7 @@ main(void)
 	tcase_add_test(tc, test_truncated_zstd);
 	tcase_add_test(tc, test_corrupt_zstd);
 	tcase_add_test(tc, test_corrupt_zstd_block);
+	tcase_add_test(tc, test_zstd_checksum);
 	tcase_add_test(tc, test_zstd_trailing_garbage);
 	tcase_add_test(tc, test_file_plain_gzip_zstd);
 	tcase_add_test(tc, test_file_errors);
