@@ -499,6 +499,75 @@ START_TEST(test_busy_wait)
 }
 END_TEST
 
+/* The schema as text: every object's type, name and SQL, in order. */
+static char *
+schema_text(struct tr_db *db)
+{
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	sqlite3_stmt	*st;
+
+	tr_error_init(&err);
+	tr_buf_init(&b);
+	st = tr_db_prepare(db, "SELECT type, name, coalesce(sql, '') FROM "
+	    "sqlite_master ORDER BY type, name", &err);
+	ck_assert_ptr_nonnull(st);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		tr_buf_printf(&b, "%s %s\n%s\n", sqlite3_column_text(st, 0),
+		    sqlite3_column_text(st, 1), sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	tr_buf_printf(&b, "user_version %lld\n",
+	    (long long)q_int(db, "PRAGMA user_version"));
+	return (b.data);
+}
+
+/*
+ * tests/data/core/empty.db is a store with nothing in it (journal mode
+ * DELETE: one self-contained file), for golden tests of the tools on an
+ * empty store.  It must match the current schema; this test rewrites it
+ * under TR_UPDATE_GOLDEN=1, like the golden files.
+ */
+START_TEST(test_empty_fixture)
+{
+	const char	*data = getenv("TR_DATA"), *upd;
+	struct tr_error	 err;
+	struct tr_db	*db, *ref;
+	char		*path, *have, *want, *sql;
+	size_t		 i;
+
+	if (data == NULL)
+		return;		/* run by hand: no data directory known */
+	path = tr_xasprintf("%s/core/empty.db", data);
+	tr_error_init(&err);
+	upd = getenv("TR_UPDATE_GOLDEN");
+	if (upd != NULL && *upd != '\0') {
+		unlink(path);
+		db = tr_db_open(path, 0, &err);
+		ck_assert_msg(db != NULL, "%s", err.msg);
+		ck_assert_int_eq(tr_db_exec(db, "PRAGMA journal_mode = DELETE",
+		    &err), 0);
+		tr_db_free(db);
+	}
+	db = tr_db_open(path, TR_DB_READONLY, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ref = tr_db_open(":memory:", 0, &err);
+	have = schema_text(db);
+	want = schema_text(ref);
+	ck_assert_msg(strcmp(have, want) == 0, "%s is stale: run "
+	    "TR_UPDATE_GOLDEN=1 make check TESTS=tests/unit/check-db", path);
+	for (i = 0; tables[i] != NULL; i++) {
+		sql = tr_xasprintf("SELECT count(*) FROM %s", tables[i]);
+		ck_assert_int_eq(q_int(db, sql), 0);
+		free(sql);
+	}
+	free(have);
+	free(want);
+	tr_db_free(ref);
+	tr_db_free(db);
+	free(path);
+}
+END_TEST
+
 /* --- the import transaction ----------------------------------------- */
 
 /*
@@ -1199,6 +1268,7 @@ main(void)
 	tcase_add_test(tc, test_default_path);
 	tcase_add_test(tc, test_helpers);
 	tcase_add_test(tc, test_busy_wait);
+	tcase_add_test(tc, test_empty_fixture);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);
