@@ -20,10 +20,12 @@
 /* importer.c: keep sorted */
 extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_perf_script;
+extern const struct tr_importer tr_importer_pprof;
 
 const struct tr_importer *const tr_importer_table[] = {
 	&tr_importer_gotrace,
 	&tr_importer_perf_script,
+	&tr_importer_pprof,
 	NULL
 };
 
