@@ -1,45 +1,2030 @@
 /*
- * Alignment: a source whose native clock already is CLOCK_MONOTONIC of the
- * traced host is aligned by definition ("native", offset 0, confidence 1).
- * Others stay unaligned until an anchor or an estimate exists.
+ * Alignment: decide every source's mapping onto the store's timeline
+ * (CLOCK_MONOTONIC of the traced host), apply what changed in one
+ * transaction, and report each source with its evidence.
+ *
+ * Order of trust: a native monotonic clock; exact anchors in the data
+ * (perf's reference time, Go clock snapshots, clock.json pairs,
+ * tracekit.clock logs in a Go trace); statements on the command line; and
+ * last, estimates by cross-correlation, applied only above the confidence
+ * threshold (or with --force).
  */
 #include "config.h"
 #include "align.h"
 
-static const char apply_sql[] =
-"UPDATE source SET align_method = 'native', align_confidence = 1.0\n"
-" WHERE clock = 'monotonic' AND align_method IS NULL";
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static const char table_sql[] =
-"SELECT id AS source, path, format, clock,\n"
-"       coalesce(align_method, 'none') AS method,\n"
-"       clock_offset AS offset_ns, clock_drift_ppm AS drift_ppm,\n"
-"       align_confidence AS confidence,\n"
-"       ts_min - (SELECT min(ts_min) FROM source) AS start_ns,\n"
-"       ts_max - (SELECT min(ts_min) FROM source) AS end_ns\n"
-"  FROM source ORDER BY id";
+#include <jansson.h>
+
+#include "util.h"
+
+#define UNKNOWN		(-1)		/* an uncertainty nobody knows */
+#define PERF_REF_UNC	500		/* perf prints the wall time in us */
+#define SNAPSHOT_UNC	1000		/* Go reads the clocks in turn */
+#define MAX_CAND	4		/* processes or GPUs tried per source */
+
+enum cls {
+	C_MONO,		/* CLOCK_MONOTONIC of the host: aligned as it is */
+	C_WALL,		/* wall clock (UTC ns): needs a wall/mono pair */
+	C_NEAR,		/* a since-boot clock close to monotonic */
+	C_UNKNOWN	/* origin unknown (Go ticks, none) */
+};
+
+enum sig_use {
+	U_CPU,		/* CPU activity: samples, running goroutines */
+	U_GPU		/* GPU utilisation */
+};
+
+struct anchor {
+	int64_t		 native, mono, unc;
+	const char	*kind;
+};
+
+struct wpair {
+	int64_t		 wall, mono, unc;
+	unsigned	 kind;
+	int64_t		 src;
+	const char	*host;
+};
+
+struct cand {
+	struct tr_align_sig	 sig;	/* native times */
+	enum sig_use		 use;
+	char			 what[96];
+};
+
+struct src {
+	int64_t			 id;
+	char			*path, *format, *clock, *host;
+	enum cls		 cls;
+	struct tr_align_map	 cur;
+	char			*cur_method;
+	double			 cur_conf;
+	int			 has_range;
+	int64_t			 ts_min, ts_max;	/* stored */
+	json_t			*meta;
+
+	struct anchor		*anc;		/* exact: native -> mono */
+	size_t			 nanc;
+	struct anchor		*uanc;		/* from --pair */
+	size_t			 nuanc;
+	const char		*anc_kinds;
+	int			 has_uoff;
+	int64_t			 uoff;
+	int64_t			 pid;		/* --pid, 0: any */
+	int			 cands_loaded;
+	struct cand		*cands;
+	size_t			 ncands;
+
+	size_t			 tried;		/* decided sources then */
+	size_t			 ev_base;	/* evidence before estimating */
+	int			 done;
+	struct tr_align_map	 map;
+	char			 method[32];
+	double			 conf;		/* NAN: none */
+	double			 est_conf;	/* a refused estimate's */
+	int64_t			 unc;		/* UNKNOWN */
+	struct tr_buf		 ev;		/* evidence, refusals */
+};
+
+struct run {
+	struct tr_db			*db;
+	const struct tr_align_opts	*o;
+	struct src			*s;
+	size_t				 n;
+	struct wpair			*wp;
+	size_t				 nwp;
+	struct tr_error			*err;
+};
+
+/* --- options --------------------------------------------------------- */
+
+void
+tr_align_opts_init(struct tr_align_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->min_confidence = TR_ALIGN_MIN_CONFIDENCE;
+	o->search_ns = TR_ALIGN_SEARCH_NS;
+}
+
+void
+tr_align_opts_release(struct tr_align_opts *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->nstmts; i++) {
+		free(o->stmts[i].text);
+		free(o->stmts[i].src[0]);
+		free(o->stmts[i].src[1]);
+		free(o->stmts[i].val[0]);
+		free(o->stmts[i].val[1]);
+	}
+	free(o->stmts);
+	tr_align_opts_init(o);
+}
+
+static const struct {
+	const char	*name;
+	unsigned	 bit;
+} anchor_names[] = {
+	{ "perf-ref", TR_ANCHOR_PERF_REF },
+	{ "go-snapshot", TR_ANCHOR_GO_SNAPSHOT },
+	{ "clock-json", TR_ANCHOR_CLOCK_JSON },
+	{ "go-log", TR_ANCHOR_GO_LOG },
+};
+
+unsigned
+tr_align_anchor_kind(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof anchor_names / sizeof anchor_names[0]; i++)
+		if (strcmp(anchor_names[i].name, name) == 0)
+			return (anchor_names[i].bit);
+	return (0);
+}
+
+static const char *
+anchor_name(unsigned bit)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof anchor_names / sizeof anchor_names[0]; i++)
+		if (anchor_names[i].bit == bit)
+			return (anchor_names[i].name);
+	return ("?");
+}
+
+/*
+ * Split "LEFT=RIGHT" at the '=' (the last one for a pair, whose times
+ * hold none).  *left is NULL when there is no '='.
+ */
+static void
+split_eq(const char *t, char **left, char **right)
+{
+	const char	*eq = strchr(t, '=');
+
+	if (eq == NULL) {
+		*left = NULL;
+		*right = tr_xstrdup(t);
+		return;
+	}
+	*left = tr_xstrndup(t, (size_t)(eq - t));
+	*right = tr_xstrdup(eq + 1);
+}
+
+/* "SOURCE:TIME" -> source, time; the source has no ':' of its own. */
+static int
+split_colon(const char *t, char **src, char **time)
+{
+	const char	*c = strchr(t, ':');
+
+	if (c == NULL || c == t || c[1] == '\0')
+		return (-1);
+	*src = tr_xstrndup(t, (size_t)(c - t));
+	*time = tr_xstrdup(c + 1);
+	return (0);
+}
 
 int
-tr_align_run(struct tr_db *db, int dry_run, struct tr_out *out,
-    struct tr_error *err)
+tr_align_opts_add(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
+    const char *text, struct tr_error *err)
+{
+	struct tr_align_stmt	st;
+	char			*l = NULL, *r = NULL;
+	int64_t			 v;
+
+	memset(&st, 0, sizeof st);
+	st.kind = kind;
+	split_eq(text, &l, &r);
+	switch (kind) {
+	case TR_ALIGN_OFFSET:
+		if (l == NULL || *l == '\0' || tr_parse_duration(r, &v) != 0) {
+			tr_error_set(err, TR_EUSAGE, "--offset '%s': expected "
+			    "SOURCE=OFFSET, as in 2=+12.5ms", text);
+			goto bad;
+		}
+		st.src[0] = l;
+		st.val[0] = r;
+		break;
+	case TR_ALIGN_PAIR:
+		if (l == NULL || split_colon(l, &st.src[0], &st.val[0]) != 0 ||
+		    split_colon(r, &st.src[1], &st.val[1]) != 0) {
+			free(st.src[0]);
+			free(st.val[0]);
+			tr_error_set(err, TR_EUSAGE, "--pair '%s': expected "
+			    "SOURCE:TIME=SOURCE:TIME, as in 3:+1.5s=1:742.1",
+			    text);
+			goto bad;
+		}
+		free(l);
+		free(r);
+		break;
+	case TR_ALIGN_TZ:
+	case TR_ALIGN_PID:
+		if ((l != NULL && *l == '\0') || *r == '\0') {
+			tr_error_set(err, TR_EUSAGE, "--%s '%s': expected "
+			    "[SOURCE=]%s", kind == TR_ALIGN_TZ ? "tz" : "pid",
+			    text, kind == TR_ALIGN_TZ ? "ZONE" : "PID");
+			goto bad;
+		}
+		if (kind == TR_ALIGN_PID) {
+			char	*end;
+			long long p;
+
+			errno = 0;
+			p = strtoll(r, &end, 10);
+			if (*end != '\0' || errno != 0 || p <= 0) {
+				tr_error_set(err, TR_EUSAGE, "--pid '%s': "
+				    "expected a process id, got '%s'", text, r);
+				goto bad;
+			}
+		}
+		st.src[0] = l;
+		st.val[0] = r;
+		break;
+	}
+	st.text = tr_xstrdup(text);
+	o->stmts = tr_xrealloc(o->stmts, (o->nstmts + 1) * sizeof *o->stmts);
+	o->stmts[o->nstmts++] = st;
+	return (0);
+bad:
+	free(l);
+	free(r);
+	return (-1);
+}
+
+/* --- times ----------------------------------------------------------- */
+
+/*
+ * An exact decimal with an optional unit (s when none; ms, us, ns, m, h)
+ * and sign.  Returns 0, or -1 if 's' is not one.
+ */
+static int
+parse_dec(const char *s, int64_t *out)
+{
+	static const struct {
+		const char	*u;
+		int		 p10;
+		int64_t		 mul;
+	} units[] = {
+		{ "", 9, 0 }, { "s", 9, 0 }, { "ms", 6, 0 }, { "us", 3, 0 },
+		{ "ns", 0, 0 }, { "m", -1, INT64_C(60000000000) },
+		{ "min", -1, INT64_C(60000000000) },
+		{ "h", -1, INT64_C(3600000000000) },
+	};
+	const char	*p = s, *ip, *fp = NULL;
+	size_t		 ni = 0, nf = 0, i;
+	int64_t		 iv = 0, fv = 0, scale, v;
+	int		 neg = 0, k;
+
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	ip = p;
+	while (isdigit((unsigned char)*p))
+		p++, ni++;
+	if (*p == '.') {
+		fp = ++p;
+		while (isdigit((unsigned char)*p))
+			p++, nf++;
+	}
+	if (ni + nf == 0 || ni > 18)
+		return (-1);
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(p, units[i].u) == 0)
+			break;
+	if (i == sizeof units / sizeof units[0])
+		return (-1);
+	for (k = 0; k < (int)ni; k++)
+		iv = iv * 10 + (ip[k] - '0');
+	if (units[i].p10 < 0) {
+		double	f = 0;
+
+		for (k = (int)nf - 1; k >= 0; k--)
+			f = (f + (fp[k] - '0')) / 10;
+		if (iv > INT64_MAX / units[i].mul)
+			return (-1);
+		v = iv * units[i].mul + (int64_t)llround(f *
+		    (double)units[i].mul);
+	} else {
+		scale = 1;
+		for (k = 0; k < units[i].p10; k++)
+			scale *= 10;
+		if (iv > INT64_MAX / scale)
+			return (-1);
+		v = iv * scale;
+		/* The first p10 fraction digits are whole ns; round the rest. */
+		for (k = 0; k < units[i].p10; k++) {
+			scale /= 10;
+			fv += (k < (int)nf ? fp[k] - '0' : 0) * scale;
+		}
+		if ((int)nf > units[i].p10 && fp[units[i].p10] >= '5')
+			fv++;
+		v += fv;
+	}
+	*out = neg ? -v : v;
+	return (0);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t	era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (era * 146097 + doe - 719468);
+}
+
+/*
+ * "YYYY-MM-DD[T ]HH:MM:SS[.fff][Z|+HH:MM|-HH:MM]" (UTC when no zone is
+ * given) or "@SECONDS[.fff]" since the epoch.  Returns 0, 1 when 's' is
+ * not shaped like a date at all, or -1 when it is a bad one.
+ */
+static int
+parse_date(const char *s, int64_t *out)
+{
+	int		 y, mo, d, h, mi, sec, n = 0, zh = 0, zm = 0;
+	int64_t		 frac = 0, v;
+	const char	*p;
+	int		 k;
+
+	if (s[0] == '@')
+		return (parse_dec(s + 1, out) == 0 && s[1] != '-' ? 0 : -1);
+	if (strlen(s) < 10 || s[4] != '-' || !isdigit((unsigned char)s[0]))
+		return (1);
+	if (sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
+	    &sec, &n) != 6 || n == 0)
+		return (-1);
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60)
+		return (-1);
+	p = s + n;
+	if (*p == '.') {
+		p++;
+		for (k = 0; k < 9; k++) {
+			frac *= 10;
+			if (isdigit((unsigned char)*p))
+				frac += *p++ - '0';
+		}
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'Z')
+		p++;
+	else if (*p == '+' || *p == '-') {
+		int	neg = *p == '-', m2 = 0;
+
+		if (sscanf(p + 1, "%2d%n", &zh, &m2) != 1 || m2 != 2)
+			return (-1);
+		p += 3;
+		if (*p == ':')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			if (sscanf(p, "%2d%n", &zm, &m2) != 1 || m2 != 2)
+				return (-1);
+			p += 2;
+		}
+		if (neg)
+			zh = -zh, zm = -zm;
+	}
+	if (*p != '\0')
+		return (-1);
+	v = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
+	    zh * 3600 - zm * 60;
+	*out = v * INT64_C(1000000000) + frac;
+	return (0);
+}
+
+/* --- loading the sources --------------------------------------------- */
+
+static enum cls
+clock_class(const char *clock)
+{
+	if (strcmp(clock, "monotonic") == 0)
+		return (C_MONO);
+	if (strcmp(clock, "wall") == 0 || strcmp(clock, "realtime") == 0)
+		return (C_WALL);
+	if (strcmp(clock, "perf") == 0 || strcmp(clock, "boottime") == 0 ||
+	    strcmp(clock, "monotonic_raw") == 0)
+		return (C_NEAR);
+	return (C_UNKNOWN);
+}
+
+static char *
+col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char	*t = sqlite3_column_text(st, i);
+
+	return (t ? tr_xstrdup((const char *)t) : NULL);
+}
+
+static int64_t
+json_int(json_t *o, const char *key, int *ok)
+{
+	json_t	*v = o ? json_object_get(o, key) : NULL;
+
+	if (v != NULL && json_is_integer(v)) {
+		*ok = 1;
+		return (json_integer_value(v));
+	}
+	*ok = 0;
+	return (0);
+}
+
+static void
+src_release(struct src *s)
+{
+	size_t	i;
+
+	free(s->path);
+	free(s->format);
+	free(s->clock);
+	free(s->host);
+	free(s->cur_method);
+	json_decref(s->meta);
+	free(s->anc);
+	free(s->uanc);
+	for (i = 0; i < s->ncands; i++)
+		tr_align_sig_release(&s->cands[i].sig);
+	free(s->cands);
+	tr_buf_release(&s->ev);
+}
+
+static int
+load_sources(struct run *r)
+{
+	sqlite3_stmt	*st;
+	struct src	*s;
+	json_t		*al;
+	json_error_t	 je;
+	size_t		 cap = 0;
+	int		 rc, ok;
+
+	st = tr_db_prepare(r->db, "SELECT id, path, format, clock, "
+	    "clock_offset, clock_drift_ppm, align_method, align_confidence, "
+	    "ts_min, ts_max, meta, host FROM source ORDER BY id", r->err);
+	if (st == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (r->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			r->s = tr_xrealloc(r->s, cap * sizeof *r->s);
+		}
+		s = &r->s[r->n++];
+		memset(s, 0, sizeof *s);
+		tr_buf_init(&s->ev);
+		s->id = sqlite3_column_int64(st, 0);
+		s->path = col_text(st, 1);
+		s->format = col_text(st, 2);
+		s->clock = col_text(st, 3);
+		s->cls = clock_class(s->clock);
+		s->cur.offset = sqlite3_column_int64(st, 4);
+		s->cur.drift = sqlite3_column_double(st, 5) / 1e6;
+		s->cur_method = col_text(st, 6);
+		s->cur_conf = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(st, 7);
+		s->has_range = sqlite3_column_type(st, 8) != SQLITE_NULL &&
+		    sqlite3_column_type(st, 9) != SQLITE_NULL;
+		s->ts_min = sqlite3_column_int64(st, 8);
+		s->ts_max = sqlite3_column_int64(st, 9);
+		s->meta = json_loads((const char *)sqlite3_column_text(st, 10),
+		    0, &je);
+		if (s->meta == NULL || !json_is_object(s->meta)) {
+			json_decref(s->meta);
+			s->meta = json_object();
+		}
+		s->host = col_text(st, 11);
+		al = json_object_get(s->meta, "align");
+		s->cur.ref = json_int(al, "ref_ns", &ok);
+		s->conf = NAN;
+		s->est_conf = NAN;
+		s->unc = UNKNOWN;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(r->db, r->err, "cannot read sources"));
+	return (0);
+}
+
+static int
+same_host(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL || *a == '\0' || *b == '\0')
+		return (1);
+	return (strcmp(a, b) == 0);
+}
+
+/* --- anchors in the store -------------------------------------------- */
+
+static void
+add_anchor(struct anchor **a, size_t *n, int64_t native, int64_t mono,
+    int64_t unc, const char *kind)
+{
+	*a = tr_xrealloc(*a, (*n + 1) * sizeof **a);
+	(*a)[*n].native = native;
+	(*a)[*n].mono = mono;
+	(*a)[*n].unc = unc;
+	(*a)[*n].kind = kind;
+	(*n)++;
+}
+
+static void
+add_wpair(struct run *r, const struct src *s, int64_t wall, int64_t mono,
+    int64_t unc, unsigned kind)
+{
+	if (r->o->ignore & kind)
+		return;
+	r->wp = tr_xrealloc(r->wp, (r->nwp + 1) * sizeof *r->wp);
+	r->wp[r->nwp].wall = wall;
+	r->wp[r->nwp].mono = mono;
+	r->wp[r->nwp].unc = unc;
+	r->wp[r->nwp].kind = kind;
+	r->wp[r->nwp].src = s->id;
+	r->wp[r->nwp].host = s->host;
+	r->nwp++;
+}
+
+/*
+ * Wall/monotonic pairs: clock.json pairs, perf's reference time when perf
+ * ran on CLOCK_MONOTONIC, Go clock snapshots.  Sources whose own clock is
+ * neither get native/monotonic anchors from their snapshots here too.
+ */
+static void
+collect_pairs(struct run *r)
+{
+	struct src	*s;
+	json_t		*a, *p, *ref;
+	size_t		 i, j;
+	int64_t		 w, m, u, t;
+	int		 ok1, ok2, ok3;
+
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		if (strcmp(s->format, "clock-json") == 0 &&
+		    (a = json_object_get(s->meta, "pairs")) != NULL &&
+		    json_is_array(a))
+			json_array_foreach(a, j, p) {
+				w = json_int(p, "wall_ns", &ok1);
+				m = json_int(p, "mono_ns", &ok2);
+				u = json_int(p, "uncertainty_ns", &ok3);
+				if (ok1 && ok2)
+					add_wpair(r, s, w, m, ok3 ? u : UNKNOWN,
+					    TR_ANCHOR_CLOCK_JSON);
+			}
+		if ((ref = json_object_get(s->meta, "reference_time")) !=
+		    NULL && json_is_object(ref)) {
+			w = json_int(ref, "tod_ns", &ok1);
+			m = json_int(ref, "clock_ns", &ok2);
+			/* perf prints the wall time truncated to the us. */
+			if (ok1 && ok2 && s->cls == C_MONO)
+				add_wpair(r, s, w + PERF_REF_UNC, m,
+				    PERF_REF_UNC, TR_ANCHOR_PERF_REF);
+		}
+		if ((a = json_object_get(s->meta, "clock_snapshots")) !=
+		    NULL && json_is_array(a))
+			json_array_foreach(a, j, p) {
+				t = json_int(p, "trace_ns", &ok3);
+				w = json_int(p, "wall_ns", &ok1);
+				m = json_int(p, "mono_ns", &ok2);
+				if (!ok2)
+					continue;
+				if (ok1)
+					add_wpair(r, s, w, m, SNAPSHOT_UNC,
+					    TR_ANCHOR_GO_SNAPSHOT);
+				if (ok3 && s->cls != C_MONO &&
+				    !(r->o->ignore & TR_ANCHOR_GO_SNAPSHOT))
+					add_anchor(&s->anc, &s->nanc, t, m,
+					    SNAPSHOT_UNC, "go-snapshot");
+			}
+	}
+}
+
+/* "mono=N wall=N unc=N" (any order, wall and unc optional). */
+static int
+parse_log(const char *msg, int64_t *mono, int64_t *unc)
+{
+	const char	*p = msg;
+	char		*end;
+	int		 have = 0;
+	long long	 v;
+
+	*unc = UNKNOWN;
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "mono=", 5) == 0 || strncmp(p, "wall=", 5) == 0 ||
+		    strncmp(p, "unc=", 4) == 0) {
+			const char	*k = p;
+
+			p = strchr(p, '=') + 1;
+			errno = 0;
+			v = strtoll(p, &end, 10);
+			if (end == p || errno != 0 || (*end != ' ' &&
+			    *end != '\0'))
+				return (-1);
+			if (*k == 'm') {
+				*mono = v;
+				have = 1;
+			} else if (*k == 'u')
+				*unc = v;
+			p = end;
+		} else if (*p != '\0')
+			return (-1);
+	}
+	return (have ? 0 : -1);
+}
+
+/* tracekit.clock logs of Go traces: trace time -> monotonic. */
+static int
+collect_logs(struct run *r)
+{
+	sqlite3_stmt	*st;
+	struct src	*s;
+	json_t		*args, *msg;
+	json_error_t	 je;
+	int64_t		 mono = 0, unc;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (r->o->ignore & TR_ANCHOR_GO_LOG)
+		return (0);
+	st = tr_db_prepare(r->db, "SELECT s.ts, s.args FROM slice s "
+	    "JOIN str n ON n.id = s.name_id JOIN str c ON c.id = s.category_id "
+	    "WHERE s.source_id = ?1 AND n.s = '" TR_ALIGN_LOG_KEY "' "
+	    "AND c.s = 'log' ORDER BY s.ts", r->err);
+	if (st == NULL)
+		return (-1);
+	for (i = 0; i < r->n && rc == 0; i++) {
+		s = &r->s[i];
+		if (s->cls == C_MONO || s->cls == C_WALL)
+			continue;
+		sqlite3_bind_int64(st, 1, s->id);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char	*a = (const char *)
+			    sqlite3_column_text(st, 1);
+
+			if (a == NULL || (args = json_loads(a, 0, &je)) ==
+			    NULL)
+				continue;
+			msg = json_object_get(args, "message");
+			if (json_is_string(msg) &&
+			    parse_log(json_string_value(msg), &mono, &unc) == 0)
+				add_anchor(&s->anc, &s->nanc, tr_align_inverse(
+				    &s->cur, sqlite3_column_int64(st, 0)), mono,
+				    unc, "go-log");
+			json_decref(args);
+		}
+		sqlite3_reset(st);
+		rc = rc == SQLITE_DONE ? 0 : tr_db_error(r->db, r->err,
+		    "cannot read logs");
+	}
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* --- fitting anchors ------------------------------------------------- */
+
+static int64_t
+max_unc(const struct anchor *a, size_t n)
+{
+	int64_t	u = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (a[i].unc == UNKNOWN)
+			return (UNKNOWN);
+		if (a[i].unc > u)
+			u = a[i].unc;
+	}
+	return (u);
+}
+
+/*
+ * Fit native -> mono through 'n' anchors.  With 'drift' and two anchors
+ * or more a millisecond apart, a least-squares line (offset and drift);
+ * otherwise one offset, the weighted mean, unless the anchors disagree by
+ * more than their uncertainty (a wall clock that was stepped): then the
+ * anchor nearest to 'near'.  Sets the mapping, the uncertainty and a note.
+ */
+static void
+fit(struct src *s, const struct anchor *a, size_t n, int drift,
+    int64_t near)
+{
+	int64_t	 y0 = a[0].mono - a[0].native, lo, hi, u = max_unc(a, n);
+	int64_t	 spread, best;
+	double	 sx = 0, sy = 0, sxx = 0, sxy = 0, mx, my, d, o, res = 0, e;
+	double	 wsum = 0, wy = 0, wt;
+	size_t	 i, k = 0;
+	char	 buf[32];
+
+	lo = hi = a[0].native;
+	for (i = 0; i < n; i++) {
+		if (a[i].native < lo)
+			lo = a[i].native;
+		if (a[i].native > hi)
+			hi = a[i].native;
+	}
+	s->map.drift = 0;
+	s->map.ref = 0;
+	if (drift && n >= 2 && hi - lo >= 1000000) {
+		s->map.ref = lo + (hi - lo) / 2;
+		for (i = 0; i < n; i++) {
+			double	x = (double)(a[i].native - s->map.ref);
+			double	y = (double)(a[i].mono - a[i].native - y0);
+
+			sx += x, sy += y, sxx += x * x, sxy += x * y;
+		}
+		mx = sx / (double)n;
+		my = sy / (double)n;
+		d = (sxy - (double)n * mx * my) / (sxx - (double)n * mx * mx);
+		o = my - d * mx;
+		for (i = 0; i < n; i++) {
+			e = fabs((double)(a[i].mono - a[i].native - y0) -
+			    (o + d * (double)(a[i].native - s->map.ref)));
+			if (e > res)
+				res = e;
+		}
+		s->map.offset = y0 + (int64_t)llround(o);
+		s->map.drift = d;
+		tr_format_duration((int64_t)ceil(res), buf, sizeof buf);
+		tr_buf_printf(&s->ev, ", drift fitted, residual %s", buf);
+		s->unc = u == UNKNOWN ? (int64_t)ceil(res) :
+		    (u > (int64_t)ceil(res) ? u : (int64_t)ceil(res));
+		return;
+	}
+	lo = hi = y0;
+	for (i = 0; i < n; i++) {
+		int64_t	y = a[i].mono - a[i].native;
+
+		if (y < lo)
+			lo = y;
+		if (y > hi)
+			hi = y;
+		/* Unknown uncertainties weigh as 100 us. */
+		wt = (double)(a[i].unc == UNKNOWN ? 100000 :
+		    (a[i].unc < 1 ? 1 : a[i].unc));
+		wt = 1 / (wt * wt);
+		wsum += wt;
+		wy += wt * (double)(y - y0);
+	}
+	spread = hi - lo;
+	if (n > 1 && spread > 2 * ((u == UNKNOWN ? 100000 : u) + 1000)) {
+		best = 0;
+		for (i = 1; i < n; i++)
+			if (llabs(a[i].native - near) <
+			    llabs(a[best].native - near))
+				best = (int64_t)i;
+		k = (size_t)best;
+		s->map.offset = a[k].mono - a[k].native;
+		s->unc = a[k].unc;
+		tr_format_duration(spread, buf, sizeof buf);
+		tr_buf_printf(&s->ev, ", pairs disagree by %s (clock "
+		    "stepped?): used the nearest", buf);
+		return;
+	}
+	s->map.offset = y0 + (int64_t)llround(wy / wsum);
+	s->unc = u;
+	if (n > 1) {
+		tr_format_duration(spread, buf, sizeof buf);
+		tr_buf_printf(&s->ev, ", spread %s", buf);
+		if (u == UNKNOWN || spread / 2 > u)
+			s->unc = (spread + 1) / 2;
+	}
+}
+
+/* "3 go-log", "2 clock-json + 1 perf-ref". */
+static void
+describe(struct tr_buf *b, const struct anchor *a, size_t n)
+{
+	const char	*kinds[8];
+	size_t		 counts[8], nk = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nk && strcmp(kinds[j], a[i].kind) != 0; j++)
+			;
+		if (j == nk && nk < 8) {
+			kinds[nk] = a[i].kind;
+			counts[nk++] = 0;
+		}
+		if (j < nk)
+			counts[j]++;
+	}
+	for (j = 0; j < nk; j++)
+		tr_buf_printf(b, "%s%zu %s", j ? " + " : "", counts[j],
+		    kinds[j]);
+	tr_buf_printf(b, " pair%s", n == 1 ? "" : "s");
+}
+
+static void
+set_method(struct src *s, const char *m, double conf)
+{
+	snprintf(s->method, sizeof s->method, "%s", m);
+	s->conf = conf;
+	s->done = 1;
+}
+
+static int64_t
+native_mid(const struct src *s)
+{
+	int64_t	a, b;
+
+	if (!s->has_range)
+		return (0);
+	a = tr_align_inverse(&s->cur, s->ts_min);
+	b = tr_align_inverse(&s->cur, s->ts_max);
+	return (a + (b - a) / 2);
+}
+
+/*
+ * Wall pairs of this source's host, as native (wall) -> mono anchors, the
+ * most trusted kind first.
+ */
+static size_t
+wall_anchors(struct run *r, const struct src *s, struct anchor **out)
+{
+	static const unsigned	order[] = { TR_ANCHOR_PERF_REF,
+	    TR_ANCHOR_GO_SNAPSHOT, TR_ANCHOR_CLOCK_JSON };
+	size_t			i, k, n = 0;
+
+	*out = NULL;
+	for (k = 0; k < sizeof order / sizeof order[0]; k++)
+		for (i = 0; i < r->nwp; i++)
+			if (r->wp[i].kind == order[k] &&
+			    same_host(r->wp[i].host, s->host))
+				add_anchor(out, &n, r->wp[i].wall,
+				    r->wp[i].mono, r->wp[i].unc,
+				    anchor_name(r->wp[i].kind));
+	return (n);
+}
+
+/* A monotonic offset for wall times of this host (mono - wall), if any. */
+static int
+wall_to_mono(struct run *r, const struct src *s, int64_t near, int64_t *off,
+    int64_t *unc)
+{
+	struct src	 tmp;
+	struct anchor	*a;
+	size_t		 n;
+
+	if ((n = wall_anchors(r, s, &a)) == 0)
+		return (0);
+	memset(&tmp, 0, sizeof tmp);
+	tr_buf_init(&tmp.ev);
+	fit(&tmp, a, n, 0, near);
+	*off = tmp.map.offset;
+	*unc = tmp.unc;
+	tr_buf_release(&tmp.ev);
+	free(a);
+	return (1);
+}
+
+/* --- statements ------------------------------------------------------ */
+
+static const char *
+base_name(const char *p)
+{
+	const char	*b = strrchr(p, '/');
+
+	return (b ? b + 1 : p);
+}
+
+/* The source 'spec' names: its id, its path, its file name, its format. */
+static struct src *
+find_src(struct run *r, const char *spec, const char *opt,
+    const char *text)
+{
+	struct src	*hit = NULL;
+	char		*end;
+	long long	 id;
+	size_t		 i, pass, nhit;
+
+	errno = 0;
+	id = strtoll(spec, &end, 10);
+	if (*end == '\0' && errno == 0) {
+		for (i = 0; i < r->n; i++)
+			if (r->s[i].id == id)
+				return (&r->s[i]);
+		tr_error_set(r->err, TR_EUSAGE, "%s '%s': no source %lld in "
+		    "the store", opt, text, id);
+		return (NULL);
+	}
+	for (pass = 0; pass < 3; pass++) {
+		nhit = 0;
+		for (i = 0; i < r->n; i++) {
+			const struct src	*s = &r->s[i];
+			const char		*v = pass == 0 ? s->path :
+			    pass == 1 ? base_name(s->path) : s->format;
+
+			if (strcmp(v, spec) == 0) {
+				hit = &r->s[i];
+				nhit++;
+			}
+		}
+		if (nhit == 1)
+			return (hit);
+		if (nhit > 1) {
+			tr_error_set(r->err, TR_EUSAGE, "%s '%s': '%s' names "
+			    "%zu sources; use the source number", opt, text,
+			    spec, nhit);
+			return (NULL);
+		}
+	}
+	tr_error_set(r->err, TR_EUSAGE, "%s '%s': no source '%s' in the store "
+	    "(give its number, path, file name or format)", opt, text, spec);
+	return (NULL);
+}
+
+/*
+ * A time on source 's''s native clock: seconds or a duration with a unit
+ * ("742.474741497", "12.5ms"), "+DURATION" from the source's first event,
+ * or for a wall-clock source a date ("2026-11-29T13:40:51.18Z",
+ * "@1795959651.18").
+ */
+static int
+native_time(struct run *r, const struct src *s, const char *t,
+    const char *text, int64_t *out)
+{
+	int	rc;
+
+	if (t[0] == '+') {
+		if (!s->has_range)
+			return (tr_error_set(r->err, TR_EUSAGE, "--pair '%s': "
+			    "source %" PRId64 " has no times to count '%s' "
+			    "from", text, s->id, t));
+		if (parse_dec(t + 1, out) != 0 && tr_parse_duration(t + 1,
+		    out) != 0)
+			goto bad;
+		*out += tr_align_inverse(&s->cur, s->ts_min);
+		return (0);
+	}
+	if ((rc = parse_date(t, out)) == 0) {
+		if (s->cls != C_WALL)
+			return (tr_error_set(r->err, TR_EUSAGE, "--pair '%s': "
+			    "source %" PRId64 " does not run on a wall clock; "
+			    "give its time in seconds or as +DURATION", text,
+			    s->id));
+		return (0);
+	}
+	if (rc < 0)
+		goto bad;
+	if (parse_dec(t, out) == 0)
+		return (0);
+bad:
+	return (tr_error_set(r->err, TR_EUSAGE, "--pair '%s': cannot read "
+	    "time '%s' (seconds, a duration such as 12.5ms, +DURATION, or a "
+	    "date)", text, t));
+}
+
+static int
+apply_statements(struct run *r)
+{
+	const struct tr_align_stmt	*st;
+	struct src			*s;
+	size_t				 i, j;
+	int64_t				 v;
+
+	for (i = 0; i < r->o->nstmts; i++) {
+		st = &r->o->stmts[i];
+		switch (st->kind) {
+		case TR_ALIGN_OFFSET:
+			if ((s = find_src(r, st->src[0], "--offset",
+			    st->text)) == NULL)
+				return (-1);
+			tr_parse_duration(st->val[0], &v);
+			if (parse_dec(st->val[0], &v) != 0)
+				tr_parse_duration(st->val[0], &v);
+			s->has_uoff = 1;
+			s->uoff = v;
+			break;
+		case TR_ALIGN_PAIR:
+			if (find_src(r, st->src[0], "--pair", st->text) ==
+			    NULL || find_src(r, st->src[1], "--pair",
+			    st->text) == NULL)
+				return (-1);
+			break;
+		case TR_ALIGN_PID:
+			if (st->src[0] != NULL) {
+				if ((s = find_src(r, st->src[0], "--pid",
+				    st->text)) == NULL)
+					return (-1);
+				s->pid = strtoll(st->val[0], NULL, 10);
+			} else
+				for (j = 0; j < r->n; j++)
+					r->s[j].pid = strtoll(st->val[0], NULL,
+					    10);
+			break;
+		case TR_ALIGN_TZ:
+			if (st->src[0] != NULL &&
+			    find_src(r, st->src[0], "--tz", st->text) == NULL)
+				return (-1);
+			break;
+		}
+	}
+	return (0);
+}
+
+/* The zone a --tz statement gives for 's', or NULL. */
+static const char *
+tz_for(struct run *r, const struct src *s)
+{
+	const struct tr_align_stmt	*st;
+	const char			*z = NULL;
+	size_t				 i;
+
+	for (i = 0; i < r->o->nstmts; i++) {
+		st = &r->o->stmts[i];
+		if (st->kind != TR_ALIGN_TZ)
+			continue;
+		if (st->src[0] == NULL && z == NULL)
+			z = st->val[0];
+		else if (st->src[0] != NULL && find_src(r, st->src[0], "--tz",
+		    st->text) == s)
+			return (st->val[0]);
+	}
+	return (z);
+}
+
+/*
+ * "+01:00", "-0530", "UTC", "Z": the zone's offset from UTC in ns.
+ * Returns 0, or -1 for a zone given by name.
+ */
+static int
+tz_offset(const char *z, int64_t *off)
+{
+	int	h = 0, m = 0, n = 0, neg;
+
+	if (strcmp(z, "UTC") == 0 || strcmp(z, "Z") == 0 ||
+	    strcmp(z, "GMT") == 0) {
+		*off = 0;
+		return (0);
+	}
+	if (*z != '+' && *z != '-')
+		return (-1);
+	neg = *z == '-';
+	if (sscanf(z + 1, "%2d%n", &h, &n) != 1 || n != 2)
+		return (-1);
+	z += 3;
+	if (*z == ':')
+		z++;
+	if (*z != '\0' && (sscanf(z, "%2d%n", &m, &n) != 1 || n != 2 ||
+	    z[2] != '\0'))
+		return (-1);
+	if (h > 14 || m > 59)
+		return (-1);
+	*off = ((int64_t)h * 3600 + m * 60) * INT64_C(1000000000);
+	if (neg)
+		*off = -*off;
+	return (0);
+}
+
+/* --- deciding -------------------------------------------------------- */
+
+static int
+sticky(const struct src *s)
+{
+	return (s->cur_method != NULL &&
+	    (strncmp(s->cur_method, "user", 4) == 0 ||
+	    strcmp(s->cur_method, "forced") == 0));
+}
+
+/* Exact anchors, zones and offsets: everything but pairs and estimates. */
+static int
+decide_exact(struct run *r, struct src *s)
+{
+	struct anchor	*a = NULL;
+	const char	*z;
+	int64_t		 zoff = 0, wall;
+	size_t		 n;
+	char		 buf[40];
+
+	if (s->cls == C_MONO) {
+		tr_buf_adds(&s->ev, "native CLOCK_MONOTONIC");
+		set_method(s, "native", 1);
+		s->map.offset = 0;
+		s->unc = 0;
+	} else if (s->cls == C_WALL) {
+		if ((z = tz_for(r, s)) != NULL) {
+			if (tz_offset(z, &zoff) != 0)
+				return (tr_error_set(r->err, TR_EUSAGE, "--tz "
+				    "'%s': expected UTC or an offset such as "
+				    "+01:00 or -0530", z));
+			/*
+			 * The importer read local times as UTC+0 unless told
+			 * a zone: local = UTC + zone, so UTC = local - zone.
+			 */
+			if (json_object_get(s->meta, "tz") != NULL &&
+			    json_is_string(json_object_get(s->meta, "tz")) &&
+			    tz_offset(json_string_value(json_object_get(
+			    s->meta, "tz")), &wall) == 0)
+				zoff -= wall;
+			zoff = -zoff;
+		}
+		if ((n = wall_anchors(r, s, &a)) > 0) {
+			describe(&s->ev, a, n);
+			fit(s, a, n, 0, native_mid(s));
+			s->map.offset += zoff;
+			if (zoff != 0) {
+				tr_format_duration(zoff, buf, sizeof buf);
+				tr_buf_printf(&s->ev, ", zone %s", buf);
+			}
+			set_method(s, a[0].kind, 1);
+			/* A mix of kinds is named for the most trusted. */
+			free(a);
+		}
+	} else if (s->nanc > 0) {
+		describe(&s->ev, s->anc, s->nanc);
+		fit(s, s->anc, s->nanc, 1, native_mid(s));
+		set_method(s, s->anc[0].kind, 1);
+	} else if (s->cls != C_WALL && json_object_get(s->meta,
+	    "reference_time") != NULL && !(r->o->ignore & TR_ANCHOR_PERF_REF)) {
+		/* perf on another clock: its wall pair, through the host's. */
+		json_t	*ref = json_object_get(s->meta, "reference_time");
+		int	 ok1, ok2;
+		int64_t	 tod = json_int(ref, "tod_ns", &ok1);
+		int64_t	 clk = json_int(ref, "clock_ns", &ok2), off, u;
+
+		if (ok1 && ok2 && wall_to_mono(r, s, tod, &off, &u)) {
+			s->map.offset = tod + PERF_REF_UNC + off - clk;
+			s->unc = u == UNKNOWN ? UNKNOWN : u + PERF_REF_UNC;
+			tr_buf_adds(&s->ev, "reference time through the "
+			    "host's wall/monotonic pairs");
+			set_method(s, "perf-ref", 1);
+		}
+	}
+	if (s->has_uoff) {
+		if (!s->done) {
+			s->map.offset = 0;
+			s->map.drift = 0;
+			s->map.ref = 0;
+		}
+		s->map.offset += s->uoff;
+		tr_format_duration(s->uoff, buf, sizeof buf);
+		tr_buf_printf(&s->ev, "%s--offset %s%s", s->ev.len ? ", " : "",
+		    s->uoff >= 0 ? "+" : "", buf);
+		if (!s->done)
+			s->unc = UNKNOWN;
+		set_method(s, "user-offset", 1);
+	}
+	if (!s->done && sticky(s) && s->cls != C_MONO) {
+		s->map = s->cur;
+		tr_buf_printf(&s->ev, "kept from an earlier run (--reset "
+		    "undoes it)");
+		set_method(s, s->cur_method, s->cur_conf);
+		s->unc = UNKNOWN;
+		{
+			json_t	*al = json_object_get(s->meta, "align");
+			int	 ok;
+			int64_t	 u = json_int(al, "uncertainty_ns", &ok);
+
+			if (ok)
+				s->unc = u;
+		}
+	}
+	return (0);
+}
+
+/* --pair statements whose right-hand source is decided. */
+static int
+decide_pairs(struct run *r, int *progress)
+{
+	const struct tr_align_stmt	*st;
+	struct src			*a, *b;
+	int64_t				 ta, tb;
+	size_t				 i, k;
+
+	for (i = 0; i < r->n; i++) {
+		a = &r->s[i];
+		if (a->done)
+			continue;
+		free(a->uanc);
+		a->uanc = NULL;
+		a->nuanc = 0;
+		for (k = 0; k < r->o->nstmts; k++) {
+			st = &r->o->stmts[k];
+			if (st->kind != TR_ALIGN_PAIR)
+				continue;
+			if (find_src(r, st->src[0], "--pair", st->text) != a)
+				continue;
+			b = find_src(r, st->src[1], "--pair", st->text);
+			if (b == NULL)
+				return (-1);
+			if (!b->done || b == a)
+				continue;
+			if (native_time(r, a, st->val[0], st->text, &ta) != 0 ||
+			    native_time(r, b, st->val[1], st->text, &tb) != 0)
+				return (-1);
+			add_anchor(&a->uanc, &a->nuanc, ta,
+			    tr_align_forward(&b->map, tb),
+			    b->unc, "user-pair");
+		}
+		if (a->nuanc > 0) {
+			describe(&a->ev, a->uanc, a->nuanc);
+			fit(a, a->uanc, a->nuanc, a->cls != C_WALL,
+			    native_mid(a));
+			set_method(a, "user-pair", 1);
+			*progress = 1;
+		}
+	}
+	return (0);
+}
+
+/* --- activity signals ------------------------------------------------ */
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
+static struct cand *
+new_cand(struct src *s, enum tr_align_sig_kind kind, enum sig_use use)
+{
+	struct cand	*c;
+
+	s->cands = tr_xrealloc(s->cands, (s->ncands + 1) * sizeof *s->cands);
+	c = &s->cands[s->ncands++];
+	memset(c, 0, sizeof *c);
+	tr_align_sig_init(&c->sig, kind);
+	c->use = use;
+	return (c);
+}
+
+/* Drop the last candidate if it has nothing in it. */
+static void
+keep_cand(struct src *s)
+{
+	struct cand	*c = &s->cands[s->ncands - 1];
+
+	if (c->sig.n == 0) {
+		tr_align_sig_release(&c->sig);
+		s->ncands--;
+		return;
+	}
+	tr_align_sig_finish(&c->sig);
+}
+
+/*
+ * The sampling interval of point events: the 10th percentile of the gaps
+ * between samples of the same thread (a thread on CPU is sampled every
+ * period), or the median gap when threads are unknown.
+ */
+static int64_t
+thread_period(const int64_t *t, const int64_t *th, size_t n)
+{
+	struct tr_map	*last = tr_map_new();
+	int64_t		*g = tr_xmalloc((n + 1) * sizeof *g), prev, res = 0;
+	size_t		 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (th[i] <= 0)
+			continue;
+		if (tr_map_get(last, &th[i], sizeof th[i], &prev) &&
+		    t[i] > prev)
+			g[k++] = t[i] - prev;
+		tr_map_put(last, &th[i], sizeof th[i], t[i]);
+	}
+	if (k >= 10) {
+		qsort(g, k, sizeof *g, cmp_i64);
+		res = g[k / 10];
+	}
+	free(g);
+	tr_map_free(last);
+	return (res);
+}
+
+/*
+ * Samples of one process (pid > 0), of the threads called 'comm' whose
+ * process is unknown (perf script without pids), or all of them.
+ */
+static int
+load_points(struct run *r, struct src *s, int64_t pid, const char *comm,
+    int64_t count)
+{
+	sqlite3_stmt	*st;
+	struct cand	*c;
+	int64_t		*th = NULL;
+	size_t		 cap = 0;
+	int		 rc;
+
+	st = tr_db_prepare(r->db, pid > 0 ?
+	    "SELECT s.ts, s.thread_id FROM sample s "
+	    "JOIN thread t ON t.id = s.thread_id "
+	    "JOIN process p ON p.id = t.process_id "
+	    "WHERE s.source_id = ?1 AND p.pid = ?2 AND s.ts IS NOT NULL" :
+	    comm != NULL ?
+	    "SELECT s.ts, s.thread_id FROM sample s "
+	    "JOIN thread t ON t.id = s.thread_id "
+	    "WHERE s.source_id = ?1 AND t.process_id IS NULL "
+	    "AND t.name = ?3 AND s.ts IS NOT NULL" :
+	    "SELECT ts, thread_id FROM sample "
+	    "WHERE source_id = ?1 AND ts IS NOT NULL", r->err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	c = new_cand(s, TR_SIG_POINTS, U_CPU);
+	if (pid > 0) {
+		sqlite3_bind_int64(st, 2, pid);
+		snprintf(c->what, sizeof c->what, "samples of pid %" PRId64
+		    " (%" PRId64 ")", pid, count);
+	} else if (comm != NULL) {
+		sqlite3_bind_text(st, 3, comm, -1, SQLITE_STATIC);
+		snprintf(c->what, sizeof c->what, "samples of '%.40s' (%" PRId64
+		    ")", comm, count);
+	} else
+		snprintf(c->what, sizeof c->what, "samples (%" PRId64 ")",
+		    count);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (c->sig.n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			th = tr_xrealloc(th, cap * sizeof *th);
+		}
+		th[c->sig.n] = sqlite3_column_int64(st, 1);
+		tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
+		    sqlite3_column_int64(st, 0)), 0, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(th);
+		return (tr_db_error(r->db, r->err, "cannot read samples"));
+	}
+	if (c->sig.n > 0) {
+		/* Threads in time order for the period: sort both alike. */
+		int64_t	*t = c->sig.t;
+		size_t	 i, sorted = 1;
+
+		for (i = 1; i < c->sig.n && sorted; i++)
+			sorted = t[i] >= t[i - 1];
+		if (sorted)
+			c->sig.res = thread_period(t, th, c->sig.n);
+	}
+	free(th);
+	keep_cand(s);
+	return (0);
+}
+
+static const char gpu_util_sql[] =
+    "(n.s = 'utilization.gpu' OR n.s = 'sm' OR n.s LIKE '%gpu_util%' "
+    "OR n.s LIKE 'gpu util%')";
+
+/* Every activity signal a source offers, in native time. */
+static int
+load_cands(struct run *r, struct src *s)
+{
+	sqlite3_stmt	*st;
+	struct cand	*c;
+	int64_t		 pids[MAX_CAND], counts[MAX_CAND], all = 0, tr;
+	int64_t		 tracks[MAX_CAND];
+	char		*comms[MAX_CAND];
+	size_t		 np = 0, nt = 0, i;
+	int		 rc;
+	char		*sql;
+
+	if (s->cands_loaded)
+		return (0);
+	s->cands_loaded = 1;
+
+	/* Samples: the busiest processes (or commands), and all of them. */
+	st = tr_db_prepare(r->db, "SELECT p.pid, CASE WHEN p.pid IS NULL "
+	    "THEN t.name END, count(*) FROM sample s "
+	    "JOIN thread t ON t.id = s.thread_id "
+	    "LEFT JOIN process p ON p.id = t.process_id "
+	    "WHERE s.source_id = ?1 AND s.ts IS NOT NULL "
+	    "GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2", r->err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t	pid = sqlite3_column_int64(st, 0);
+		int64_t	n = sqlite3_column_int64(st, 2);
+
+		if (np < MAX_CAND && (s->pid == 0 || s->pid == pid)) {
+			pids[np] = pid;
+			comms[np] = col_text(st, 1);
+			counts[np++] = n;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		rc = tr_db_error(r->db, r->err, "cannot read samples");
+	else
+		rc = 0;
+	for (i = 0; i < np; i++) {
+		if (rc == 0 && load_points(r, s, pids[i], comms[i],
+		    counts[i]) != 0)
+			rc = -1;
+		free(comms[i]);
+	}
+	if (rc != 0)
+		return (-1);
+	if (s->pid == 0) {
+		sql = tr_xasprintf("SELECT count(*) FROM sample WHERE "
+		    "source_id = %" PRId64 " AND ts IS NOT NULL", s->id);
+		rc = tr_db_int(r->db, sql, &all, r->err);
+		free(sql);
+		if (rc != 0)
+			return (-1);
+		/* One group holding every sample needs no second copy. */
+		if (all > 0 && !(np == 1 && counts[0] == all) &&
+		    load_points(r, s, 0, NULL, all) != 0)
+			return (-1);
+	}
+
+	/* Running goroutines of a Go trace. */
+	st = tr_db_prepare(r->db, "SELECT s.ts, s.ts + s.dur FROM slice s "
+	    "JOIN track t ON t.id = s.track_id "
+	    "JOIN str n ON n.id = s.name_id "
+	    "WHERE s.source_id = ?1 AND t.kind = 'goroutine' "
+	    "AND n.s = 'running' AND s.dur > 0", r->err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	c = new_cand(s, TR_SIG_INTERVALS, U_CPU);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
+		    sqlite3_column_int64(st, 0)), tr_align_inverse(&s->cur,
+		    sqlite3_column_int64(st, 1)), 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(r->db, r->err, "cannot read slices"));
+	snprintf(c->what, sizeof c->what, "running goroutines (%zu)",
+	    c->sig.n);
+	keep_cand(s);
+
+	/* GPU utilisation, per GPU. */
+	sql = tr_xasprintf("SELECT c.track_id, count(*) FROM counter c "
+	    "JOIN str n ON n.id = c.name_id WHERE c.source_id = ?1 AND %s "
+	    "GROUP BY 1 ORDER BY 2 DESC, 1", gpu_util_sql);
+	st = tr_db_prepare(r->db, sql, r->err);
+	free(sql);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && nt < MAX_CAND)
+		tracks[nt++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return (tr_db_error(r->db, r->err, "cannot read counters"));
+	sql = tr_xasprintf("SELECT c.ts, c.value FROM counter c "
+	    "JOIN str n ON n.id = c.name_id WHERE c.source_id = ?1 "
+	    "AND c.track_id = ?2 AND c.value IS NOT NULL AND %s "
+	    "ORDER BY c.ts", gpu_util_sql);
+	st = tr_db_prepare(r->db, sql, r->err);
+	free(sql);
+	if (st == NULL)
+		return (-1);
+	for (i = 0; i < nt; i++) {
+		tr = tracks[i];
+		sqlite3_bind_int64(st, 1, s->id);
+		sqlite3_bind_int64(st, 2, tr);
+		c = new_cand(s, TR_SIG_STEPS, U_GPU);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
+			    sqlite3_column_int64(st, 0)), 0,
+			    sqlite3_column_double(st, 1));
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return (tr_db_error(r->db, r->err,
+			    "cannot read counters"));
+		}
+		snprintf(c->what, sizeof c->what, "GPU utilisation (track %"
+		    PRId64 ", %zu)", tr, c->sig.n);
+		keep_cand(s);
+	}
+	sqlite3_finalize(st);
+	return (0);
+}
+
+static void
+sig_span(const struct tr_align_sig *g, int64_t *lo, int64_t *hi)
+{
+	size_t	i;
+
+	*lo = g->t[0] - (g->kind == TR_SIG_STEPS ? g->res : 0);
+	*hi = g->t[g->n - 1];
+	if (g->kind == TR_SIG_INTERVALS)
+		for (i = 0; i < g->n; i++)
+			if (g->e[i] > *hi)
+				*hi = g->e[i];
+}
+
+/* 'g' moved by a mapping with drift onto the timeline: a new copy. */
+static void
+sig_mapped(const struct tr_align_sig *g, const struct tr_align_map *m,
+    struct tr_align_sig *out)
+{
+	size_t	i;
+
+	tr_align_sig_init(out, g->kind);
+	for (i = 0; i < g->n; i++)
+		tr_align_sig_add(out, tr_align_forward(m, g->t[i]),
+		    g->e ? tr_align_forward(m, g->e[i]) : 0,
+		    g->v ? g->v[i] : 0);
+	out->res = g->res;
+	tr_align_sig_finish(out);
+}
+
+struct trial {
+	struct src		*ref;
+	struct cand		*a, *b;
+	struct tr_align_xcorr	 x;
+	int64_t			 base;	/* ref offset added to the lag */
+};
+
+/* Correlate one pair of signals; 'x' holds the window on entry. */
+static void
+try_pair(struct run *r, struct src *s, struct src *ref, struct cand *a,
+    struct cand *b, int coarse, struct trial *t)
+{
+	struct tr_align_sig	 mb;
+	const struct tr_align_sig *bs = &b->sig;
+	int64_t			 alo, ahi, blo, bhi;
+
+	memset(t, 0, sizeof *t);
+	t->ref = ref;
+	t->a = a;
+	t->b = b;
+	if (ref->map.drift != 0) {
+		sig_mapped(&b->sig, &ref->map, &mb);
+		bs = &mb;
+		t->base = 0;
+	} else
+		t->base = ref->map.offset;
+	sig_span(&a->sig, &alo, &ahi);
+	sig_span(bs, &blo, &bhi);
+	if (s->cls == C_NEAR) {
+		t->x.lag_lo = -r->o->search_ns - t->base;
+		t->x.lag_hi = r->o->search_ns - t->base;
+	} else {
+		/* Origin unknown: every placement where they overlap. */
+		t->x.lag_lo = blo - ahi;
+		t->x.lag_hi = bhi - alo;
+	}
+	t->x.any_sign = a->use != b->use;
+	t->x.coarse_only = coarse;
+	tr_align_correlate(&a->sig, bs, &t->x);
+	if (bs == &mb)
+		tr_align_sig_release(&mb);
+}
+
+static double
+score(const struct trial *t)
+{
+	return (t->x.ok ? fabs(t->x.peak) * t->x.confidence : -1);
+}
+
+static void
+dur(int64_t ns, char *buf, size_t len, int sign)
+{
+	char	t[32];
+
+	tr_format_duration(ns, t, sizeof t);
+	snprintf(buf, len, "%s%s", sign && ns >= 0 ? "+" : "", t);
+}
+
+/* Estimate 's' against every decided source; apply the best if trusted. */
+static int
+estimate(struct run *r, struct src *s, int *progress)
+{
+	struct trial	 best, t;
+	const char	*why = NULL;
+	char		 b1[48], b2[48], b3[48];
+	size_t		 i, j, k, tried = 0;
+
+	memset(&best, 0, sizeof best);
+	if (load_cands(r, s) != 0)
+		return (-1);
+	for (i = 0; i < r->n; i++) {
+		struct src	*ref = &r->s[i];
+
+		if (ref == s || !ref->done || !same_host(ref->host, s->host))
+			continue;
+		if (load_cands(r, ref) != 0)
+			return (-1);
+		for (j = 0; j < s->ncands; j++)
+			for (k = 0; k < ref->ncands; k++) {
+				try_pair(r, s, ref, &s->cands[j],
+				    &ref->cands[k], 1, &t);
+				tried++;
+				if (!t.x.ok && why == NULL)
+					why = t.x.why;
+				if (score(&t) > score(&best))
+					best = t;
+			}
+	}
+	if (s->ncands == 0) {
+		tr_buf_adds(&s->ev, "no anchor, and no activity to estimate "
+		    "from");
+		return (0);
+	}
+	if (tried == 0) {
+		tr_buf_adds(&s->ev, "no anchor, and no aligned source to "
+		    "estimate against");
+		return (0);
+	}
+	if (!best.x.ok) {
+		tr_buf_printf(&s->ev, "no estimate: %s", why);
+		return (0);
+	}
+	/* The winner again, with the fine passes. */
+	try_pair(r, s, best.ref, best.a, best.b, 0, &t);
+	if (!t.x.ok) {
+		tr_buf_printf(&s->ev, "no estimate: %s", t.x.why);
+		return (0);
+	}
+	best = t;
+	dur(best.x.lag + best.base, b1, sizeof b1, 1);
+	dur(best.x.width, b2, sizeof b2, 0);
+	dur(best.x.second_lag + best.base, b3, sizeof b3, 1);
+	tr_buf_printf(&s->ev, "%s vs source %" PRId64 " %s: peak %.3f at %s, "
+	    "width %s, second %.3f at %s", best.a->what, best.ref->id,
+	    best.b->what, best.x.peak, b1, b2, best.x.second, b3);
+	s->est_conf = best.x.confidence;
+	if (best.x.confidence < r->o->min_confidence && !r->o->force) {
+		tr_buf_printf(&s->ev, "; not applied: confidence %.2f is below "
+		    "%.2f (--force applies it)", best.x.confidence,
+		    r->o->min_confidence);
+		return (0);
+	}
+	s->map.offset = best.x.lag + best.base;
+	s->map.drift = 0;
+	s->map.ref = 0;
+	s->unc = best.x.uncertainty;
+	if (best.ref->unc != UNKNOWN)
+		s->unc += best.ref->unc;
+	set_method(s, best.x.confidence < r->o->min_confidence ? "forced" :
+	    "estimate", best.x.confidence);
+	*progress = 1;
+	return (0);
+}
+
+/*
+ * Estimate every undecided source that has not been tried against the
+ * decided sources there are now.
+ */
+static int
+estimate_all(struct run *r, int *progress)
+{
+	struct src	*s;
+	size_t		 i, ndone = 0;
+
+	for (i = 0; i < r->n; i++)
+		ndone += r->s[i].done;
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		if (s->done || s->tried == ndone)
+			continue;
+		if (s->tried == 0)
+			s->ev_base = s->ev.len;
+		s->tried = ndone;
+		/* A new try replaces what the last one said. */
+		s->ev.len = s->ev_base;
+		s->ev.data[s->ev.len] = '\0';
+		s->est_conf = NAN;
+		if (estimate(r, s, progress) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* --- applying -------------------------------------------------------- */
+
+static int
+same_map(const struct tr_align_map *a, const struct tr_align_map *b)
+{
+	return (a->offset == b->offset && a->drift == b->drift &&
+	    (a->drift == 0 || a->ref == b->ref));
+}
+
+/* Run one UPDATE with the two mappings bound as ?1..?7 (?8: source). */
+static int
+remap(struct run *r, const char *sql, const struct src *s)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!dry_run) {
-		if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
+	if ((st = tr_db_prepare(r->db, sql, r->err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->cur.offset);
+	sqlite3_bind_double(st, 2, s->cur.drift);
+	sqlite3_bind_int64(st, 3, s->cur.ref);
+	sqlite3_bind_int64(st, 4, s->map.offset);
+	sqlite3_bind_double(st, 5, s->map.drift);
+	sqlite3_bind_int64(st, 6, s->map.ref);
+	sqlite3_bind_int64(st, 8, s->id);
+	sqlite3_bind_int64(st, 9, s->map.offset - s->cur.offset);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(r->db, r->err, "cannot move times"));
+	return (0);
+}
+
+#define RM(x)	"tr_align_remap(" x ", ?1, ?2, ?3, ?4, ?5, ?6)"
+
+/*
+ * Every time of a source, moved from its current mapping to the new one:
+ * one UPDATE per table.  Without drift on either side it is a plain
+ * addition (?9), which SQLite does at its full speed.
+ */
+static const char *const move_fast[] = {
+	"UPDATE sample SET ts = ts + ?9 WHERE source_id = ?8 "
+	    "AND ts IS NOT NULL",
+	"UPDATE slice SET ts = ts + ?9 WHERE source_id = ?8",
+	"UPDATE counter SET ts = ts + ?9 WHERE source_id = ?8",
+	/* A profile without a time has ts 0 (pprof's time_nanos unset). */
+	"UPDATE profile SET ts = ts + ?9 WHERE source_id = ?8 "
+	    "AND ts IS NOT NULL AND ts <> 0",
+	NULL
+};
+static const char *const move_drift[] = {
+	"UPDATE sample SET ts = " RM("ts") " WHERE source_id = ?8 "
+	    "AND ts IS NOT NULL",
+	"UPDATE slice SET ts = " RM("ts") ", dur = " RM("ts + dur") " - "
+	    RM("ts") " WHERE source_id = ?8",
+	"UPDATE counter SET ts = " RM("ts") " WHERE source_id = ?8",
+	"UPDATE profile SET ts = " RM("ts") " WHERE source_id = ?8 "
+	    "AND ts IS NOT NULL AND ts <> 0",
+	NULL
+};
+/* Times kept in track metadata (Go goroutines). */
+static const char *const meta_times[] = { "created", "seen", "ended", NULL };
+
+static int
+move_source(struct run *r, const struct src *s)
+{
+	const char *const	*q;
+	char			*sql;
+	size_t			 i;
+	int			 fast = s->cur.drift == 0 && s->map.drift == 0;
+
+	for (q = fast ? move_fast : move_drift; *q != NULL; q++)
+		if (remap(r, *q, s) != 0)
 			return (-1);
-		if (tr_db_exec(db, apply_sql, err) != 0 ||
-		    tr_db_exec(db, "COMMIT", err) != 0) {
-			tr_db_exec(db, "ROLLBACK", NULL);
+	for (i = 0; meta_times[i] != NULL; i++) {
+		sql = tr_xasprintf("UPDATE track SET meta = json_set(meta, "
+		    "'$.%s', " RM("json_extract(meta, '$.%s')") ") "
+		    "WHERE source_id = ?8 AND "
+		    "json_type(meta, '$.%s') = 'integer'", meta_times[i],
+		    meta_times[i], meta_times[i]);
+		if (remap(r, sql, s) != 0) {
+			free(sql);
+			return (-1);
+		}
+		free(sql);
+	}
+	return (0);
+}
+
+static int
+save_source(struct run *r, struct src *s)
+{
+	sqlite3_stmt	*st;
+	json_t		*al;
+	char		*txt;
+	int		 rc;
+
+	st = tr_db_prepare(r->db, "UPDATE source SET clock_offset = ?4, "
+	    "clock_drift_ppm = ?10, align_method = ?11, "
+	    "align_confidence = ?12, "
+	    "ts_min = " RM("ts_min") ", ts_max = " RM("ts_max") ", "
+	    "meta = CASE WHEN ?13 IS NULL THEN json_remove(meta, '$.align') "
+	    "ELSE json_set(meta, '$.align', json(?13)) END WHERE id = ?8",
+	    r->err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->cur.offset);
+	sqlite3_bind_double(st, 2, s->cur.drift);
+	sqlite3_bind_int64(st, 3, s->cur.ref);
+	sqlite3_bind_int64(st, 4, s->map.offset);
+	sqlite3_bind_double(st, 5, s->map.drift);
+	sqlite3_bind_int64(st, 6, s->map.ref);
+	sqlite3_bind_int64(st, 8, s->id);
+	sqlite3_bind_double(st, 10, s->map.drift * 1e6);
+	txt = NULL;
+	if (s->done) {
+		sqlite3_bind_text(st, 11, s->method, -1, SQLITE_STATIC);
+		if (!isnan(s->conf))
+			sqlite3_bind_double(st, 12, s->conf);
+		al = json_object();
+		json_object_set_new(al, "ref_ns", json_integer(s->map.ref));
+		json_object_set_new(al, "uncertainty_ns", s->unc == UNKNOWN ?
+		    json_null() : json_integer(s->unc));
+		json_object_set_new(al, "evidence", json_string(s->ev.data));
+		txt = json_dumps(al, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_decref(al);
+		sqlite3_bind_text(st, 13, txt, -1, SQLITE_TRANSIENT);
+	}
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	free(txt);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(r->db, r->err, "cannot update source"));
+	return (0);
+}
+
+static int
+changed(const struct src *s)
+{
+	const char	*m = s->done ? s->method : NULL;
+
+	if (!same_map(&s->cur, &s->map))
+		return (2);
+	if ((m == NULL) != (s->cur_method == NULL) ||
+	    (m != NULL && strcmp(m, s->cur_method) != 0))
+		return (1);
+	if (s->done && !(isnan(s->conf) && isnan(s->cur_conf)) &&
+	    s->conf != s->cur_conf)
+		return (1);
+	return (0);
+}
+
+static int
+apply(struct run *r)
+{
+	size_t	i;
+	int	c, any = 0;
+
+	for (i = 0; i < r->n; i++)
+		any |= changed(&r->s[i]);
+	if (!any)
+		return (0);
+	if (tr_align_register(r->db, r->err) != 0 ||
+	    tr_db_exec(r->db, "BEGIN IMMEDIATE", r->err) != 0)
+		return (-1);
+	for (i = 0; i < r->n; i++) {
+		if ((c = changed(&r->s[i])) == 0)
+			continue;
+		if ((c == 2 && move_source(r, &r->s[i]) != 0) ||
+		    save_source(r, &r->s[i]) != 0) {
+			tr_db_exec(r->db, "ROLLBACK", NULL);
 			return (-1);
 		}
 	}
-	if ((st = tr_db_prepare(db, table_sql, err)) == NULL)
+	if (tr_db_exec(r->db, "COMMIT", r->err) != 0) {
+		tr_db_exec(r->db, "ROLLBACK", NULL);
 		return (-1);
-	rc = tr_out_stmt(out, db->sq, st, err) < 0 ? -1 : 0;
-	sqlite3_finalize(st);
-	if (rc == 0)
-		rc = tr_out_finish(out);
+	}
+	return (0);
+}
+
+/* --- the report ------------------------------------------------------ */
+
+static void
+out_dur(struct tr_out *out, int table, int64_t ns, int sign)
+{
+	char	buf[48];
+
+	if (!table) {
+		tr_out_int(out, ns);
+		return;
+	}
+	dur(ns, buf, sizeof buf, sign);
+	tr_out_text(out, buf);
+}
+
+static int
+report(struct run *r, struct tr_out *out, int table)
+{
+	static const char *const cols[] = {
+		"source", "path", "format", "clock", "method", "offset",
+		"drift_ppm", "uncertainty", "confidence", "start", "end",
+		"evidence"
+	};
+	struct src	*s;
+	int64_t		 t0 = INT64_MAX, lo, hi;
+	size_t		 i;
+	char		 buf[48];
+
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		if (s->done && s->has_range) {
+			lo = tr_align_forward(&s->map, tr_align_inverse(&s->cur,
+			    s->ts_min));
+			if (lo < t0)
+				t0 = lo;
+		}
+	}
+	tr_out_columns(out, (int)(sizeof cols / sizeof cols[0]), cols);
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		tr_out_int(out, s->id);
+		tr_out_text(out, s->path);
+		tr_out_text(out, s->format);
+		tr_out_text(out, s->clock);
+		if (s->done)
+			tr_out_text(out, s->method);
+		else
+			tr_out_text(out, isnan(s->est_conf) ? "none" :
+			    "refused");
+		if (s->done)
+			out_dur(out, table, s->map.offset, 1);
+		else
+			tr_out_null(out);
+		if (!s->done)
+			tr_out_null(out);
+		else if (table) {
+			snprintf(buf, sizeof buf, "%.3f", s->map.drift * 1e6);
+			tr_out_text(out, buf);
+		} else
+			tr_out_real(out, s->map.drift * 1e6);
+		if (s->done && s->unc != UNKNOWN)
+			out_dur(out, table, s->unc, 0);
+		else
+			tr_out_null(out);
+		{
+			double	c = s->done ? s->conf : s->est_conf;
+
+			if (isnan(c))
+				tr_out_null(out);
+			else if (table) {
+				snprintf(buf, sizeof buf, "%.2f", c);
+				tr_out_text(out, buf);
+			} else
+				tr_out_real(out, c);
+		}
+		if (s->done && s->has_range) {
+			lo = tr_align_forward(&s->map, tr_align_inverse(&s->cur,
+			    s->ts_min));
+			hi = tr_align_forward(&s->map, tr_align_inverse(&s->cur,
+			    s->ts_max));
+			out_dur(out, table, table ? lo - t0 : lo, table);
+			out_dur(out, table, table ? hi - t0 : hi, table);
+		} else {
+			tr_out_null(out);
+			tr_out_null(out);
+		}
+		tr_out_text(out, s->ev.data);
+		tr_out_end_row(out);
+	}
+	return (tr_out_finish(out));
+}
+
+/* --- the run --------------------------------------------------------- */
+
+int
+tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
+    struct tr_out *out, struct tr_error *err)
+{
+	struct run	 r;
+	size_t		 i;
+	int		 rc = -1, progress, table, pass;
+
+	memset(&r, 0, sizeof r);
+	r.db = db;
+	r.o = o;
+	r.err = err;
+	table = o->human;
+	if (load_sources(&r) != 0)
+		goto out;
+	if (o->reset) {
+		for (i = 0; i < r.n; i++)
+			tr_buf_adds(&r.s[i].ev, "reset to its native clock");
+	} else {
+		collect_pairs(&r);
+		if (collect_logs(&r) != 0 || apply_statements(&r) != 0)
+			goto out;
+		for (i = 0; i < r.n; i++)
+			if (decide_exact(&r, &r.s[i]) != 0)
+				goto out;
+		for (pass = 0; pass < (int)r.n + 1; pass++) {
+			progress = 0;
+			if (decide_pairs(&r, &progress) != 0)
+				goto out;
+			if (!o->no_estimate && estimate_all(&r, &progress) != 0)
+				goto out;
+			if (!progress)
+				break;
+		}
+	}
+	for (i = 0; i < r.n; i++)
+		if (!r.s[i].done) {
+			memset(&r.s[i].map, 0, sizeof r.s[i].map);
+			if (r.s[i].ev.len == 0)
+				tr_buf_adds(&r.s[i].ev, o->no_estimate ?
+				    "no anchor (estimation is off)" :
+				    "no anchor");
+		}
+	if (!o->dry_run && apply(&r) != 0)
+		goto out;
+	rc = report(&r, out, table);
+out:
+	for (i = 0; i < r.n; i++)
+		src_release(&r.s[i]);
+	free(r.s);
+	free(r.wp);
 	return (rc);
 }

@@ -3,32 +3,69 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "align.h"
 #include "db.h"
 #include "out.h"
 #include "tool.h"
+#include "util.h"
 
 static const char usage_text[] =
-"usage: trace-align [-n] [-d DB] [-F table|csv|json]\n"
+"usage: trace-align [-n] [-d DB] [-F table|csv|json] [--reset]\n"
+"                   [--offset SOURCE=OFFSET] [--pair SOURCE:TIME=SOURCE:TIME]\n"
+"                   [--tz [SOURCE=]ZONE] [--pid [SOURCE=]PID]\n"
+"                   [--search DURATION] [--min-confidence C] [--force]\n"
+"                   [--no-estimate] [--ignore ANCHOR]\n"
 "\n"
-"Apply the exact clock anchors in the trace store and print how every\n"
-"source is aligned to CLOCK_MONOTONIC of the traced host.\n"
+"Put every source of the trace store on CLOCK_MONOTONIC of the traced host:\n"
+"exact anchors first, then statements, then estimates by cross-correlation\n"
+"of activity; print how each source is aligned and how well.\n"
 "\n"
-"  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
-"  -n, --dry-run        change nothing; print what would be applied\n"
-"  -F, --format FMT     table (default on a terminal), csv or json\n"
-"  -h, --help           print this help and exit\n"
-"  -V, --version        print the version and exit\n";
+"  -d, --db FILE           the store (default: $TRACE_DB or trace.db)\n"
+"  -n, --dry-run           change nothing; print what would be applied\n"
+"  -F, --format FMT        table (default on a terminal), csv or json\n"
+"      --reset             put every source back on its native clock\n"
+"      --offset S=OFFSET   move source S by OFFSET (+12.5ms) from its\n"
+"                          anchors, or from its native clock\n"
+"      --pair S:TIME=R:TIME  S's TIME and R's TIME are the same instant\n"
+"      --tz [S=]ZONE       the zone of S's local times (UTC, +01:00)\n"
+"      --pid [S=]PID       estimate S against this process's samples\n"
+"      --search DURATION   estimates search +-DURATION (default 10s)\n"
+"      --min-confidence C  apply estimates of confidence C or more\n"
+"                          (0 to 1, default 0.5)\n"
+"      --force             apply estimates below --min-confidence too\n"
+"      --no-estimate       anchors and statements only\n"
+"      --ignore ANCHOR     do not use perf-ref, go-snapshot, clock-json or\n"
+"                          go-log anchors\n"
+"  -h, --help              print this help and exit\n"
+"  -V, --version           print the version and exit\n";
+
+enum {
+	OPT_RESET = 256, OPT_OFFSET, OPT_PAIR, OPT_TZ, OPT_PID, OPT_SEARCH,
+	OPT_MINCONF, OPT_FORCE, OPT_NOEST, OPT_IGNORE
+};
 
 static void
 usage(int code)
 {
 	tool_usage(usage_text, code);
+}
+
+static void
+add_stmt(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
+    const char *text)
+{
+	struct tr_error	err;
+
+	tr_error_init(&err);
+	if (tr_align_opts_add(o, kind, text, &err) != 0)
+		exit(tool_report(&err));
 }
 
 int
@@ -38,18 +75,32 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "reset", no_argument, NULL, OPT_RESET },
+		{ "offset", required_argument, NULL, OPT_OFFSET },
+		{ "pair", required_argument, NULL, OPT_PAIR },
+		{ "tz", required_argument, NULL, OPT_TZ },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "search", required_argument, NULL, OPT_SEARCH },
+		{ "min-confidence", required_argument, NULL, OPT_MINCONF },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "no-estimate", no_argument, NULL, OPT_NOEST },
+		{ "ignore", required_argument, NULL, OPT_IGNORE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct tr_align_opts	 o;
 	enum tr_out_format	 fmt;
 	struct tr_error		 err;
 	struct tr_out		*out;
 	struct tr_db		*db;
 	const char		*dbpath = NULL;
-	int			 c, dry = 0, status = 0;
+	char			*end;
+	unsigned		 k;
+	int			 c, status = 0;
 
 	tool_init("trace-align");
+	tr_align_opts_init(&o);
 	fmt = isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV;
 	while ((c = getopt_long(argc, argv, "d:nF:hV", longopts,
 	    NULL)) != -1) {
@@ -58,12 +109,56 @@ main(int argc, char **argv)
 			dbpath = optarg;
 			break;
 		case 'n':
-			dry = 1;
+			o.dry_run = 1;
 			break;
 		case 'F':
 			if (tr_out_parse_format(optarg, &fmt) != 0)
 				tool_die(TOOL_EXIT_USAGE, "unknown output format "
 				    "'%s'; use table, csv or json", optarg);
+			break;
+		case OPT_RESET:
+			o.reset = 1;
+			break;
+		case OPT_OFFSET:
+			add_stmt(&o, TR_ALIGN_OFFSET, optarg);
+			break;
+		case OPT_PAIR:
+			add_stmt(&o, TR_ALIGN_PAIR, optarg);
+			break;
+		case OPT_TZ:
+			add_stmt(&o, TR_ALIGN_TZ, optarg);
+			break;
+		case OPT_PID:
+			add_stmt(&o, TR_ALIGN_PID, optarg);
+			break;
+		case OPT_SEARCH:
+			if (tr_parse_duration(optarg, &o.search_ns) != 0 ||
+			    o.search_ns <= 0)
+				tool_die(TOOL_EXIT_USAGE, "--search: expected a "
+				    "positive duration such as 10s, got '%s'",
+				    optarg);
+			break;
+		case OPT_MINCONF:
+			errno = 0;
+			o.min_confidence = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    !(o.min_confidence >= 0 && o.min_confidence <= 1))
+				tool_die(TOOL_EXIT_USAGE, "--min-confidence: "
+				    "expected a number from 0 to 1, got '%s'",
+				    optarg);
+			break;
+		case OPT_FORCE:
+			o.force = 1;
+			break;
+		case OPT_NOEST:
+			o.no_estimate = 1;
+			break;
+		case OPT_IGNORE:
+			if ((k = tr_align_anchor_kind(optarg)) == 0)
+				tool_die(TOOL_EXIT_USAGE, "--ignore: unknown "
+				    "anchor '%s'; use perf-ref, go-snapshot, "
+				    "clock-json or go-log", optarg);
+			o.ignore |= k;
 			break;
 		case 'h':
 			usage(0);
@@ -78,15 +173,22 @@ main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage(TOOL_EXIT_USAGE);
+	if (o.reset && (o.nstmts > 0 || o.force || o.no_estimate))
+		tool_die(TOOL_EXIT_USAGE, "--reset takes no statements and no "
+		    "estimation options");
+	o.human = fmt == TR_OUT_TABLE;
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath),
-	    dry ? TR_DB_READONLY : TR_DB_NOCREATE, &err)) == NULL)
+	    o.dry_run ? TR_DB_READONLY : TR_DB_NOCREATE, &err)) == NULL) {
+		tr_align_opts_release(&o);
 		return (tool_report(&err));
+	}
 	out = tr_out_new(stdout, fmt);
-	if (tr_align_run(db, dry, out, &err) != 0)
+	if (tr_align_run(db, &o, out, &err) != 0)
 		status = tool_report(&err);
 	tr_out_free(out);
 	tr_db_free(db);
+	tr_align_opts_release(&o);
 	tool_close_stdout();
 	return (status);
 }
