@@ -102,8 +102,9 @@ main(int argc, char **argv)
 	    &err)) == NULL)
 		return (tool_report(&err));
 	out = tr_out_new(stdout, fmt);
+	/* A write error is reported once, by tool_close_stdout(). */
 	if (q->run(db, argc - optind, argv + optind, out, &err) != 0)
-		status = tool_report(&err);
+		status = ferror(stdout) ? TOOL_EXIT_DATA : tool_report(&err);
 	tr_out_free(out);
 	tr_db_free(db);
 	tool_close_stdout();

@@ -1161,6 +1161,24 @@ START_TEST(test_query_sql)
 	ck_assert_int_eq(err.code, TR_EUSAGE);
 	ck_assert_str_eq(err.msg, "empty SQL statement");
 	free(t);
+	/* A write error is an error with its reason. */
+	{
+		FILE		*full = fopen("/dev/full", "w");
+		struct tr_out	*o;
+
+		if (full != NULL) {
+			setvbuf(full, NULL, _IONBF, 0);
+			o = tr_out_new(full, TR_OUT_CSV);
+			tr_error_init(&err);
+			ck_assert_int_eq(tr_query_sql(db, "SELECT 1", o, &err),
+			    -1);
+			ck_assert_int_eq(err.code, TR_EIO);
+			ck_assert_str_eq(err.msg, "error writing output: No "
+			    "space left on device");
+			tr_out_free(o);
+			fclose(full);
+		}
+	}
 	/* The views have names people can query. */
 	ck_assert_int_eq(sql_csv(db, "SELECT * FROM perf_sample", &t, &err),
 	    0);
