@@ -1,0 +1,9 @@
+# Go trace: GoEnd with no goroutine running (it falls on goroutine 0).  Located message, exit 1, the store
+# byte-identical.
+trace-import -q data/gotrace/min119.trace || exit 99
+sha256sum trace.db > before
+trace-import data/gotrace/bad-gotrace-g0.trace
+rc=$?
+sha256sum -c --quiet before
+ls
+exit $rc

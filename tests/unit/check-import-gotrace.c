@@ -1,0 +1,665 @@
+/*
+ * Unit tests for the Go execution trace importer: the event stream
+ * matches `go tool trace -d` event for event, the store holds what the
+ * events say, every malformed input fails with its located message, and
+ * the map the parsers use holds up.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <zlib.h>
+
+#include "db.h"
+#include "gotrace.h"
+#include "importer.h"
+#include "util.h"
+
+/* --- helpers --------------------------------------------------------- */
+
+static char *
+data_path(const char *name)
+{
+	const char	*dir = getenv("TR_DATA");
+
+	return (tr_xasprintf("%s/gotrace/%s", dir ? dir : "tests/data", name));
+}
+
+struct lines {
+	char	**v;
+	size_t	  n, cap;
+};
+
+static void
+lines_add(struct lines *l, char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 1024;
+		l->v = tr_xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = s;
+}
+
+static void
+lines_free(struct lines *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* Format an event as go tool trace -d prints it. */
+static void
+hook(void *arg, const struct tr_gotrace_event *e)
+{
+	struct tr_buf	b;
+	int		i;
+
+	tr_buf_init(&b);
+	tr_buf_printf(&b, "%" PRId64 " %s p=%" PRId64 " g=%" PRIu64 " off=%"
+	    PRId64, e->ts, e->name, e->p, e->g, e->off);
+	for (i = 0; i < e->nargs; i++)
+		tr_buf_printf(&b, " %s=%" PRIu64, e->argnames[i], e->args[i]);
+	for (i = 0; i < e->nsargs; i++)
+		tr_buf_printf(&b, " %s=%s", e->sargnames[i],
+		    e->sargs[i] ? e->sargs[i] : "");
+	lines_add(arg, b.data);
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Import 'name' into a new store; the events go to 'l' when not NULL. */
+static struct tr_db *
+import(const char *name, struct lines *l, struct tr_import_result *res,
+    struct tr_error *err)
+{
+	struct tr_import_opts	 o;
+	struct tr_db		*db;
+	char			*path = data_path(name);
+	int			 rc;
+
+	tr_error_init(err);
+	db = tr_db_open(":memory:", 0, err);
+	ck_assert_ptr_nonnull(db);
+	tr_import_opts_init(&o);
+	tr_gotrace_hook = l ? hook : NULL;
+	tr_gotrace_hook_arg = l;
+	rc = tr_import_file(db, path, name, &o, res, err);
+	tr_gotrace_hook = NULL;
+	free(path);
+	if (rc != 0) {
+		tr_db_free(db);
+		return (NULL);
+	}
+	return (db);
+}
+
+static int64_t
+q(struct tr_db *db, const char *sql)
+{
+	struct tr_error	err;
+	int64_t		v = -1;
+
+	tr_error_init(&err);
+	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s: %s", sql,
+	    err.msg);
+	return (v);
+}
+
+/* The events 'name' yields, sorted, against NAME.dumpsum. */
+static void
+check_dumpsum(const char *name)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct lines		 l;
+	struct tr_db		*db;
+	char			*path, base[256], *dot;
+	FILE			*f;
+	unsigned long		 want_n, want_crc, crc;
+	size_t			 i;
+
+	memset(&l, 0, sizeof l);
+	db = import(name, &l, &res, &err);
+	ck_assert_msg(db != NULL, "%s: %s", name, err.msg);
+	tr_db_free(db);
+	snprintf(base, sizeof base, "%s", name);
+	if ((dot = strstr(base, ".trace")) != NULL)
+		*dot = '\0';
+	strcat(base, ".dumpsum");
+	path = data_path(base);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	ck_assert_int_eq(fscanf(f, "%lu %lu", &want_n, &want_crc), 2);
+	fclose(f);
+	free(path);
+	qsort(l.v, l.n, sizeof *l.v, cmp_line);
+	crc = crc32(0, Z_NULL, 0);
+	for (i = 0; i < l.n; i++) {
+		crc = crc32(crc, (const Bytef *)l.v[i], (uInt)strlen(l.v[i]));
+		crc = crc32(crc, (const Bytef *)"\n", 1);
+	}
+	ck_assert_msg(l.n == want_n, "%s: %zu events, go tool trace has %lu",
+	    name, l.n, want_n);
+	ck_assert_msg(crc == want_crc, "%s: events differ from go tool trace "
+	    "-d (crc %lu, want %lu)", name, crc, want_crc);
+	lines_free(&l);
+}
+
+/* --- the event stream against go tool trace -d ------------------------ */
+
+START_TEST(test_fixture_dump)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct lines		 mine, go;
+	struct tr_db		*db;
+	char			*path, line[4096];
+	FILE			*f;
+	size_t			 i;
+
+	memset(&mine, 0, sizeof mine);
+	memset(&go, 0, sizeof go);
+	db = import("go119-fixture.trace", &mine, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	tr_db_free(db);
+	path = data_path("go119-fixture.dump");
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	while (fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		lines_add(&go, tr_xstrdup(line));
+	}
+	fclose(f);
+	free(path);
+	/* Ties in time may come out in any order: compare sorted. */
+	qsort(mine.v, mine.n, sizeof *mine.v, cmp_line);
+	qsort(go.v, go.n, sizeof *go.v, cmp_line);
+	ck_assert_uint_eq(mine.n, 427);
+	ck_assert_uint_eq(mine.n, go.n);
+	for (i = 0; i < go.n; i++)
+		ck_assert_str_eq(mine.v[i], go.v[i]);
+	lines_free(&mine);
+	lines_free(&go);
+}
+END_TEST
+
+static const char *const dumps[] = {
+	"gen119.trace", "go119-fixture.trace", "http_1_7_good",
+	"http_1_9_good", "http_1_10_good", "http_1_11_good", "http_1_19_good",
+	"stress_1_7_good", "stress_1_9_good", "stress_1_10_good",
+	"stress_1_11_good", "stress_1_19_good", "stress_start_stop_1_7_good",
+	"stress_start_stop_1_9_good", "stress_start_stop_1_10_good",
+	"stress_start_stop_1_11_good", "stress_start_stop_1_19_good",
+	"user_task_region_1_11_good", "user_task_region_1_19_good"
+};
+
+START_TEST(test_dumpsums)
+{
+	check_dumpsum(dumps[_i]);
+}
+END_TEST
+
+/* --- the store ------------------------------------------------------- */
+
+/* Count the events of each type in a committed go tool trace -d dump. */
+static int64_t
+dump_count(const char *name, const char *type)
+{
+	char	*path = data_path(name), line[4096], *sp;
+	FILE	*f;
+	int64_t	 n = 0;
+
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	while (fgets(line, sizeof line, f) != NULL) {
+		if ((sp = strchr(line, ' ')) == NULL)
+			continue;
+		if (strncmp(sp + 1, type, strlen(type)) == 0 &&
+		    sp[1 + strlen(type)] == ' ')
+			n++;
+	}
+	fclose(f);
+	free(path);
+	return (n);
+}
+
+#define STATES(cond)							\
+	"SELECT count(*) FROM go_state WHERE " cond
+
+START_TEST(test_store_counts)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	const char		*d = "gen119.dump";
+	int64_t			 waiting, insys, sysblock, syscall, blocks;
+
+	db = import("gen119.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+
+	/* One goroutine track per goroutine created. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine"),
+	    dump_count(d, "GoCreate"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "ended IS NOT NULL"), dump_count(d, "GoEnd"));
+	/* A running slice per start. */
+	ck_assert_int_eq(q(db, STATES("state = 'running'")),
+	    dump_count(d, "GoStart") + dump_count(d, "GoStartLabel"));
+	/* A blocked slice per blocking event, of its kind. */
+	ck_assert_int_eq(q(db, STATES("reason = 'chan send'")),
+	    dump_count(d, "GoBlockSend"));
+	ck_assert_int_eq(q(db, STATES("reason = 'chan recv'")),
+	    dump_count(d, "GoBlockRecv"));
+	ck_assert_int_eq(q(db, STATES("reason = 'select'")),
+	    dump_count(d, "GoBlockSelect"));
+	ck_assert_int_eq(q(db, STATES("reason = 'sync'")),
+	    dump_count(d, "GoBlockSync"));
+	ck_assert_int_eq(q(db, STATES("reason = 'cond'")),
+	    dump_count(d, "GoBlockCond"));
+	ck_assert_int_eq(q(db, STATES("reason = 'net'")),
+	    dump_count(d, "GoBlockNet"));
+	ck_assert_int_eq(q(db, STATES("reason = 'sleep'")),
+	    dump_count(d, "GoSleep"));
+	ck_assert_int_eq(q(db, STATES("reason = 'GC'")),
+	    dump_count(d, "GoBlockGC"));
+	ck_assert_int_eq(q(db, STATES("reason = 'other'")),
+	    dump_count(d, "GoBlock"));
+	ck_assert_int_eq(q(db, STATES("reason = 'forever'")),
+	    dump_count(d, "GoStop"));
+	waiting = dump_count(d, "GoWaiting");
+	insys = dump_count(d, "GoInSyscall");
+	sysblock = dump_count(d, "GoSysBlock");
+	syscall = dump_count(d, "GoSysCall");
+	ck_assert_int_eq(q(db, STATES("reason = 'unknown'")), waiting);
+	ck_assert_int_eq(q(db, STATES("state = 'blocked' AND "
+	    "reason = 'syscall'")), sysblock + insys);
+	ck_assert_int_eq(q(db, STATES("state = 'blocked' AND "
+	    "reason = 'syscall' AND json_extract(args, '$.handoff')")),
+	    sysblock);
+	/* Syscalls that returned without blocking, as instants. */
+	ck_assert_int_eq(q(db, STATES("state = 'syscall'")),
+	    syscall - sysblock);
+	ck_assert_int_eq(q(db, STATES("state = 'syscall' AND dur = 0")),
+	    syscall - sysblock);
+	blocks = q(db, STATES("state = 'blocked'"));
+	ck_assert_int_eq(blocks, dump_count(d, "GoBlockSend") +
+	    dump_count(d, "GoBlockRecv") + dump_count(d, "GoBlockSelect") +
+	    dump_count(d, "GoBlockSync") + dump_count(d, "GoBlockCond") +
+	    dump_count(d, "GoBlockNet") + dump_count(d, "GoSleep") +
+	    dump_count(d, "GoBlockGC") + dump_count(d, "GoBlock") +
+	    dump_count(d, "GoStop") + waiting + insys + sysblock);
+	/* Runnable, by what made it so. */
+	ck_assert_int_eq(q(db, STATES("reason = 'unblocked'")),
+	    dump_count(d, "GoUnblock"));
+	ck_assert_int_eq(q(db, STATES("reason = 'preempted'")),
+	    dump_count(d, "GoPreempt"));
+	ck_assert_int_eq(q(db, STATES("reason = 'runtime.Gosched'")),
+	    dump_count(d, "GoSched"));
+	ck_assert_int_eq(q(db, STATES("state = 'runnable' AND "
+	    "reason = 'syscall'")), dump_count(d, "GoSysExit"));
+	ck_assert_int_eq(q(db, STATES("reason = 'created'")),
+	    dump_count(d, "GoCreate") - waiting - insys);
+
+	/* GC, STW, heap, P, annotations, CPU samples. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_gc WHERE name = 'GC'"),
+	    dump_count(d, "GCStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_gc WHERE "
+	    "name = 'GC' AND json_extract(args, '$.seq') IS NOT NULL"),
+	    dump_count(d, "GCStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_gc WHERE "
+	    "name = 'sweep'"), dump_count(d, "GCSweepStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_gc WHERE "
+	    "name = 'mark assist'"), dump_count(d, "GCMarkAssistStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_stw"),
+	    dump_count(d, "GCSTWStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_stw WHERE kind = 'gc' "
+	    "AND reason IN ('GC mark termination', 'GC sweep termination')"),
+	    dump_count(d, "GCSTWStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM counter c JOIN str n ON "
+	    "n.id = c.name_id WHERE n.s = 'HeapAlloc'"),
+	    dump_count(d, "HeapAlloc"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM counter c JOIN str n ON "
+	    "n.id = c.name_id WHERE n.s = 'HeapGoal'"),
+	    dump_count(d, "HeapGoal"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM counter c JOIN str n ON "
+	    "n.id = c.name_id WHERE n.s = 'GOMAXPROCS'"),
+	    dump_count(d, "Gomaxprocs"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN track t ON "
+	    "t.id = s.track_id WHERE t.kind = 'go-proc'"),
+	    dump_count(d, "ProcStart"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str c ON "
+	    "c.id = s.category_id WHERE c.s = 'region'"),
+	    dump_count(d, "UserRegion") / 2);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str c ON "
+	    "c.id = s.category_id WHERE c.s = 'log'"),
+	    dump_count(d, "UserLog"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str c ON "
+	    "c.id = s.category_id WHERE c.s = 'task'"),
+	    dump_count(d, "UserTaskCreate"));
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM sample s JOIN str e ON "
+	    "e.id = s.event_id WHERE e.s = 'cpu' AND s.callsite_id IS NOT NULL "
+	    "AND json_extract(s.labels, '$.goid') > 0"),
+	    dump_count(d, "CPUSample"));
+	ck_assert_int_eq(res.samples, dump_count(d, "CPUSample"));
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_store_tiling)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	db = import("gen119.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	/*
+	 * A goroutine's running, runnable and blocked slices follow one
+	 * another without gap or overlap, from its first to its last.
+	 */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM (SELECT ts, lag(ts + dur) "
+	    "OVER (PARTITION BY goid ORDER BY ts, id) AS prev FROM go_state "
+	    "WHERE state IN ('running', 'runnable', 'blocked')) "
+	    "WHERE prev IS NOT NULL AND prev != ts"), 0);
+	/* An ended goroutine's last slice ends when it does. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine g WHERE "
+	    "ended IS NOT NULL AND ended != (SELECT max(ts + dur) FROM "
+	    "go_state s WHERE s.goid = g.goid)"), 0);
+	ck_assert_int_gt(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "ended IS NOT NULL"), 10);
+	/* A created goroutine's first slice starts at its creation. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine g WHERE "
+	    "created IS NOT NULL AND created != (SELECT min(ts) FROM "
+	    "go_state s WHERE s.goid = g.goid)"), 0);
+	/* What is still open at the end is marked so, and ends there. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE "
+	    "json_extract(args, '$.unfinished') AND ts + dur != "
+	    "(SELECT ts_max FROM source)"), 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine g WHERE "
+	    "ended IS NULL AND NOT EXISTS (SELECT 1 FROM go_state s WHERE "
+	    "s.goid = g.goid AND json_extract(s.args, '$.unfinished'))"), 0);
+	/* Running slices say on which P and thread. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE "
+	    "state = 'running' AND (json_extract(args, '$.p') IS NULL OR "
+	    "json_extract(args, '$.m') IS NULL)"), 0);
+	/* Ps run one goroutine at a time. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM (SELECT ts, lag(ts + dur) "
+	    "OVER (PARTITION BY json_extract(args, '$.p') ORDER BY ts, id) AS "
+	    "prev FROM go_state WHERE state = 'running') WHERE prev > ts"), 0);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_store_fixture)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	db = import("go119-fixture.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(res.samples, 8);
+	/* Ticks to ns: the first event at ticks * 1e9 / frequency. */
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, "
+	    "'$.ticks_per_second') FROM source"), 38209879);
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, '$.first_tick') "
+	    "FROM source"), 17911231802);
+	ck_assert_int_eq(q(db, "SELECT ts_min FROM source"), 468759186649);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM source WHERE "
+	    "clock = 'go-ticks' AND format = 'gotrace' AND "
+	    "format_version = '1.19'"), 1);
+	/*
+	 * Goroutine 24 blocks on sync at 132033 ns into the trace (dump:
+	 * "132033 GoBlockSync p=1 g=24 off=669"), with the blocking stack.
+	 */
+	ck_assert_int_eq(q(db, "SELECT ts - (SELECT ts_min FROM source) FROM "
+	    "go_state WHERE goid = 24 AND reason = 'sync' ORDER BY ts LIMIT 1"),
+	    132033);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state s JOIN callsite c "
+	    "ON c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
+	    "s.goid = 24 AND s.reason = 'sync' AND f.name LIKE 'sync.%'"), 1);
+	/* The task, its two regions per worker, its logs. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM track WHERE "
+	    "kind = 'go-task' AND name = 'fixture-task' AND ref = 1"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str n ON "
+	    "n.id = s.name_id WHERE n.s = 'worker-region'"), 4);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str n ON "
+	    "n.id = s.name_id WHERE n.s = 'phase' AND "
+	    "json_extract(s.args, '$.message') IN ('start', 'end')"), 2);
+	/* Goroutines existing at the start are marked as such. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM track WHERE "
+	    "kind = 'goroutine' AND json_extract(meta, '$.at_start')"), 6);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "goid = 1 AND name = 'runtime.main'"), 1);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_min)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	/*
+	 * Goroutine 1 is created at tick 1002, starts at 1004 and ends at
+	 * 1005, at 1 MHz: runnable 2000 ns, running 1000 ns.
+	 */
+	db = import("min119.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(q(db, "SELECT ts_min FROM source"), 1001000);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state"), 2);
+	ck_assert_int_eq(q(db, "SELECT ts FROM go_state WHERE state = "
+	    "'runnable' AND reason = 'created' AND dur = 2000"), 1002000);
+	ck_assert_int_eq(q(db, "SELECT ts FROM go_state WHERE state = "
+	    "'running' AND dur = 1000 AND args = '{\"p\":0,\"m\":7}'"), 1004000);
+	ck_assert_int_eq(q(db, "SELECT created FROM go_goroutine WHERE "
+	    "goid = 1 AND ended = 1005000 AND name = 'main.worker'"), 1002000);
+	/* Created at main.main (stack 2), to run main.worker (stack 1). */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine g JOIN "
+	    "callsite c ON c.id = g.callsite_id JOIN frame f ON "
+	    "f.id = c.frame_id WHERE f.name = 'main.main' AND f.line = 12 AND "
+	    "f.file = 'main.go'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN track t ON "
+	    "t.id = s.track_id WHERE t.kind = 'go-proc' AND t.ref = 0 AND "
+	    "s.ts = 1003000 AND s.dur = 3000"), 1);
+	tr_db_free(db);
+}
+END_TEST
+
+/* --- errors ---------------------------------------------------------- */
+
+static const struct {
+	const char	*file;
+	const char	*msg;
+} bad[] = {
+	{ "bad-gotrace-dupstring.trace",
+	  "offset 56: string id 1 defined twice" },
+	{ "bad-gotrace-g0.trace", "offset 65: GoEnd on goroutine 0" },
+	{ "bad-gotrace-longvarint.trace", "offset 20: malformed varint" },
+	{ "bad-gotrace-nargs.trace",
+	  "offset 56: ProcStop has 2 arguments, want 1" },
+	{ "bad-gotrace-nofreq.trace", "offset 88: no Frequency event at the "
+	  "end of the trace (truncated?)" },
+	{ "bad-gotrace-proc.trace",
+	  "offset 16: batch for P 4294967296, more than 2147483647" },
+	{ "bad-gotrace-region.trace", "offset 80: UserRegion: end of "
+	  "'main.main' does not match the innermost open region of "
+	  "goroutine 1" },
+	{ "bad-gotrace-sequence.trace", "offset 65: no consistent ordering "
+	  "of events: GoStart of goroutine 1 (sequence 3) does not follow "
+	  "from its state (sequence 1, runnable)" },
+	{ "bad-gotrace-stack.trace", "offset 56: undefined stack id 5" },
+	{ "bad-gotrace-string.trace",
+	  "offset 77: stack 1 frame 0: undefined string id 9" },
+	{ "bad-gotrace-time.trace", "offset 64: GoStart: time stamps out of "
+	  "order (tick 502 after 1002)" },
+	{ "bad-gotrace-transition.trace",
+	  "offset 69: ProcStop: P 0 is still running goroutine 1" },
+	{ "bad-gotrace-truncated.trace", "offset 20: truncated String event" },
+	{ "bad-gotrace-type.trace", "offset 20: unknown event type 63" },
+	{ "bad-gotrace-varint.trace", "offset 20: truncated ProcStart event" },
+	{ "bad-gotrace-version.trace", "offset 0: unsupported Go trace version "
+	  "1.5: traces before Go 1.7 carry no symbols" },
+};
+
+START_TEST(test_bad)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	char			 buf[2048], want[2048];
+
+	ck_assert_ptr_null(import(bad[_i].file, NULL, &res, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	tr_error_format(&err, buf, sizeof buf);
+	snprintf(want, sizeof want, "%s: %s", bad[_i].file, bad[_i].msg);
+	ck_assert_str_eq(buf, want);
+}
+END_TEST
+
+/* Every prefix of a good trace either imports or fails with a location. */
+START_TEST(test_truncations)
+{
+	struct tr_import_opts	 o;
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_input		*in;
+	struct tr_db		*db;
+	unsigned char		*data;
+	size_t			 len, n;
+	char			*path = data_path("min119.trace");
+	FILE			*f;
+
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	data = tr_xmalloc(4096);
+	len = fread(data, 1, 4096, f);
+	fclose(f);
+	free(path);
+	tr_import_opts_init(&o);
+	o.format = tr_importer_find("gotrace");
+	for (n = 0; n < len; n++) {
+		tr_error_init(&err);
+		db = tr_db_open(":memory:", 0, &err);
+		in = tr_input_mem("cut", data, n);
+		ck_assert_int_eq(tr_import_input(db, in, &o, &res, &err), -1);
+		ck_assert_int_eq(err.code, TR_EDATA);
+		ck_assert_int_ge(err.offset, 0);
+		ck_assert_int_le(err.offset, (int64_t)n);
+		ck_assert_int_eq(q(db, "SELECT count(*) FROM source"), 0);
+		tr_input_free(in);
+		tr_db_free(db);
+	}
+	free(data);
+}
+END_TEST
+
+/* --- header and map -------------------------------------------------- */
+
+START_TEST(test_header)
+{
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.19 trace\0\0\0", 16), 1019);
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.7 trace\0\0\0\0", 16), 1007);
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.22 trace\0\0\0", 16), 1022);
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.19 trace\0\0\1", 16), 0);
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.19 trace\0\0", 15), 0);
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.x trace\0\0\0\0", 16), 0);
+	ck_assert_int_eq(tr_gotrace_header_version((const unsigned char *)
+	    "go 1.1234 trace\0", 16), 0);
+	ck_assert_ptr_eq(tr_importer_detect((const unsigned char *)
+	    "go 1.21 trace\0\0\0\1", 17), tr_importer_find("gotrace"));
+}
+END_TEST
+
+START_TEST(test_map)
+{
+	struct tr_gotrace_map	 m;
+	uint64_t		*keys, k;
+	size_t			 n, i;
+	static char		 vals[1];
+
+	tr_gotrace_map_init(&m);
+	ck_assert_ptr_null(tr_gotrace_map_get(&m, 5));
+	ck_assert_ptr_null(tr_gotrace_map_del(&m, 5));
+	/* Keys that collide in the low bits, inserted and removed. */
+	for (i = 0; i < 5000; i++)
+		tr_gotrace_map_put(&m, (uint64_t)i << 20, vals + (i % 1));
+	for (i = 0; i < 5000; i += 2)
+		ck_assert_ptr_eq(tr_gotrace_map_del(&m, (uint64_t)i << 20),
+		    vals);
+	ck_assert_uint_eq(m.count, 2500);
+	for (i = 0; i < 5000; i++) {
+		k = (uint64_t)i << 20;
+		if (i % 2)
+			ck_assert_ptr_eq(tr_gotrace_map_get(&m, k), vals);
+		else
+			ck_assert_ptr_null(tr_gotrace_map_get(&m, k));
+	}
+	tr_gotrace_map_put(&m, UINT64_MAX, vals);
+	tr_gotrace_map_put(&m, 0, vals);
+	keys = tr_gotrace_map_keys(&m, &n);
+	ck_assert_uint_eq(n, 2502);
+	ck_assert_uint_eq(keys[0], 0);
+	ck_assert_uint_eq(keys[1], (uint64_t)1 << 20);
+	ck_assert_uint_eq(keys[n - 1], UINT64_MAX);
+	for (i = 1; i < n; i++)
+		ck_assert(keys[i - 1] < keys[i]);
+	free(keys);
+	tr_gotrace_map_release(&m);
+}
+END_TEST
+
+START_TEST(test_json_str)
+{
+	struct tr_buf	b;
+
+	tr_buf_init(&b);
+	tr_gotrace_json_str(&b, "a\"b\\c\n\x01", 7);
+	ck_assert_str_eq(b.data, "\"a\\\"b\\\\c\\u000a\\u0001\"");
+	tr_buf_release(&b);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("import-gotrace");
+	TCase	*tc = tcase_create("core");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_header);
+	tcase_add_test(tc, test_map);
+	tcase_add_test(tc, test_json_str);
+	tcase_add_test(tc, test_fixture_dump);
+	tcase_add_loop_test(tc, test_dumpsums, 0,
+	    sizeof dumps / sizeof *dumps);
+	tcase_add_test(tc, test_store_counts);
+	tcase_add_test(tc, test_store_tiling);
+	tcase_add_test(tc, test_store_fixture);
+	tcase_add_test(tc, test_min);
+	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof *bad);
+	tcase_add_test(tc, test_truncations);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed ? EXIT_FAILURE : EXIT_SUCCESS);
+}
