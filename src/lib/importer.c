@@ -18,16 +18,22 @@
 #include "util.h"
 
 /* importer.c: keep sorted */
-extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_clock_json;
 extern const struct tr_importer tr_importer_gotrace;
+extern const struct tr_importer tr_importer_nvidia_smi_csv;
+extern const struct tr_importer tr_importer_nvidia_smi_dmon;
+extern const struct tr_importer tr_importer_nvidia_smi_pmon;
+extern const struct tr_importer tr_importer_nvtop;
 extern const struct tr_importer tr_importer_perf_script;
 extern const struct tr_importer tr_importer_pprof;
 
 const struct tr_importer *const tr_importer_table[] = {
-	&tr_importer_gotrace,
 	&tr_importer_clock_json,
 	&tr_importer_gotrace,
+	&tr_importer_nvidia_smi_csv,
+	&tr_importer_nvidia_smi_dmon,
+	&tr_importer_nvidia_smi_pmon,
+	&tr_importer_nvtop,
 	&tr_importer_perf_script,
 	&tr_importer_pprof,
 	NULL

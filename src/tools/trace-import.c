@@ -16,7 +16,9 @@
 #include "util.h"
 
 static const char usage_text[] =
-"usage: trace-import [-q] [-d DB] [-f FORMAT] [-H HOST] FILE|DIR|- ...\n"
+"usage: trace-import [-q] [-d DB] [-f FORMAT] [-H HOST] [--tz ZONE]\n"
+"                    [--start TIME] [--interval DUR] [--fields LIST]\n"
+"                    FILE|DIR|- ...\n"
 "       trace-import --list-formats\n"
 "\n"
 "Import performance data into the trace store, one transaction per input.\n"
@@ -25,6 +27,16 @@ static const char usage_text[] =
 "  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
 "  -f, --format NAME    parse every input as NAME (see --list-formats)\n"
 "  -H, --host NAME      the traced host these inputs come from\n"
+"      --tz ZONE        the time zone of local times in GPU telemetry\n"
+"                       (nvidia-smi CSV, dmon, pmon) and of --start, e.g.\n"
+"                       Europe/Berlin (default: $TZ, else the system's)\n"
+"      --start TIME     when a capture that prints no date or time began\n"
+"                       (dmon/pmon without -o T, nvtop; -o T alone: the\n"
+"                       date): '2024-05-01 12:00:00' (in --tz), with 'Z'\n"
+"                       or '+02:00', or '@SECONDS' since the epoch\n"
+"      --interval DUR   the sampling interval of such a capture (1s, 100ms)\n"
+"      --fields LIST    the columns of CSV written with 'noheader': the\n"
+"                       --query-gpu/--query-compute-apps list\n"
 "  -l, --list-formats   list the formats and exit\n"
 "  -q, --quiet          print nothing for inputs that import cleanly\n"
 "  -h, --help           print this help and exit\n"
@@ -125,6 +137,9 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 	return (0);
 }
 
+/* Long options without a letter. */
+enum { OPT_TZ = 256, OPT_START, OPT_INTERVAL, OPT_FIELDS };
+
 int
 main(int argc, char **argv)
 {
@@ -132,6 +147,10 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "tz", required_argument, NULL, OPT_TZ },
+		{ "start", required_argument, NULL, OPT_START },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "fields", required_argument, NULL, OPT_FIELDS },
 		{ "list-formats", no_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -164,6 +183,18 @@ main(int argc, char **argv)
 			break;
 		case 'H':
 			opts.host = optarg;
+			break;
+		case OPT_TZ:
+			tr_import_opts_set(&opts, "tz", optarg);
+			break;
+		case OPT_START:
+			tr_import_opts_set(&opts, "start", optarg);
+			break;
+		case OPT_INTERVAL:
+			tr_import_opts_set(&opts, "interval", optarg);
+			break;
+		case OPT_FIELDS:
+			tr_import_opts_set(&opts, "fields", optarg);
 			break;
 		case 'l':
 			list_formats();
