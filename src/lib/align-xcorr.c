@@ -547,6 +547,12 @@ tr_align_correlate(const struct tr_align_sig *a,
 		return (0);
 	}
 
+	/* Only lags where the signals can meet are worth bins. */
+	if (x->lag_lo < blo - ahi)
+		x->lag_lo = blo - ahi;
+	if (x->lag_hi > bhi - alo)
+		x->lag_hi = bhi - alo;
+
 	/* Coarse: every lag of the window at once. */
 	w = (x->lag_hi - x->lag_lo) / COARSE_LAGS;
 	if (w < (ahi - alo + bhi - blo) / (int64_t)(MAX_FFT / 2))

@@ -78,6 +78,7 @@ struct src {
 	int			 has_uoff;
 	int64_t			 uoff;
 	int64_t			 pid;		/* --pid, 0: any */
+	int			 stated;	/* a statement names it */
 	int			 cands_loaded;
 	struct cand		*cands;
 	size_t			 ncands;
@@ -990,7 +991,7 @@ static int
 apply_statements(struct run *r)
 {
 	const struct tr_align_stmt	*st;
-	struct src			*s;
+	struct src			*s, *t;
 	size_t				 i, j;
 	int64_t				 v;
 
@@ -1006,12 +1007,18 @@ apply_statements(struct run *r)
 				tr_parse_duration(st->val[0], &v);
 			s->has_uoff = 1;
 			s->uoff = v;
+			s->stated = 1;
 			break;
 		case TR_ALIGN_PAIR:
-			if (find_src(r, st->src[0], "--pair", st->text) ==
-			    NULL || find_src(r, st->src[1], "--pair",
-			    st->text) == NULL)
+			if ((s = find_src(r, st->src[0], "--pair",
+			    st->text)) == NULL || (t = find_src(r, st->src[1],
+			    "--pair", st->text)) == NULL)
 				return (-1);
+			/* Read both times now: a bad one is an error. */
+			if (native_time(r, s, st->val[0], st->text, &v) != 0 ||
+			    native_time(r, t, st->val[1], st->text, &v) != 0)
+				return (-1);
+			s->stated = t->stated = 1;
 			break;
 		case TR_ALIGN_PID:
 			if (st->src[0] != NULL) {
@@ -1025,9 +1032,12 @@ apply_statements(struct run *r)
 					    10);
 			break;
 		case TR_ALIGN_TZ:
-			if (st->src[0] != NULL &&
-			    find_src(r, st->src[0], "--tz", st->text) == NULL)
+			if (st->src[0] == NULL)
+				break;
+			if ((s = find_src(r, st->src[0], "--tz", st->text)) ==
+			    NULL)
 				return (-1);
+			s->stated = 1;
 			break;
 		}
 	}
@@ -1176,7 +1186,7 @@ decide_exact(struct run *r, struct src *s)
 			s->unc = UNKNOWN;
 		set_method(s, "user-offset", 1);
 	}
-	if (!s->done && sticky(s) && s->cls != C_MONO) {
+	if (!s->done && sticky(s) && !s->stated && s->cls != C_MONO) {
 		s->map = s->cur;
 		tr_buf_printf(&s->ev, "kept from an earlier run (--reset "
 		    "undoes it)");
@@ -1194,47 +1204,56 @@ decide_exact(struct run *r, struct src *s)
 	return (0);
 }
 
-/* --pair statements whose right-hand source is decided. */
+/*
+ * --pair statements with one side decided: the other side gets an anchor
+ * (a pair says nothing about direction).
+ */
 static int
 decide_pairs(struct run *r, int *progress)
 {
 	const struct tr_align_stmt	*st;
-	struct src			*a, *b;
-	int64_t				 ta, tb;
+	struct src			*a, *b, *to;
+	int64_t				 ta, tb, mono;
 	size_t				 i, k;
 
+	for (i = 0; i < r->n; i++)
+		if (!r->s[i].done) {
+			free(r->s[i].uanc);
+			r->s[i].uanc = NULL;
+			r->s[i].nuanc = 0;
+		}
+	for (k = 0; k < r->o->nstmts; k++) {
+		st = &r->o->stmts[k];
+		if (st->kind != TR_ALIGN_PAIR)
+			continue;
+		if ((a = find_src(r, st->src[0], "--pair", st->text)) == NULL ||
+		    (b = find_src(r, st->src[1], "--pair", st->text)) == NULL)
+			return (-1);
+		if (a->done == b->done || a == b)
+			continue;
+		if (native_time(r, a, st->val[0], st->text, &ta) != 0 ||
+		    native_time(r, b, st->val[1], st->text, &tb) != 0)
+			return (-1);
+		if (b->done) {
+			to = a;
+			mono = tr_align_forward(&b->map, tb);
+			add_anchor(&to->uanc, &to->nuanc, ta, mono, b->unc,
+			    "user-pair");
+		} else {
+			to = b;
+			mono = tr_align_forward(&a->map, ta);
+			add_anchor(&to->uanc, &to->nuanc, tb, mono, a->unc,
+			    "user-pair");
+		}
+	}
 	for (i = 0; i < r->n; i++) {
 		a = &r->s[i];
-		if (a->done)
+		if (a->done || a->nuanc == 0)
 			continue;
-		free(a->uanc);
-		a->uanc = NULL;
-		a->nuanc = 0;
-		for (k = 0; k < r->o->nstmts; k++) {
-			st = &r->o->stmts[k];
-			if (st->kind != TR_ALIGN_PAIR)
-				continue;
-			if (find_src(r, st->src[0], "--pair", st->text) != a)
-				continue;
-			b = find_src(r, st->src[1], "--pair", st->text);
-			if (b == NULL)
-				return (-1);
-			if (!b->done || b == a)
-				continue;
-			if (native_time(r, a, st->val[0], st->text, &ta) != 0 ||
-			    native_time(r, b, st->val[1], st->text, &tb) != 0)
-				return (-1);
-			add_anchor(&a->uanc, &a->nuanc, ta,
-			    tr_align_forward(&b->map, tb),
-			    b->unc, "user-pair");
-		}
-		if (a->nuanc > 0) {
-			describe(&a->ev, a->uanc, a->nuanc);
-			fit(a, a->uanc, a->nuanc, a->cls != C_WALL,
-			    native_mid(a));
-			set_method(a, "user-pair", 1);
-			*progress = 1;
-		}
+		describe(&a->ev, a->uanc, a->nuanc);
+		fit(a, a->uanc, a->nuanc, a->cls != C_WALL, native_mid(a));
+		set_method(a, "user-pair", 1);
+		*progress = 1;
 	}
 	return (0);
 }
