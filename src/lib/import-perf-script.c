@@ -22,6 +22,7 @@
 #define PID_MAX		2147483647LL
 #define EXPECT_HDR	"'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:'"
 #define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
+#define STACK_CACHE	(8 << 20)	/* bytes of stack text remembered */
 
 struct tok {
 	const char	*p;
@@ -57,13 +58,19 @@ struct ps {
 	long			 hdr_line;
 	int64_t			 nlines;	/* stack lines after it */
 	struct tr_sample	 s;
-	int64_t			*ids;		/* frame ids, leaf first */
-	size_t			 nids, capids;
-	int			 pending;	/* a frame line in 'pend' */
-	struct tr_buf		 pend;
-	struct tr_buf		 file;		/* its srcline file */
-	int64_t			 fline;		/* and line, 0 for none */
+	/*
+	 * Its stack lines, trimmed, each tagged 'F' (frame) or 'S' (the
+	 * srcline of the frame before) and ended by '\n'.  Repeated stacks
+	 * are recognised by this text alone, without parsing a frame.
+	 */
+	struct tr_buf		 stk;
 	int			 after_frame;	/* last line was a frame */
+	int64_t			*ids;		/* frame ids, leaf first */
+	size_t			 capids;
+	int64_t			*prev, *prevcs;	/* last stack: frames, sites */
+	size_t			 nprev, capprev;
+	struct tr_map		*stacks;	/* stack text -> call site */
+	size_t			 stack_bytes;
 
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
@@ -477,17 +484,17 @@ split_frame(const char *p, size_t n, struct tr_frame *f)
 		f->addr = addr;
 }
 
-/* "  file.c:12", "  file.c:12 (discriminator 3)": file and line. */
+/*
+ * "file.c:12", "file.c:12 (discriminator 3)": file and line into 'f'.
+ * Anything else ("libc.so.6[2724a]", "??:0") says nothing.
+ */
 static void
-take_srcline(struct ps *ps, const char *p, size_t n)
+split_srcline(const char *p, size_t n, struct tr_frame *f)
 {
 	const char	*end = p + n, *c, *d;
 	int64_t		 line;
 
-	while (p < end && is_blank(*p))
-		p++;
-	if (end - p > 16 && end[-1] == ')' &&
-	    (d = memchr(p, '(', (size_t)(end - p))) != NULL &&
+	if (n > 16 && end[-1] == ')' && (d = memchr(p, '(', n)) != NULL &&
 	    d > p && d[-1] == ' ' && (size_t)(end - d) > 15 &&
 	    memcmp(d, "(discriminator ", 15) == 0)
 		end = d - 1;
@@ -497,34 +504,18 @@ take_srcline(struct ps *ps, const char *p, size_t n)
 	    dec_value(c, (size_t)(end - c), INT64_MAX, &line) != 0 ||
 	    line == 0 || (c - 1 - p == 2 && memcmp(p, "??", 2) == 0))
 		return;
-	tr_buf_reset(&ps->file);
-	tr_buf_add(&ps->file, p, (size_t)(c - 1 - p));
-	ps->fline = line;
+	f->file = p;
+	f->file_len = (size_t)(c - 1 - p);
+	f->line = line;
 }
 
-static int
-flush_frame(struct ps *ps)
+/* Keep a stack line: 'tag' then the text from 'p' to 'end'. */
+static void
+keep_line(struct ps *ps, char tag, const char *p, const char *end)
 {
-	struct tr_frame	f;
-	int64_t		id;
-
-	if (!ps->pending)
-		return (0);
-	ps->pending = 0;
-	split_frame(ps->pend.data, ps->pend.len, &f);
-	if (ps->fline > 0) {
-		f.file = ps->file.data;
-		f.file_len = ps->file.len;
-		f.line = ps->fline;
-	}
-	if ((id = tr_import_add_frame(ps->ctx, &f, ps->err)) < 0)
-		return (-1);
-	if (ps->nids == ps->capids) {
-		ps->capids = ps->capids ? ps->capids * 2 : 64;
-		ps->ids = tr_xrealloc(ps->ids, ps->capids * sizeof *ps->ids);
-	}
-	ps->ids[ps->nids++] = id;
-	return (0);
+	tr_buf_addc(&ps->stk, tag);
+	tr_buf_add(&ps->stk, p, (size_t)(end - p));
+	tr_buf_addc(&ps->stk, '\n');
 }
 
 /* A frame line starting at address 'a' (alen hex digits). */
@@ -535,14 +526,79 @@ add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
 		return (bad(ps, a, "address out of range: expected at most 16 "
 		    "hex digits, got '%.*s'%s", shown(alen), a,
 		    ellipsis(alen)));
-	if (flush_frame(ps) != 0)
-		return (-1);
-	tr_buf_reset(&ps->pend);
-	tr_buf_add(&ps->pend, a, (size_t)(end - a));
-	ps->pending = 1;
-	ps->fline = 0;
+	keep_line(ps, 'F', a, end);
 	ps->after_frame = 1;
 	return (0);
+}
+
+/* The call site of the stack in ps->stk, storing what is new. */
+static int64_t
+resolve_stack(struct ps *ps)
+{
+	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl;
+	struct tr_frame	 f;
+	size_t		 n = 0, i;
+	int64_t		 t, cs;
+
+	if (ps->stk.len == 0)
+		return (0);
+	if (tr_map_get(ps->stacks, p, ps->stk.len, &cs))
+		return (cs);
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		split_frame(p + 1, (size_t)(nl - p - 1), &f);
+		p = nl + 1;
+		if (p < end && *p == 'S') {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			split_srcline(p + 1, (size_t)(nl - p - 1), &f);
+			p = nl + 1;
+		}
+		if (n == ps->capids) {
+			ps->capids = ps->capids ? ps->capids * 2 : 64;
+			ps->ids = tr_xrealloc(ps->ids,
+			    ps->capids * sizeof *ps->ids);
+		}
+		if ((ps->ids[n++] = tr_import_add_frame(ps->ctx, &f,
+		    ps->err)) < 0)
+			return (-1);
+	}
+	/* perf prints the leaf first; the store wants the root first. */
+	for (i = 0; i < n / 2; i++) {
+		t = ps->ids[i];
+		ps->ids[i] = ps->ids[n - 1 - i];
+		ps->ids[n - 1 - i] = t;
+	}
+	/*
+	 * Consecutive stacks share their roots: start from the deepest call
+	 * site the last stack resolved had in common with this one.
+	 */
+	for (i = 0; i < n && i < ps->nprev && ps->prev[i] == ps->ids[i]; i++)
+		;
+	if (n > ps->capprev) {
+		ps->capprev = ps->capids;
+		ps->prev = tr_xrealloc(ps->prev, ps->capprev *
+		    sizeof *ps->prev);
+		ps->prevcs = tr_xrealloc(ps->prevcs, ps->capprev *
+		    sizeof *ps->prevcs);
+	}
+	cs = i > 0 ? ps->prevcs[i - 1] : 0;
+	for (; i < n; i++) {
+		if ((cs = tr_import_add_callsite(ps->ctx, cs, ps->ids[i],
+		    (int64_t)i, ps->err)) < 0)
+			return (-1);
+		ps->prev[i] = ps->ids[i];
+		ps->prevcs[i] = cs;
+	}
+	ps->nprev = n;
+	/* Bounded memory: start the cache afresh when it grows too big. */
+	if (ps->stack_bytes + ps->stk.len > STACK_CACHE) {
+		tr_map_free(ps->stacks);
+		ps->stacks = tr_map_new();
+		ps->stack_bytes = 0;
+	}
+	tr_map_put(ps->stacks, ps->stk.data, ps->stk.len, cs);
+	ps->stack_bytes += ps->stk.len;
+	return (cs);
 }
 
 /* --- samples ---------------------------------------------------------- */
@@ -550,23 +606,11 @@ add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
 static int
 end_sample(struct ps *ps)
 {
-	size_t	i;
-	int64_t	t;
-
 	if (!ps->open)
 		return (0);
 	ps->open = 0;
-	if (flush_frame(ps) != 0)
+	if ((ps->s.callsite_id = resolve_stack(ps)) < 0)
 		return (-1);
-	for (i = 0; i < ps->nids / 2; i++) {
-		t = ps->ids[i];
-		ps->ids[i] = ps->ids[ps->nids - 1 - i];
-		ps->ids[ps->nids - 1 - i] = t;
-	}
-	if ((ps->s.callsite_id = tr_import_add_stack(ps->ctx, ps->ids,
-	    ps->nids, ps->err)) < 0)
-		return (-1);
-	ps->nids = 0;
 	if (tr_import_add_sample(ps->ctx, &ps->s, ps->err) < 0)
 		return (-1);
 	return (0);
@@ -594,8 +638,8 @@ begin_sample(struct ps *ps, const struct hdr *h)
 	ps->s.cpu = h->cpu;
 	ps->s.value = h->has_period ? h->period : 1;
 	if (h->comm != NULL || h->pid >= 0 || h->tid >= 0) {
-		if (ps->t_id > 0 && ps->t_pid == h->pid && ps->t_tid == h->tid &&
-		    ps->t_comm.len == h->comm_len &&
+		if (ps->t_id > 0 && ps->t_pid == h->pid &&
+		    ps->t_tid == h->tid && ps->t_comm.len == h->comm_len &&
 		    memcmp(ps->t_comm.data, h->comm, h->comm_len) == 0)
 			id = ps->t_id;
 		else {
@@ -633,6 +677,7 @@ begin_sample(struct ps *ps, const struct hdr *h)
 	ps->oneline = 0;
 	ps->nlines = 0;
 	ps->after_frame = 0;
+	tr_buf_reset(&ps->stk);
 	ps->hdr_line = tr_input_lineno(ps->in);
 	if (h->rest != NULL) {
 		const char	*a;
@@ -804,8 +849,9 @@ do_line(struct ps *ps, const char *p, size_t n)
 	while (n > 0 && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
 		n--;
 	if (n == 0) {
-		if (ps->open && !ps->oneline && ps->nlines == 0)
-			return (no_stack(ps, "an empty line"));
+		/* perf prints "HEADER\n\n" for an empty callchain. */
+		if (ps->open && !ps->oneline)
+			ps->callchains = 1;
 		return (end_sample(ps));
 	}
 	if (p[0] == '#') {
@@ -829,8 +875,9 @@ do_line(struct ps *ps, const char *p, size_t n)
 		if (ps->after_frame && n > 2 && p[0] == ' ' && p[1] == ' ' &&
 		    !is_blank(p[2])) {
 			/* perf script -F +srcline: "  file.c:12" */
-			if (ps->pending && ps->fline == 0)
-				take_srcline(ps, p, n);
+			if (ps->after_frame == 1)
+				keep_line(ps, 'S', p + 2, p + n);
+			ps->after_frame = 2;
 			return (0);
 		}
 		for (q = p; is_blank(*q); q++)
@@ -870,8 +917,10 @@ static void
 ps_release(struct ps *ps)
 {
 	free(ps->ids);
-	tr_buf_release(&ps->pend);
-	tr_buf_release(&ps->file);
+	free(ps->prev);
+	free(ps->prevcs);
+	tr_buf_release(&ps->stk);
+	tr_map_free(ps->stacks);
 	tr_buf_release(&ps->t_comm);
 	tr_buf_release(&ps->e_name);
 	json_decref(ps->events);
@@ -889,8 +938,8 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.ctx = ctx;
 	ps.in = in;
 	ps.err = err;
-	tr_buf_init(&ps.pend);
-	tr_buf_init(&ps.file);
+	tr_buf_init(&ps.stk);
+	ps.stacks = tr_map_new();
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
 	ps.events = json_array();
@@ -955,8 +1004,8 @@ probe(const unsigned char *buf, size_t len)
 			if (is_blank(p[0]) && frame_addr(p, n, &alen) != NULL)
 				return (90);
 			/* Very old perf: unindented "ADDR SYM (DSO)". */
-			if (frame_addr(p, n, &alen) != NULL && p[n - 1] == ')' &&
-			    parse_header(&ps, p, n, &h) == 0)
+			if (frame_addr(p, n, &alen) != NULL &&
+			    p[n - 1] == ')' && parse_header(&ps, p, n, &h) == 0)
 				return (80);
 			if (parse_header(&ps, p, n, &h) == 1 && h.has_ts &&
 			    h.event != NULL)
