@@ -182,6 +182,7 @@ tr_gotrace_json_str(struct tr_buf *b, const char *s, size_t len)
 
 struct region {
 	uint64_t	 task;
+	int64_t		 track;		/* its task's, when it began */
 	int64_t		 name_id;
 	int64_t		 ts;
 	int64_t		 cs;
@@ -932,6 +933,7 @@ tr_gotrace_region_begin(struct tr_gotrace_sink *s, uint64_t goid,
 {
 	struct gor	*g;
 	struct region	*r;
+	struct task	*t;
 
 	if ((g = gor_get(s, goid, ts, err)) == NULL)
 		return (-1);
@@ -943,6 +945,10 @@ tr_gotrace_region_begin(struct tr_gotrace_sink *s, uint64_t goid,
 	r = &g->regions[g->nregions];
 	if ((r->name_id = tr_gotrace_str(s, name, err)) < 0)
 		return (-1);
+	if ((t = task_get(s, task, NULL, task ? "{\"at_start\":true}" : NULL,
+	    err)) == NULL)
+		return (-1);
+	r->track = t->track;
 	r->task = task;
 	r->ts = ts;
 	r->cs = cs;
@@ -951,22 +957,17 @@ tr_gotrace_region_begin(struct tr_gotrace_sink *s, uint64_t goid,
 }
 
 static int
-region_emit(struct tr_gotrace_sink *s, uint64_t goid, uint64_t task,
+region_emit(struct tr_gotrace_sink *s, uint64_t goid, int64_t track,
     int64_t name_id, int64_t ts, int64_t end, int64_t cs, size_t depth,
     const char *more, int unfinished, struct tr_error *err)
 {
-	struct task	*t;
-	char		 args[96];
-	int		 n;
+	char	args[96];
+	int	n;
 
-	if ((t = task_get(s, task, NULL, task ? "{\"at_start\":true}" : NULL,
-	    err)) == NULL)
-		return (-1);
 	n = snprintf(args, sizeof args, "\"goid\":%" PRIu64 ",\"depth\":%zu%s",
 	    goid, depth, more ? more : "");
-	return (add_slice(s, t->track, ts, end, name_id,
-	    sid(s, S_REGION, err), cs, wrap_args(s, args, n, unfinished),
-	    err));
+	return (add_slice(s, track, ts, end, name_id, sid(s, S_REGION, err),
+	    cs, wrap_args(s, args, n, unfinished), err));
 }
 
 int
@@ -976,19 +977,22 @@ tr_gotrace_region_end(struct tr_gotrace_sink *s, uint64_t goid,
 {
 	struct gor	*g;
 	struct region	*r;
+	struct task	*t;
 	int64_t		 n;
 
 	if ((g = gor_get(s, goid, ts, err)) == NULL)
 		return (-1);
 	if (g->nregions == 0) {
 		/* Begun before the trace: a zero-length mark where it ends. */
-		if ((n = tr_gotrace_str(s, name, err)) < 0)
+		if ((n = tr_gotrace_str(s, name, err)) < 0 ||
+		    (t = task_get(s, task, NULL, task ? "{\"at_start\":true}" :
+		    NULL, err)) == NULL)
 			return (-1);
-		return (region_emit(s, goid, task, n, ts, ts, cs, 0,
+		return (region_emit(s, goid, t->track, n, ts, ts, cs, 0,
 		    ",\"start_unknown\":true", 0, err));
 	}
 	r = &g->regions[--g->nregions];
-	return (region_emit(s, goid, r->task, r->name_id, r->ts, ts, r->cs,
+	return (region_emit(s, goid, r->track, r->name_id, r->ts, ts, r->cs,
 	    g->nregions, NULL, 0, err));
 }
 
@@ -1000,7 +1004,7 @@ gor_end_regions(struct tr_gotrace_sink *s, struct gor *g, uint64_t goid,
 
 	while (g->nregions > 0) {
 		r = &g->regions[--g->nregions];
-		if (region_emit(s, goid, r->task, r->name_id, r->ts, ts, r->cs,
+		if (region_emit(s, goid, r->track, r->name_id, r->ts, ts, r->cs,
 		    g->nregions, unfinished ? NULL :
 		    ",\"ended_by\":\"goroutine end\"", unfinished, err) != 0)
 			return (-1);
