@@ -353,6 +353,14 @@ bind_sel(sqlite3_stmt *st, const struct tr_flame_sel *sel, int64_t event,
 		sqlite3_bind_int64(st, 6, t0 + sel->from);
 	if (sel->has_to)
 		sqlite3_bind_int64(st, 7, t0 + sel->to);
+	if (sel->label != NULL) {
+		const char	*eq = strchr(sel->label, '=');
+		size_t		 n = eq ? (size_t)(eq - sel->label) :
+				    strlen(sel->label);
+
+		sqlite3_bind_text(st, 8, sel->label, (int)n, SQLITE_STATIC);
+		sqlite3_bind_text(st, 9, eq ? eq + 1 : "", -1, SQLITE_STATIC);
+	}
 	return (0);
 }
 
@@ -382,6 +390,12 @@ sel_sql(struct tr_buf *b, const struct tr_flame_sel *sel, int event)
 		tr_buf_adds(b, " AND s.ts + so.clock_offset >= ?6");
 	if (sel->has_to)
 		tr_buf_adds(b, " AND s.ts + so.clock_offset < ?7");
+	/* A pprof label: a string or number, or one in a list of them. */
+	if (sel->label != NULL)
+		tr_buf_adds(b, " AND EXISTS (SELECT 1 FROM json_each(s.labels)"
+		    " j WHERE j.key = ?8 AND (CAST(j.value AS TEXT) = ?9 OR "
+		    "(j.type = 'array' AND EXISTS (SELECT 1 FROM "
+		    "json_each(j.value) k WHERE CAST(k.value AS TEXT) = ?9))))");
 }
 
 /* One integer from 'sql' with ?1 bound to 'arg'; *found says if a row. */
@@ -515,8 +529,15 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 		if (!found)
 			goto done;
 	} else {
-		/* stackcollapse-perf.pl keeps the first event it meets. */
-		tr_buf_adds(&sql, "SELECT s.event_id");
+		/*
+		 * stackcollapse-perf.pl keeps the first event it meets; for
+		 * pprof samples, the profile's default sample type (or its
+		 * last), as go tool pprof does.
+		 */
+		tr_buf_adds(&sql, "SELECT coalesce((SELECT e.id FROM profile "
+		    "pr JOIN str e ON e.s = coalesce(nullif(pr.default_type, "
+		    "''), json_extract(pr.sample_types, '$[#-1].type')) WHERE "
+		    "pr.id = s.profile_id), s.event_id)");
 		sel_sql(&sql, sel, 0);
 		tr_buf_adds(&sql, " ORDER BY s.id LIMIT 1");
 		if ((st = tr_db_prepare(db, sql.data, err)) == NULL)
@@ -667,6 +688,38 @@ out:
 	if (ret != 0)
 		tr_folded_release(out);
 	return (ret);
+}
+
+sqlite3_stmt *
+tr_flame_sel_prepare(struct tr_db *db, const struct tr_flame_sel *sel,
+    const char *cols, int64_t event, const char *tail, int *none,
+    struct tr_error *err)
+{
+	struct tr_buf	 sql;
+	sqlite3_stmt	*st;
+	int64_t		 t0 = 0;
+	int		 found;
+
+	*none = 0;
+	if (sel->has_from || sel->has_to) {
+		if (query_int(db, "SELECT min(ts_min + clock_offset) FROM "
+		    "source WHERE ?1 = 0 OR id = ?1", sel->source_id, NULL,
+		    &t0, &found, err) != 0)
+			return (NULL);
+		if (!found) {
+			*none = 1;
+			return (NULL);
+		}
+	}
+	tr_buf_init(&sql);
+	tr_buf_printf(&sql, "SELECT %s", cols);
+	sel_sql(&sql, sel, event > 0);
+	if (tail != NULL)
+		tr_buf_adds(&sql, tail);
+	if ((st = tr_db_prepare(db, sql.data, err)) != NULL)
+		bind_sel(st, sel, event, t0);
+	tr_buf_release(&sql);
+	return (st);
 }
 
 void

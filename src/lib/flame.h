@@ -22,6 +22,7 @@ struct tr_flame_sel {
 	const char	*comm;		/* NULL: any */
 	int		 has_from, has_to;
 	int64_t		 from, to;	/* ns after the store's first ts */
+	const char	*label;		/* "key=value" (pprof), NULL: any */
 };
 
 /* How stacks are named (stackcollapse-perf.pl's options). */
@@ -46,6 +47,16 @@ struct tr_folded {
 };
 
 void	tr_flame_sel_init(struct tr_flame_sel *);
+/*
+ * Prepare "SELECT 'cols' FROM sample s ... WHERE <the selection> 'tail'"
+ * with the selection's parameters bound ('event' > 0: that event id
+ * only), for other readers of the same samples (the pprof exporter).
+ * Returns the statement (the caller finalizes it), or NULL: with 'err'
+ * set on failure, with *none set when nothing can match.
+ */
+sqlite3_stmt *tr_flame_sel_prepare(struct tr_db *,
+	    const struct tr_flame_sel *, const char *cols, int64_t event,
+	    const char *tail, int *none, struct tr_error *);
 void	tr_flame_fold_opts_init(struct tr_flame_fold_opts *);
 
 /*

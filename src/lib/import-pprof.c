@@ -1140,8 +1140,7 @@ out:
 
 const struct tr_importer tr_importer_pprof = {
 	.name = "pprof",
-	.summary = "pprof profile.proto (Go runtime/pprof: cpu, heap, "
-	    "allocs, block, mutex, goroutine, threadcreate)",
+	.summary = "pprof profile.proto (Go runtime/pprof, every type)",
 	.probe = probe,
 	.run = run,
 };

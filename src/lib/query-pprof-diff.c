@@ -148,8 +148,7 @@ out:
 
 const struct tr_query tr_query_pprof_diff = {
 	.name = "pprof-diff",
-	.usage = "[OPTION...] BASE NEW",
-	.summary = "what grew from BASE to NEW profiles (go tool pprof "
-	    "-diff_base), or along a series",
+	.usage = "BASE NEW",
+	.summary = "what grew between pprof profiles (pprof -diff_base)",
 	.run = run,
 };

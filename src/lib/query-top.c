@@ -55,7 +55,6 @@ out:
 const struct tr_query tr_query_top = {
 	.name = "top",
 	.usage = "[OPTION...]",
-	.summary = "top functions by flat and cumulative value "
-	    "(go tool pprof -top)",
+	.summary = "top functions by flat and cumulative value (pprof -top)",
 	.run = run,
 };

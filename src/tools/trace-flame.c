@@ -11,6 +11,7 @@
 
 #include "db.h"
 #include "flame.h"
+#include "pprof-export.h"
 #include "tool.h"
 #include "util.h"
 
@@ -22,6 +23,8 @@ static const char usage_text[] =
 "\n"
 "  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
 "      --folded         print folded stacks (\"a;b;c COUNT\") instead\n"
+"      --pprof FILE     write the selection as a gzipped profile.proto\n"
+"                       to FILE (\"-\": standard output) instead\n"
 "Selection:\n"
 "  -s, --source ID      samples of source ID only\n"
 "  -e, --event NAME     samples of event NAME (default: the first event)\n"
@@ -30,6 +33,11 @@ static const char usage_text[] =
 "  -c, --comm NAME      samples whose command name is NAME\n"
 "      --from TIME      from TIME after the start (1.5s, 200ms, 10us)\n"
 "      --to TIME        up to TIME after the start\n"
+"      --sample-index NAME\n"
+"                       pprof samples of sample type NAME (as --event;\n"
+"                       default: the profile's default sample type)\n"
+"      --label KEY=VALUE\n"
+"                       pprof samples with label KEY equal to VALUE\n"
 "Naming (as stackcollapse-perf.pl):\n"
 "      --show-pid       root frame is COMM-PID\n"
 "      --show-tid       root frame is COMM-PID/TID\n"
@@ -55,7 +63,7 @@ enum {
 	OPT_FOLDED = 256, OPT_FROM, OPT_TO, OPT_SHOW_PID, OPT_SHOW_TID,
 	OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_PNAME, OPT_TITLE,
 	OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
-	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE
+	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE, OPT_LABEL, OPT_PPROF
 };
 
 static void
@@ -104,6 +112,9 @@ main(int argc, char **argv)
 		{ "countname", required_argument, NULL, OPT_COUNTNAME },
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
+		{ "sample-index", required_argument, NULL, 'e' },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -116,6 +127,7 @@ main(int argc, char **argv)
 	struct tr_db			*db;
 	const char			*dbpath = NULL;
 	char				*end;
+	const char			*pprof_out = NULL;
 	int				 c, folded_out = 0, status = 0;
 
 	tool_init("trace-flame");
@@ -211,6 +223,15 @@ main(int argc, char **argv)
 		case OPT_REVERSE:
 			so.reverse = 1;
 			break;
+		case OPT_LABEL:
+			if (strchr(optarg, '=') == NULL || *optarg == '=')
+				tool_die(TOOL_EXIT_USAGE, "--label: expected "
+				    "KEY=VALUE, got '%s'", optarg);
+			sel.label = optarg;
+			break;
+		case OPT_PPROF:
+			pprof_out = optarg;
+			break;
 		case 'h':
 			usage(0);
 			break;
@@ -231,6 +252,19 @@ main(int argc, char **argv)
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
 	    &err)) == NULL)
 		return (tool_report(&err));
+	if (pprof_out != NULL) {
+		struct tr_pprof_export_stats	st;
+
+		if (tr_pprof_export(db, &sel, pprof_out, &st, &err) != 0)
+			status = tool_report(&err);
+		else
+			tool_note("%s: %lld samples, %d sample types, %lld "
+			    "locations", pprof_out, (long long)st.samples,
+			    st.types, (long long)st.locations);
+		tr_db_free(db);
+		tool_close_stdout();
+		return (status);
+	}
 	if (tr_flame_fold(db, &sel, &fo, &folded, &err) != 0) {
 		tr_db_free(db);
 		return (tool_report(&err));
