@@ -293,8 +293,10 @@ detect_codec(struct tr_input *in, struct tr_error *err)
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK)
 			return (tr_error_set(err, TR_EIO, "inflateInit failed"));
 		in->z_init = 1;
-	} else if (avail >= 4 && p[0] == 0x28 && p[1] == 0xb5 &&
-	    p[2] == 0x2f && p[3] == 0xfd) {
+	} else if (avail >= 4 && ((p[0] == 0x28 && p[1] == 0xb5 &&
+	    p[2] == 0x2f && p[3] == 0xfd) || ((p[0] & 0xf0) == 0x50 &&
+	    p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18))) {
+		/* A zstd frame, or a skippable frame (pzstd starts so). */
 		in->codec = CODEC_ZSTD;
 		in->zd = ZSTD_createDCtx();
 		if (in->zd == NULL)

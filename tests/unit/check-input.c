@@ -283,6 +283,30 @@ START_TEST(test_zstd_frames)
 }
 END_TEST
 
+/* A stream that starts with a skippable frame, as pzstd writes them. */
+START_TEST(test_zstd_skippable_first)
+{
+	static const unsigned char skip[] = {
+		0x5e, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4
+	};
+	struct tr_buf	 b;
+	unsigned char	*z;
+	size_t		 n;
+	struct tr_input	*in;
+
+	tr_buf_init(&b);
+	cat(&b, skip, sizeof skip);
+	z = zst(small, sizeof small - 1, &n);
+	cat(&b, z, n);
+	free(z);
+	in = tr_input_mem("p.zst", b.data, b.len);
+	ck_assert_str_eq(tr_input_compression(in), "zstd");
+	check_small(in);
+	tr_input_free(in);
+	tr_buf_release(&b);
+}
+END_TEST
+
 /*
  * Lines around and across the 1 MiB decoding window, and one longer than
  * the window: 'big' holds them, and check_big() reads them back.
@@ -1248,6 +1272,7 @@ main(void)
 	tcase_add_test(tc, test_mem_zstd);
 	tcase_add_test(tc, test_gzip_members);
 	tcase_add_test(tc, test_zstd_frames);
+	tcase_add_test(tc, test_zstd_skippable_first);
 	tcase_add_test(tc, test_window_plain);
 	tcase_add_test(tc, test_window_gzip);
 	tcase_add_test(tc, test_window_zstd);
