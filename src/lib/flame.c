@@ -1,7 +1,7 @@
 /*
  * Selecting and folding stacks.  SQL picks the samples; they are summed
- * here per (call site, thread), and each frame and each leaf call site is
- * named once, with the rules of FlameGraph's stackcollapse-perf.pl: symbol
+ * here per (call site, thread), and each frame is named once, with the
+ * rules of FlameGraph's stackcollapse-perf.pl: symbol
  * offsets are already gone at import, unknown symbols show their DSO,
  * arguments and quotes are tidied away, Java class names lose their "L",
  * and kernel, JIT and inlined frames can be annotated.
@@ -57,8 +57,6 @@ struct fold {
 	/* Folded frame names by frame id and Java-ness; "" = skipped. */
 	char		**fname[2];
 	int64_t		 nframes;
-	/* Folded stacks by leaf call site and Java-ness. */
-	char		**csname[2];
 
 	struct tr_buf	 buf;
 	int64_t		*walk;
@@ -152,8 +150,9 @@ name_frame(const struct tr_flame_fold_opts *o, const char *name,
 		if (k > 0)
 			tr_buf_addc(&b, ';');
 		start = b.len;
-		if ((size_t)(arrow - p) == 9 && memcmp(p, "[unknown]", 9) == 0) {
-			if (module[0] != '\0' && strcmp(module, "[unknown]")) {
+		if (arrow - p == 9 && memcmp(p, "[unknown]", 9) == 0) {
+			if (module[0] != '\0' &&
+			    strcmp(module, "[unknown]") != 0) {
 				base = strrchr(module, '/');
 				base = base ? base + 1 : module;
 			} else
@@ -220,25 +219,26 @@ frame_name(struct fold *f, int64_t id, int java)
 	return (f->fname[java][id]);
 }
 
-/* The folded stack of leaf call site 'cs' (0: empty), root first. */
+/*
+ * The folded line of leaf call site 'cs' (0: empty) under root frame
+ * 'root' (NULL: none), root first, built in f->buf.  NULL on error.
+ */
 static const char *
-stack_name(struct fold *f, int64_t cs, int java)
+stack_name(struct fold *f, int64_t cs, int java, const char *root)
 {
 	const char	*s;
 	int64_t		 c;
 	size_t		 i;
-	int		 first = 1;
 
-	if (cs == 0)
-		return ("");
+	tr_buf_reset(&f->buf);
+	if (root != NULL)
+		tr_buf_adds(&f->buf, root);
 	if (cs < 0 || cs > f->ncs) {
 		tr_error_set_line(f->err, TR_EDATA, f->db->path, 0, 0,
 		    "store is inconsistent: sample names call site %lld, "
 		    "which does not exist", (long long)cs);
 		return (NULL);
 	}
-	if (f->csname[java][cs] != NULL)
-		return (f->csname[java][cs]);
 	f->nwalk = 0;
 	for (c = cs; c != 0; c = f->parent[c]) {
 		if (c < 0 || c > f->ncs || f->nwalk > (size_t)f->ncs) {
@@ -254,19 +254,16 @@ stack_name(struct fold *f, int64_t cs, int java)
 		}
 		f->walk[f->nwalk++] = f->frame[c];
 	}
-	tr_buf_reset(&f->buf);
 	for (i = f->nwalk; i-- > 0; ) {
 		if ((s = frame_name(f, f->walk[i], java)) == NULL)
 			return (NULL);
 		if (*s == '\0')
 			continue;
-		if (!first)
+		if (f->buf.len > 0 || root != NULL)
 			tr_buf_addc(&f->buf, ';');
 		tr_buf_adds(&f->buf, s);
-		first = 0;
 	}
-	f->csname[java][cs] = tr_xstrndup(f->buf.data, f->buf.len);
-	return (f->csname[java][cs]);
+	return (f->buf.data);
 }
 
 /* --- threads ---------------------------------------------------------- */
@@ -443,8 +440,6 @@ load_callsites(struct fold *f, int64_t max)
 	f->ncs = max;
 	f->parent = tr_xcalloc((size_t)max + 1, sizeof *f->parent);
 	f->frame = tr_xcalloc((size_t)max + 1, sizeof *f->frame);
-	f->csname[0] = tr_xcalloc((size_t)max + 1, sizeof *f->csname[0]);
-	f->csname[1] = tr_xcalloc((size_t)max + 1, sizeof *f->csname[1]);
 	if ((st = tr_db_prepare(f->db, "SELECT id, parent_id, frame_id FROM "
 	    "callsite WHERE id <= ?1", f->err)) == NULL)
 		return (-1);
@@ -474,11 +469,7 @@ fold_release(struct fold *f)
 		if (f->fname[j] != NULL)
 			for (i = 0; i <= f->nframes; i++)
 				free(f->fname[j][i]);
-		if (f->csname[j] != NULL)
-			for (i = 0; i <= f->ncs; i++)
-				free(f->csname[j][i]);
 		free(f->fname[j]);
-		free(f->csname[j]);
 	}
 	free(f->parent);
 	free(f->frame);
@@ -503,7 +494,7 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 	int64_t			*seen = NULL, ev, v;
 	size_t			 nag = 0, capag = 0, ntn = 0, captn = 0;
 	size_t			 nseen = 0, i, j, nl = 0;
-	int			 found, rc, ret = -1;
+	int			 found, rc, ret = -1, began = 0;
 
 	memset(out, 0, sizeof *out);
 	memset(&f, 0, sizeof f);
@@ -512,6 +503,12 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 	f.err = err;
 	tr_buf_init(&f.buf);
 	tr_buf_init(&sql);
+	/* One snapshot, and one lock for the many small reads below. */
+	if (sqlite3_get_autocommit(db->sq)) {
+		if (tr_db_exec(db, "BEGIN", err) != 0)
+			goto out;
+		began = 1;
+	}
 
 	if (sel->has_from || sel->has_to) {
 		if (query_int(db, "SELECT min(ts_min + clock_offset) FROM "
@@ -642,17 +639,12 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 			tr_map_put(threads, &ag[i].thread,
 			    sizeof ag[i].thread, idx);
 		}
-		if ((stack = stack_name(&f, ag[i].cs, tn[idx].java)) == NULL)
+		if ((stack = stack_name(&f, ag[i].cs, tn[idx].java,
+		    tn[idx].pname)) == NULL)
 			goto out;
-		if (tn[idx].pname == NULL && *stack == '\0')
+		if (*stack == '\0' && tn[idx].pname == NULL)
 			continue;
-		if (tn[idx].pname == NULL)
-			lines[nl].s = tr_xstrdup(stack);
-		else if (*stack == '\0')
-			lines[nl].s = tr_xstrdup(tn[idx].pname);
-		else
-			lines[nl].s = tr_xasprintf("%s;%s", tn[idx].pname,
-			    stack);
+		lines[nl].s = tr_xstrndup(stack, f.buf.len);
 		lines[nl++].n = ag[i].value;
 	}
 	qsort(lines, nl, sizeof *lines, cmp_line);
@@ -685,6 +677,8 @@ out:
 	tr_map_free(threads);
 	tr_buf_release(&sql);
 	fold_release(&f);
+	if (began)
+		tr_db_exec(db, "COMMIT", NULL);
 	if (ret != 0)
 		tr_folded_release(out);
 	return (ret);
