@@ -157,7 +157,11 @@ split(struct smi *x, const char *line, size_t len)
 	}
 }
 
-/* "name" or "name [unit]", lowercase letters, digits, '_' and '.'. */
+/*
+ * "name" or "name [unit]": letters, digits, '_' and '.', starting with a
+ * lowercase letter ("encoder.stats.sessionCount"); values never look so
+ * (numbers, "NVIDIA H200", "GPU-...", "P0", "Default", "[N/A]").
+ */
 static int
 header_cell(const char *s, size_t n)
 {
@@ -165,8 +169,8 @@ header_cell(const char *s, size_t n)
 
 	if (n == 0 || !islower((unsigned char)s[0]))
 		return (0);
-	while (i < n && (islower((unsigned char)s[i]) ||
-	    isdigit((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' ||
+	    s[i] == '.'))
 		i++;
 	if (i == n)
 		return (1);
@@ -320,17 +324,6 @@ probe(const unsigned char *p, size_t len)
 	return (score);
 }
 
-static char *
-lower_dup(const char *s, size_t n)
-{
-	char	*d = tr_xstrndup(s, n);
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		d[i] = (char)tolower((unsigned char)d[i]);
-	return (d);
-}
-
 static void
 free_cols(struct smi *x)
 {
@@ -358,7 +351,7 @@ set_col(struct col *c, const char *s, size_t n)
 	c->header = tr_xstrndup(s, n);
 	while (k > 0 && s[k - 1] == ' ')
 		k--;
-	raw = lower_dup(s, k);
+	raw = tr_xstrndup(s, k);
 	if (br != NULL && n - (size_t)(br - s) > 2)
 		c->unit = tr_xstrndup(br + 1, n - (size_t)(br - s) - 2);
 	f = raw;

@@ -466,6 +466,37 @@ START_TEST(test_smi_noheader)
 }
 END_TEST
 
+/* Header names keep their case; text columns go to the track's meta. */
+START_TEST(test_smi_fields)
+{
+	static const char	text[] =
+	    "timestamp, index, encoder.stats.sessionCount, compute_mode, "
+	    "vbios_version, clocks_event_reasons.sw_power_cap, fan.speed [%]\n"
+	    "2024/01/16 14:44:16, 0, 2, Default, 92.00.36.00.04, Active, "
+	    "[N/A]\n"
+	    "2024/01/16 14:44:17, 0, 3, Default, 92.00.36.00.04, Not Active, "
+	    "31 %\n";
+	static const char *const opts[] = { "tz=UTC", NULL };
+	struct tr_db		*db = mem_db();
+	char			 msg[1024];
+
+	ck_assert_int_eq(import(db, "f.csv", text, msg, opts), 0);
+	ck_rows(db, "SELECT ts, metric, value FROM gpu_metric ORDER BY id",
+	    "1705416256000000000|encoder.stats.sessionCount|2\n"
+	    "1705416256000000000|clocks_event_reasons.sw_power_cap|1\n"
+	    "1705416257000000000|encoder.stats.sessionCount|3\n"
+	    "1705416257000000000|clocks_event_reasons.sw_power_cap|0\n"
+	    "1705416257000000000|fan.speed|31\n");
+	ck_rows(db, "SELECT name, ref, meta FROM track", "gpu 0|0|"
+	    "{\"compute_mode\":\"Default\",\"vbios_version\":"
+	    "\"92.00.36.00.04\"}\n");
+	ck_rows(db, "SELECT json_extract(meta, '$.units') FROM source",
+	    "{\"clocks_event_reasons.sw_power_cap\":\"bool\","
+	    "\"encoder.stats.sessionCount\":\"\",\"fan.speed\":\"%\"}\n");
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_smi_errors)
 {
 	static const char *const none[] = { "tz=UTC", NULL };
@@ -720,6 +751,7 @@ main(void)
 	tcase_add_test(tc, test_detect);
 	tcase_add_test(tc, test_smi_csv);
 	tcase_add_test(tc, test_smi_noheader);
+	tcase_add_test(tc, test_smi_fields);
 	tcase_add_test(tc, test_smi_errors);
 	tcase_add_test(tc, test_smi_apps);
 	tcase_add_test(tc, test_smi_dst);
