@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -527,7 +528,12 @@ START_TEST(test_bad)
 }
 END_TEST
 
-/* Every prefix of a good trace either imports or fails with a location. */
+/*
+ * Every prefix of a good trace fails with a located error and leaves no
+ * source behind, or (the generation format, cut between batches) imports.
+ */
+static const char *const cuts[] = { "min119.trace", "min122.trace" };
+
 START_TEST(test_truncations)
 {
 	struct tr_import_opts	 o;
@@ -537,7 +543,8 @@ START_TEST(test_truncations)
 	struct tr_db		*db;
 	unsigned char		*data;
 	size_t			 len, n;
-	char			*path = data_path("min119.trace");
+	char			*path = data_path(cuts[_i]);
+	int			 rc, ok = 0;
 	FILE			*f;
 
 	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
@@ -551,15 +558,257 @@ START_TEST(test_truncations)
 		tr_error_init(&err);
 		db = tr_db_open(":memory:", 0, &err);
 		in = tr_input_mem("cut", data, n);
-		ck_assert_int_eq(tr_import_input(db, in, &o, &res, &err), -1);
-		ck_assert_int_eq(err.code, TR_EDATA);
-		ck_assert_int_ge(err.offset, 0);
-		ck_assert_int_le(err.offset, (int64_t)n);
-		ck_assert_int_eq(q(db, "SELECT count(*) FROM source"), 0);
+		rc = tr_import_input(db, in, &o, &res, &err);
+		if (rc == 0 && _i == 1 && n > 16) {
+			ok++;
+			ck_assert_int_eq(q(db, "SELECT count(*) FROM source"),
+			    1);
+		} else {
+			ck_assert_int_eq(rc, -1);
+			ck_assert_int_eq(err.code, TR_EDATA);
+			ck_assert_int_ge(err.offset, 0);
+			ck_assert_int_le(err.offset, (int64_t)n);
+			ck_assert_int_eq(q(db, "SELECT count(*) FROM source"),
+			    0);
+		}
 		tr_input_free(in);
 		tr_db_free(db);
 	}
 	free(data);
+}
+END_TEST
+
+/* --- the generation format ------------------------------------------ */
+
+/*
+ * Go's own text traces (src/internal/trace/testdata/tests), converted to
+ * binary: each says SUCCESS or FAILURE "regexp" for the error.
+ */
+static const char *const gotests[] = {
+	"go122-annotations", "go122-create-syscall-reuse-thread-id",
+	"go122-create-syscall-with-p", "go122-fail-first-gen-first",
+	"go122-syscall-steal-proc-gen-boundary-bare-m",
+	"go122-syscall-steal-proc-gen-boundary-reacquire-new-proc-bare-m",
+	"go122-syscall-steal-proc-gen-boundary-reacquire-new-proc",
+	"go122-syscall-steal-proc-gen-boundary",
+	"go122-syscall-steal-proc-reacquire-new-proc-bare-m",
+	"go122-syscall-steal-proc-simple-bare-m",
+	"go122-syscall-steal-proc-sitting-in-syscall", "go123-sync",
+	"go125-sync"
+};
+
+START_TEST(test_gotests)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	char			*path, name[160], line[512], *q1, *q2;
+	FILE			*f;
+	regex_t			 re;
+	int			 success = -1;
+
+	snprintf(name, sizeof name, "txtar/%s.test", gotests[_i]);
+	path = data_path(name);
+	ck_assert_msg((f = fopen(path, "r")) != NULL, "%s", path);
+	free(path);
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "-- expect --", 12) == 0 &&
+		    fgets(line, sizeof line, f) != NULL) {
+			success = strncmp(line, "SUCCESS", 7) == 0;
+			break;
+		}
+	fclose(f);
+	ck_assert_int_ne(success, -1);
+	snprintf(name, sizeof name, "%s.trace", gotests[_i]);
+	db = import(name, NULL, &res, &err);
+	if (success) {
+		ck_assert_msg(db != NULL, "%s: %s", name, err.msg);
+		ck_assert_int_gt(q(db, "SELECT json_extract(meta, "
+		    "'$.generations') FROM source"), 0);
+		tr_db_free(db);
+		return;
+	}
+	ck_assert_msg(db == NULL, "%s imports but must fail", name);
+	ck_assert_int_eq(err.code, TR_EDATA);
+	ck_assert_int_ge(err.offset, 16);
+	q1 = strchr(line, '"');
+	q2 = strrchr(line, '"');
+	ck_assert(q1 != NULL && q2 > q1);
+	*q2 = '\0';
+	ck_assert_int_eq(regcomp(&re, q1 + 1, REG_EXTENDED | REG_NOSUB), 0);
+	ck_assert_msg(regexec(&re, err.msg, 0, NULL, 0) == 0, "%s: '%s' does "
+	    "not match '%s'", name, err.msg, q1 + 1);
+	regfree(&re);
+}
+END_TEST
+
+START_TEST(test_min122)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	/*
+	 * Batch time 100 ticks of 64 ns; each event 1 tick after the one
+	 * before: ProcStatus 6464, GoStatus 6528, GoCreate 6592, GoBlock
+	 * 6656, GoStart 6720, GoDestroy 6784, ProcStop 6848.
+	 */
+	db = import("min122.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM source WHERE "
+	    "clock = 'monotonic' AND format_version = '1.22' AND ts_min = 6464 "
+	    "AND ts_max = 6848"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state"), 4);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
+	    "AND state = 'running' AND ts = 6528 AND dur = 128 AND "
+	    "args = '{\"p\":0,\"m\":1}'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state s JOIN callsite c "
+	    "ON c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
+	    "goid = 1 AND state = 'blocked' AND reason = 'chan recv' AND "
+	    "ts = 6656 AND dur = 192 AND json_extract(args, '$.reason') = "
+	    "'chan receive' AND json_extract(args, '$.unfinished') AND "
+	    "f.name = 'main.main' AND f.line = 12"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 2 "
+	    "AND state = 'runnable' AND reason = 'created' AND ts = 6592 AND "
+	    "dur = 128"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 2 "
+	    "AND state = 'running' AND ts = 6720 AND dur = 64"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "goid = 2 AND name = 'main.worker' AND created = 6592 AND "
+	    "ended = 6784 AND creator = 1"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "goid = 1 AND created IS NULL"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN track t ON "
+	    "t.id = s.track_id WHERE t.kind = 'go-proc' AND t.ref = 0 AND "
+	    "s.ts = 6464 AND s.dur = 384"), 1);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_annotations122)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct lines		 l;
+	struct tr_db		*db;
+	size_t			 i;
+
+	memset(&l, 0, sizeof l);
+	db = import("go122-annotations.trace", &l, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	/* Every timed event of the text trace, each once. */
+	ck_assert_uint_eq(l.n, 88);
+	for (i = 1; i < l.n; i++)
+		ck_assert(strtoll(l.v[i - 1], NULL, 10) <
+		    strtoll(l.v[i], NULL, 10));
+	lines_free(&l);
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, '$.events') FROM "
+	    "source"), 88);
+	/* The task with its regions and its log, on its track. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN track t ON "
+	    "t.id = s.track_id WHERE t.kind = 'go-task' AND t.name = 'task0' "
+	    "AND t.ref = 1"), 6);
+	ck_assert_int_eq(q(db, "SELECT dur FROM slice s JOIN str n ON "
+	    "n.id = s.name_id WHERE n.s = 'task0'"), 108288);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str n ON "
+	    "n.id = s.name_id WHERE n.s = 'key0' AND json_extract(s.args, "
+	    "'$.message') = '0123456789abcdef'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str n ON "
+	    "n.id = s.name_id WHERE n.s = 'unended region' AND "
+	    "json_extract(s.args, '$.ended_by') = 'goroutine end'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str n ON "
+	    "n.id = s.name_id JOIN track t ON t.id = s.track_id WHERE "
+	    "n.s = 'post-existing region' AND t.name = 'background' AND "
+	    "json_extract(s.args, '$.unfinished')"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_stw WHERE "
+	    "kind = 'other' AND reason = 'start trace' AND dur = 15168"), 1);
+	/* Goroutine 1 blocks on sync, is woken by 9, runs again. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
+	    "AND state = 'runnable' AND reason = 'unblocked' AND "
+	    "json_extract(args, '$.waker') = 9"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE "
+	    "state = 'blocked' AND reason = 'chan recv'"), 2);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_sync125)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	db = import("go125-sync.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(q(db, "SELECT json_array_length(meta, "
+	    "'$.clock_snapshots') FROM source"), 3);
+	/*
+	 * Generation 2: batch time 19 ticks and delta 1 at 500 MHz (2 ns a
+	 * tick): trace 40 ns = monotonic 199 ns = 1740755050.000000123 s.
+	 */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM source, json_each(meta, "
+	    "'$.clock_snapshots') j WHERE json_extract(j.value, "
+	    "'$.generation') = 2 AND json_extract(j.value, '$.trace_ns') = 40 "
+	    "AND json_extract(j.value, '$.mono_ns') = 199 AND "
+	    "json_extract(j.value, '$.wall_ns') = 1740755050000000123"), 1);
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, '$.generations') "
+	    "FROM source"), 3);
+	tr_db_free(db);
+}
+END_TEST
+
+static const struct {
+	const char	*file;
+	const char	*msg;
+} bad2[] = {
+	{ "bad-gotrace2-batch.trace",
+	  "offset 16: batch 1: expected a batch, found event type 8" },
+	{ "bad-gotrace2-dupstring.trace", "offset 182: generation 1, batch 5: "
+	  "multiple strings with the same ID: id=1" },
+	{ "bad-gotrace2-event.trace",
+	  "offset 44: generation 1, batch 2: GoStatus: truncated event" },
+	{ "bad-gotrace2-frame.trace", "offset 81: generation 1, batch 3: "
+	  "found invalid func string ID 9 for stack 1" },
+	{ "bad-gotrace2-gen0.trace",
+	  "offset 16: batch 1: invalid generation number 0" },
+	{ "bad-gotrace2-genorder.trace", "offset 182: generation 3, batch 6: "
+	  "generations out of order (after generation 1)" },
+	{ "bad-gotrace2-nofreq.trace",
+	  "offset 148: generation 1: no frequency event found" },
+	{ "bad-gotrace2-sequence.trace", "offset 58: generation 1, batch 2: "
+	  "broken trace: failed to advance: no event can come next (GoStart "
+	  "on thread 1 of goroutine 2 (sequence 5; it is Runnable, sequence "
+	  "0))" },
+	{ "bad-gotrace2-size.trace",
+	  "offset 16: batch 1: invalid batch size 70000, maximum is 65536" },
+	{ "bad-gotrace2-stack.trace", "offset 54: generation 1, batch 2: "
+	  "found invalid stack ID 9 for event GoBlock" },
+	{ "bad-gotrace2-status.trace", "offset 40: generation 1, batch 2: "
+	  "invalid status for proc 0: 9" },
+	{ "bad-gotrace2-string.trace", "offset 54: generation 1, batch 2: "
+	  "found invalid string ID 9 for event GoBlock" },
+	{ "bad-gotrace2-transition.trace", "offset 44: generation 1, batch 2: "
+	  "GoDestroy: expected a goroutine but didn't have one" },
+	{ "bad-gotrace2-truncated.trace", "offset 35: batch 2: truncated "
+	  "batch: 20 bytes of data, 4 left in the file" },
+	{ "bad-gotrace2-type.trace", "offset 40: generation 1, batch 2: "
+	  "found invalid event type: 60" },
+	{ "bad-gotrace2-version.trace", "offset 0: unsupported Go trace "
+	  "version 1.24 (the generation format has 1.22, 1.23, 1.25 and "
+	  "1.26)" },
+};
+
+START_TEST(test_bad2)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	char			 buf[2048], want[2048];
+
+	ck_assert_ptr_null(import(bad2[_i].file, NULL, &res, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	tr_error_format(&err, buf, sizeof buf);
+	snprintf(want, sizeof want, "%s: %s", bad2[_i].file, bad2[_i].msg);
+	ck_assert_str_eq(buf, want);
 }
 END_TEST
 
@@ -655,7 +904,14 @@ main(void)
 	tcase_add_test(tc, test_store_fixture);
 	tcase_add_test(tc, test_min);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof *bad);
-	tcase_add_test(tc, test_truncations);
+	tcase_add_loop_test(tc, test_truncations, 0,
+	    sizeof cuts / sizeof *cuts);
+	tcase_add_loop_test(tc, test_gotests, 0,
+	    sizeof gotests / sizeof *gotests);
+	tcase_add_test(tc, test_min122);
+	tcase_add_test(tc, test_annotations122);
+	tcase_add_test(tc, test_sync125);
+	tcase_add_loop_test(tc, test_bad2, 0, sizeof bad2 / sizeof *bad2);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -100,6 +100,88 @@ files = {
         ev('Frequency', 1000000),
 }
 
+# --- the generation format (Go 1.22+) --------------------------------------
+
+V2 = dict(EventBatch=1, Stacks=2, Stack=3, Strings=4, String=5, Frequency=8,
+          ProcStart=10, ProcStop=11, ProcStatus=13, GoCreate=14, GoStart=16,
+          GoDestroy=17, GoBlock=20, GoStatus=25)
+NO = (1 << 64) - 1
+
+def ev2(name, *args):
+    return bytes([V2[name]]) + b''.join(uv(a) for a in args)
+
+def batch2(gen, m, time, data, size=None):
+    return bytes([V2['EventBatch']]) + uv(gen) + uv(m) + uv(time) + \
+        uv(len(data) if size is None else size) + data
+
+def str2(i, s):
+    s = s.encode()
+    return ev2('String', i) + uv(len(s)) + s
+
+FREQ2 = batch2(1, NO, 0, ev2('Frequency', 15625000))
+STACKS2 = batch2(1, NO, 0, ev2('Stacks') +
+    ev2('Stack', 1, 1, 0x401000, 2, 3, 7) +
+    ev2('Stack', 2, 1, 0x401100, 4, 3, 12))
+STRINGS2 = batch2(1, NO, 0, ev2('Strings') + str2(1, 'chan receive') +
+    str2(2, 'main.worker') + str2(3, 'main.go') + str2(4, 'main.main'))
+# P 0 and goroutine 1 running on thread 1; goroutine 1 creates goroutine 2
+# and blocks on a channel; goroutine 2 runs and ends; P 0 stops.
+GOOD2 = [ev2('ProcStatus', 1, 0, 1), ev2('GoStatus', 1, 1, 1, 2),
+         ev2('GoCreate', 1, 2, 1, 2), ev2('GoBlock', 1, 1, 2),
+         ev2('GoStart', 1, 2, 1), ev2('GoDestroy', 1), ev2('ProcStop', 1)]
+HDR2 = b'go 1.22 trace\x00\x00\x00'
+
+def trace2(events, freq=FREQ2, stacks=STACKS2, strings=STRINGS2, tail=b''):
+    return HDR2 + freq + batch2(1, 1, 100, b''.join(events)) + stacks + \
+        strings + tail
+
+files.update({
+    'min122.trace': trace2(GOOD2),
+    # Go 1.24 writes "go 1.23 trace": 1.24 is no format
+    'bad-gotrace2-version.trace': b'go 1.24 trace\x00\x00\x00' + FREQ2,
+    # a Frequency event where a batch must begin
+    'bad-gotrace2-batch.trace': HDR2 + ev2('Frequency', 15625000),
+    # a batch of 70000 bytes
+    'bad-gotrace2-size.trace': HDR2 + batch2(1, 1, 0, b'', size=70000),
+    # a batch cut short by the end of the file
+    'bad-gotrace2-truncated.trace': HDR2 + FREQ2 +
+        batch2(1, 1, 0, ev2('ProcStatus', 1, 0, 1), size=20),
+    # event type 60 in a Go 1.22 batch
+    'bad-gotrace2-type.trace': trace2([bytes([60, 1])]),
+    # an event cut short by the end of its batch
+    'bad-gotrace2-event.trace': trace2([ev2('ProcStatus', 1, 0, 1),
+        bytes([V2['GoStatus'], 1, 1])]),
+    # no frequency in the generation
+    'bad-gotrace2-nofreq.trace': trace2(GOOD2, freq=b''),
+    # GoBlock at stack 9, never defined
+    'bad-gotrace2-stack.trace': trace2(GOOD2[:3] + [ev2('GoBlock', 1, 1, 9)]
+        + GOOD2[4:]),
+    # GoBlock for reason string 9, never defined
+    'bad-gotrace2-string.trace': trace2(GOOD2[:3] + [ev2('GoBlock', 1, 9, 2)]
+        + GOOD2[4:]),
+    # string 1 defined twice
+    'bad-gotrace2-dupstring.trace': trace2(GOOD2, strings=STRINGS2 +
+        batch2(1, NO, 0, ev2('Strings') + str2(1, 'again'))),
+    # a stack frame naming function string 9, never defined
+    'bad-gotrace2-frame.trace': trace2(GOOD2, stacks=batch2(1, NO, 0,
+        ev2('Stacks') + ev2('Stack', 1, 1, 0x401000, 9, 3, 7) +
+        ev2('Stack', 2, 1, 0x401100, 4, 3, 12))),
+    # a batch of generation 0
+    'bad-gotrace2-gen0.trace': HDR2 + batch2(0, NO, 0,
+        ev2('Frequency', 15625000)),
+    # generation 3 right after generation 1
+    'bad-gotrace2-genorder.trace': trace2(GOOD2) + batch2(1, NO, 0,
+        ev2('Strings')) + batch2(3, NO, 0, ev2('Frequency', 15625000)),
+    # GoDestroy on a thread running no goroutine
+    'bad-gotrace2-transition.trace': trace2([ev2('ProcStatus', 1, 0, 1),
+        ev2('GoDestroy', 1)]),
+    # GoStart of goroutine 2 with sequence 5: nothing can come next
+    'bad-gotrace2-sequence.trace': trace2(GOOD2[:4] +
+        [ev2('GoStart', 1, 2, 5)]),
+    # a P status of 9
+    'bad-gotrace2-status.trace': trace2([ev2('ProcStatus', 1, 0, 9)]),
+})
+
 out = sys.argv[1]
 for name, data in sorted(files.items()):
     with open(os.path.join(out, name), 'wb') as f:
