@@ -1234,15 +1234,16 @@ decide_pairs(struct run *r, int *progress)
 		if (native_time(r, a, st->val[0], st->text, &ta) != 0 ||
 		    native_time(r, b, st->val[1], st->text, &tb) != 0)
 			return (-1);
+		/* How simultaneous the times are only the user knows. */
 		if (b->done) {
 			to = a;
 			mono = tr_align_forward(&b->map, tb);
-			add_anchor(&to->uanc, &to->nuanc, ta, mono, b->unc,
+			add_anchor(&to->uanc, &to->nuanc, ta, mono, UNKNOWN,
 			    "user-pair");
 		} else {
 			to = b;
 			mono = tr_align_forward(&a->map, ta);
-			add_anchor(&to->uanc, &to->nuanc, tb, mono, a->unc,
+			add_anchor(&to->uanc, &to->nuanc, tb, mono, UNKNOWN,
 			    "user-pair");
 		}
 	}
@@ -1671,6 +1672,8 @@ estimate(struct run *r, struct src *s, int *progress)
 	tr_buf_printf(&s->ev, "%s vs source %" PRId64 " %s: peak %.3f at %s, "
 	    "width %s, second %.3f at %s", best.a->what, best.ref->id,
 	    best.b->what, best.x.peak, b1, b2, best.x.second, b3);
+	/* Three decimals: more would be noise, and unstable to print. */
+	best.x.confidence = round(best.x.confidence * 1000) / 1000;
 	s->est_conf = best.x.confidence;
 	if (best.x.confidence < r->o->min_confidence && !r->o->force) {
 		tr_buf_printf(&s->ev, "; not applied: confidence %.2f is below "

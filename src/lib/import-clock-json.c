@@ -128,44 +128,68 @@ skip_value(const unsigned char *b, size_t n, size_t i)
 }
 
 /*
+ * The offset of the value of top-level member 'key' (a quoted name), or
+ * of the document's start when there is none (the document is valid).
+ */
+static size_t
+member_offset(const unsigned char *b, size_t n, const char *key)
+{
+	size_t	i, k, start, kl = strlen(key);
+
+	i = skip_ws(b, n, 0);
+	if (i == n || b[i] != '{')
+		return (0);
+	i = skip_ws(b, n, i + 1);
+	while (i < n && b[i] == '"') {
+		start = i;
+		k = skip_str(b, n, i);
+		i = skip_ws(b, n, skip_ws(b, n, k) + 1);	/* past ':' */
+		if (k - start == kl && memcmp(b + start, key, kl) == 0)
+			return (i);
+		i = skip_ws(b, n, skip_value(b, n, i));
+		if (i < n && b[i] == ',')
+			i = skip_ws(b, n, i + 1);
+	}
+	return (skip_ws(b, n, 0));
+}
+
+/*
  * The offsets of the elements of the top-level "pairs" array, for
- * messages about a pair (the document is already known to be valid).
+ * messages about a pair.
  */
 static size_t *
 pair_offsets(const unsigned char *b, size_t n, size_t *count)
 {
-	size_t	*offs = NULL, cap = 0, i, k, key;
+	size_t	*offs = NULL, cap = 0, i;
 
 	*count = 0;
-	i = skip_ws(b, n, 0);
-	if (i == n || b[i] != '{')
+	i = member_offset(b, n, "\"pairs\"");
+	if (i >= n || b[i] != '[')
 		return (NULL);
 	i = skip_ws(b, n, i + 1);
-	while (i < n && b[i] == '"') {
-		key = i;
-		k = skip_str(b, n, i);
-		i = skip_ws(b, n, skip_ws(b, n, k) + 1);	/* past ':' */
-		if (k - key == 7 && memcmp(b + key, "\"pairs\"", 7) == 0 &&
-		    i < n && b[i] == '[') {
-			i = skip_ws(b, n, i + 1);
-			while (i < n && b[i] != ']') {
-				if (*count == cap) {
-					cap = cap ? cap * 2 : 16;
-					offs = tr_xrealloc(offs,
-					    cap * sizeof *offs);
-				}
-				offs[(*count)++] = i;
-				i = skip_ws(b, n, skip_value(b, n, i));
-				if (i < n && b[i] == ',')
-					i = skip_ws(b, n, i + 1);
-			}
-			return (offs);
+	while (i < n && b[i] != ']') {
+		if (*count == cap) {
+			cap = cap ? cap * 2 : 16;
+			offs = tr_xrealloc(offs, cap * sizeof *offs);
 		}
+		offs[(*count)++] = i;
 		i = skip_ws(b, n, skip_value(b, n, i));
 		if (i < n && b[i] == ',')
 			i = skip_ws(b, n, i + 1);
 	}
 	return (offs);
+}
+
+/* An error at the value of top-level member 'key'. */
+static int
+doc_error(const unsigned char *b, size_t n, struct tr_input *in,
+    const char *key, struct tr_error *err, const char *msg)
+{
+	long	line, col;
+
+	position(b, member_offset(b, n, key), &line, &col);
+	return (tr_error_set_line(err, TR_EDATA, tr_input_name(in), line, col,
+	    "%s", msg));
 }
 
 struct cj {
@@ -280,22 +304,21 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		goto out;
 	}
 	if (!json_is_object(doc)) {
-		tr_error_set_line(err, TR_EDATA, tr_input_name(in), 1, 1,
-		    "expected a JSON object with 'pairs'");
+		doc_error(buf, len, in, "", err, "expected a JSON object with "
+		    "'pairs'");
 		goto out;
 	}
 	v = json_object_get(doc, "tracekit_clock");
 	if (v != NULL && (!json_is_integer(v) || json_integer_value(v) != 1)) {
-		tr_error_set_line(err, TR_EDATA, tr_input_name(in), 0, 0,
+		doc_error(buf, len, in, "\"tracekit_clock\"", err,
 		    "unsupported clock.json version (expected "
 		    "\"tracekit_clock\": 1)");
 		goto out;
 	}
 	pairs = json_object_get(doc, "pairs");
 	if (!json_is_array(pairs) || json_array_size(pairs) == 0) {
-		tr_error_set_line(err, TR_EDATA, tr_input_name(in), 0, 0,
-		    "expected 'pairs', an array of at least one "
-		    "wall/monotonic pair");
+		doc_error(buf, len, in, "\"pairs\"", err, "expected 'pairs', "
+		    "an array of at least one wall/monotonic pair");
 		goto out;
 	}
 	c.offs = pair_offsets(buf, len, &c.noffs);
@@ -315,8 +338,11 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		if (v == NULL || json_is_null(v))
 			continue;
 		if (!json_is_string(v)) {
-			tr_error_set_line(err, TR_EDATA, tr_input_name(in), 0,
-			    0, "'%s' is not a string", k);
+			char	q[16], m[64];
+
+			snprintf(q, sizeof q, "\"%s\"", k);
+			snprintf(m, sizeof m, "'%s' is not a string", k);
+			doc_error(buf, len, in, q, err, m);
 			goto out;
 		}
 		json_object_set(meta, k, v);

@@ -1,0 +1,3 @@
+module tracekit/aligngen
+
+go 1.19
