@@ -166,9 +166,10 @@ tr_gpu_import_finish(struct tr_gpu_import *g)
 
 	s = json_object();
 	json_object_set_new(s, "timing", json_string(g->timing));
-	if (g->has_start)
+	/* The options only count where they dated the samples. */
+	if (g->has_start && strcmp(g->timing, "timestamps") != 0)
 		json_object_set_new(s, "start_ns", json_integer(g->start));
-	if (g->has_interval)
+	if (g->has_interval && strcmp(g->timing, "start+interval") == 0)
 		json_object_set_new(s, "interval_ns",
 		    json_integer(g->interval));
 	json_object_set_new(s, "series",

@@ -38,8 +38,9 @@ mem_db(void)
 }
 
 /*
- * Import 'text' as input 'name' with options "k=v" (NULL-terminated);
- * returns the import's rc and leaves the formatted error in 'msg'.
+ * Import 'text' as input 'name' with options "k=v" (NULL-terminated;
+ * "format=NAME" forces the importer); returns the import's rc and leaves
+ * the formatted error in 'msg'.
  */
 static int
 import(struct tr_db *db, const char *name, const char *text, char *msg,
@@ -56,7 +57,11 @@ import(struct tr_db *db, const char *name, const char *text, char *msg,
 	for (; opts != NULL && *opts != NULL; opts++) {
 		kv[n] = tr_xstrdup(*opts);
 		*strchr(kv[n], '=') = '\0';
-		tr_import_opts_set(&o, kv[n], kv[n] + strlen(kv[n]) + 1);
+		if (strcmp(kv[n], "format") == 0)
+			o.format = tr_importer_find(kv[n] + 7);
+		else
+			tr_import_opts_set(&o, kv[n], kv[n] + strlen(kv[n]) +
+			    1);
 		n++;
 	}
 	tr_error_init(&err);
@@ -602,6 +607,10 @@ START_TEST(test_dmon)
 	static const char *const opts[] = {
 		"start=2024-05-01T10:00:00Z", "interval=500ms", NULL
 	};
+	static const char *const fields[] = {
+		"fields=gpu pwr fb", "start=@0", "interval=1s", "tz=UTC",
+		"format=nvidia-smi-dmon", NULL
+	};
 	struct tr_db	*db = mem_db();
 	char		 msg[1024];
 
@@ -623,6 +632,13 @@ START_TEST(test_dmon)
 	    "json_extract(meta, '$.sampling.interval_ns'), "
 	    "json_extract(meta, '$.columns.pclk') FROM source",
 	    "start+interval|500000000|clocks.gr\n");
+	/* dmon --format csv,noheader: the columns from --fields. */
+	ck_assert_int_eq(import(db, "nh.txt", "0, 40, 3\n1, 41, 4\n", msg,
+	    fields), 0);
+	ck_rows(db, "SELECT gpu, ts, metric, value FROM gpu_metric WHERE "
+	    "source_id = 2 ORDER BY id",
+	    "0|0|power.draw|40\n0|0|memory.used|3145728\n"
+	    "1|0|power.draw|41\n1|0|memory.used|4194304\n");
 	ck_assert_int_eq(import(db, "bad.txt",
 	    "# gpu    sm\n# Idx     %\n    0   1.5x\n", msg, opts), -1);
 	ck_assert_str_eq(msg, "bad.txt:3:9: expected a number or '-' for "
