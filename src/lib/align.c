@@ -19,10 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
 #include "util.h"
+#include "wallclock.h"
 
 #define UNKNOWN		(-1)		/* an uncertainty nobody knows */
 #define PERF_REF_UNC	500		/* perf prints the wall time in us */
@@ -94,8 +96,16 @@ struct src {
 	struct tr_buf		 ev;		/* evidence, refusals */
 };
 
+/* The zone a clock.json recorded for its host. */
+struct hostzone {
+	const char	*host;
+	const char	*zone;
+};
+
 struct run {
 	struct tr_db			*db;
+	struct hostzone			*hz;
+	size_t				 nhz;
 	const struct tr_align_opts	*o;
 	struct src			*s;
 	size_t				 n;
@@ -573,6 +583,17 @@ collect_pairs(struct run *r)
 	for (i = 0; i < r->n; i++) {
 		s = &r->s[i];
 		if (strcmp(s->format, "clock-json") == 0 &&
+		    (json_is_string(json_object_get(s->meta, "tz_name")) ||
+		    json_is_string(json_object_get(s->meta, "tz")))) {
+			p = json_object_get(s->meta, "tz_name");
+			if (!json_is_string(p))
+				p = json_object_get(s->meta, "tz");
+			r->hz = tr_xrealloc(r->hz, (r->nhz + 1) *
+			    sizeof *r->hz);
+			r->hz[r->nhz].host = s->host;
+			r->hz[r->nhz++].zone = json_string_value(p);
+		}
+		if (strcmp(s->format, "clock-json") == 0 &&
 		    (a = json_object_get(s->meta, "pairs")) != NULL &&
 		    json_is_array(a))
 			json_array_foreach(a, j, p) {
@@ -987,6 +1008,39 @@ bad:
 	    "date)", text, t));
 }
 
+/*
+ * "+01:00", "-0530", "UTC", "Z": the zone's offset from UTC in ns.
+ * Returns 0, or -1 for a zone given by name.
+ */
+static int
+tz_offset(const char *z, int64_t *off)
+{
+	int	h = 0, m = 0, n = 0, neg;
+
+	if (strcmp(z, "UTC") == 0 || strcmp(z, "Z") == 0 ||
+	    strcmp(z, "GMT") == 0) {
+		*off = 0;
+		return (0);
+	}
+	if (*z != '+' && *z != '-')
+		return (-1);
+	neg = *z == '-';
+	if (sscanf(z + 1, "%2d%n", &h, &n) != 1 || n != 2)
+		return (-1);
+	z += 3;
+	if (*z == ':')
+		z++;
+	if (*z != '\0' && (sscanf(z, "%2d%n", &m, &n) != 1 || n != 2 ||
+	    z[2] != '\0'))
+		return (-1);
+	if (h > 14 || m > 59)
+		return (-1);
+	*off = ((int64_t)h * 3600 + m * 60) * INT64_C(1000000000);
+	if (neg)
+		*off = -*off;
+	return (0);
+}
+
 static int
 apply_statements(struct run *r)
 {
@@ -1032,11 +1086,27 @@ apply_statements(struct run *r)
 					    10);
 			break;
 		case TR_ALIGN_TZ:
+			if (tz_offset(st->val[0], &v) != 0) {
+				struct tr_wallclock	*wc;
+
+				struct tr_error		 e;
+
+				tr_error_init(&e);
+				if ((wc = tr_wallclock_new(st->val[0],
+				    &e)) == NULL)
+					return (tr_error_set(r->err, TR_EUSAGE,
+					    "--tz '%s': %s", st->text, e.msg));
+				tr_wallclock_free(wc);
+			}
 			if (st->src[0] == NULL)
 				break;
 			if ((s = find_src(r, st->src[0], "--tz", st->text)) ==
 			    NULL)
 				return (-1);
+			if (s->cls != C_WALL)
+				return (tr_error_set(r->err, TR_EUSAGE, "--tz "
+				    "'%s': source %" PRId64 " does not run on a "
+				    "wall clock", st->text, s->id));
 			s->stated = 1;
 			break;
 		}
@@ -1044,57 +1114,161 @@ apply_statements(struct run *r)
 	return (0);
 }
 
-/* The zone a --tz statement gives for 's', or NULL. */
+/*
+ * The zone a --tz statement gives for 's' (*all set when it is the --tz
+ * for every source), or NULL.
+ */
 static const char *
-tz_for(struct run *r, const struct src *s)
+tz_for(struct run *r, const struct src *s, int *all)
 {
 	const struct tr_align_stmt	*st;
 	const char			*z = NULL;
 	size_t				 i;
 
+	*all = 0;
 	for (i = 0; i < r->o->nstmts; i++) {
 		st = &r->o->stmts[i];
 		if (st->kind != TR_ALIGN_TZ)
 			continue;
-		if (st->src[0] == NULL && z == NULL)
+		if (st->src[0] == NULL && z == NULL) {
 			z = st->val[0];
-		else if (st->src[0] != NULL && find_src(r, st->src[0], "--tz",
-		    st->text) == s)
+			*all = 1;
+		} else if (st->src[0] != NULL && find_src(r, st->src[0],
+		    "--tz", st->text) == s) {
+			*all = 0;
 			return (st->val[0]);
+		}
 	}
 	return (z);
 }
 
+
+/* Civil time in UTC of instant 'ns'. */
+static void
+civil_utc(int64_t ns, struct tr_civil *c)
+{
+	int64_t		sec = ns / INT64_C(1000000000);
+	struct tm	tm;
+	time_t		t;
+
+	if (ns % INT64_C(1000000000) < 0)
+		sec--;
+	t = (time_t)sec;
+	gmtime_r(&t, &tm);
+	c->year = tm.tm_year + 1900;
+	c->mon = tm.tm_mon + 1;
+	c->day = tm.tm_mday;
+	c->hour = tm.tm_hour;
+	c->min = tm.tm_min;
+	c->sec = tm.tm_sec;
+	c->nsec = (int32_t)(ns - sec * INT64_C(1000000000));
+}
+
+static int64_t
+utc_of_civil(const struct tr_civil *c)
+{
+	return ((days_from_civil(c->year, c->mon, c->day) * 86400 +
+	    c->hour * 3600 + c->min * 60 + c->sec) * INT64_C(1000000000) +
+	    c->nsec);
+}
+
 /*
- * "+01:00", "-0530", "UTC", "Z": the zone's offset from UTC in ns.
- * Returns 0, or -1 for a zone given by name.
+ * Read instant 'ns' as a local time in 'from' and that local time back in
+ * 'to': the instant the same clock reading means in the other zone.
+ * Zones are UTC, fixed offsets (+01:00) or names the C library knows.
+ * Returns 0, or -1 with 'err' set (an unknown zone, a time that does not
+ * exist in 'to').
  */
 static int
-tz_offset(const char *z, int64_t *off)
+rezone(const char *from, const char *to, int64_t ns, int64_t *out,
+    struct tr_error *err)
 {
-	int	h = 0, m = 0, n = 0, neg;
+	struct tr_wallclock	*wc;
+	struct tr_civil		 c;
+	int64_t			 off;
 
-	if (strcmp(z, "UTC") == 0 || strcmp(z, "Z") == 0 ||
-	    strcmp(z, "GMT") == 0) {
-		*off = 0;
+	if (tz_offset(from, &off) == 0)
+		civil_utc(ns + off, &c);
+	else {
+		if ((wc = tr_wallclock_new(from, err)) == NULL)
+			return (-1);
+		tr_wallclock_to_civil(wc, ns, &c);
+		tr_wallclock_free(wc);
+	}
+	if (tz_offset(to, &off) == 0) {
+		*out = utc_of_civil(&c) - off;
 		return (0);
 	}
-	if (*z != '+' && *z != '-')
+	if ((wc = tr_wallclock_new(to, err)) == NULL)
 		return (-1);
-	neg = *z == '-';
-	if (sscanf(z + 1, "%2d%n", &h, &n) != 1 || n != 2)
+	if (tr_wallclock_to_utc(wc, &c, INT64_MIN, out) != 0) {
+		tr_wallclock_free(wc);
+		return (tr_error_set(err, TR_EUSAGE, "--tz '%s': local time "
+		    "%04d-%02d-%02d %02d:%02d:%02d does not exist in that zone",
+		    to, c.year, c.mon, c.day, c.hour, c.min, c.sec));
+	}
+	tr_wallclock_free(wc);
+	return (0);
+}
+
+/*
+ * The zone to read a wall-clock source's local times in, if not the one
+ * it was imported with: a --tz statement naming it, a --tz for all (for
+ * sources with local times), or the zone a clock.json recorded for its
+ * host when the importer only guessed.  NULL when none.
+ */
+static const char *
+zone_for(struct run *r, const struct src *s, const char **why)
+{
+	json_t		*from = json_object_get(s->meta, "tz_from");
+	const char	*z;
+	size_t		 i;
+	int		 all, local;
+
+	/* Only sources that came with local times have a zone to change. */
+	local = json_is_string(json_object_get(s->meta, "tz"));
+	if ((z = tz_for(r, s, &all)) != NULL && (!all || local)) {
+		*why = "--tz";
+		return (z);
+	}
+	if (!local || (json_is_string(from) &&
+	    strcmp(json_string_value(from), "option") == 0))
+		return (NULL);
+	for (i = 0; i < r->nhz; i++)
+		if (same_host(r->hz[i].host, s->host)) {
+			*why = "clock.json";
+			return (r->hz[i].zone);
+		}
+	return (NULL);
+}
+
+/* The shift that re-reads source 's''s local times in zone 'z'. */
+static int
+zone_shift(struct run *r, struct src *s, const char *z, const char *why,
+    int64_t *shift)
+{
+	json_t		*tz = json_object_get(s->meta, "tz");
+	const char	*old = json_is_string(tz) ? json_string_value(tz) :
+			    "UTC";
+	int64_t		 n0, n1, e0, e1;
+	char		 buf[40];
+
+	*shift = 0;
+	if (!s->has_range)
+		return (0);
+	n0 = tr_align_inverse(&s->cur, s->ts_min);
+	e0 = tr_align_inverse(&s->cur, s->ts_max);
+	if (rezone(old, z, n0, &n1, r->err) != 0 ||
+	    rezone(old, z, e0, &e1, r->err) != 0)
 		return (-1);
-	z += 3;
-	if (*z == ':')
-		z++;
-	if (*z != '\0' && (sscanf(z, "%2d%n", &m, &n) != 1 || n != 2 ||
-	    z[2] != '\0'))
-		return (-1);
-	if (h > 14 || m > 59)
-		return (-1);
-	*off = ((int64_t)h * 3600 + m * 60) * INT64_C(1000000000);
-	if (neg)
-		*off = -*off;
+	*shift = n1 - n0;
+	tr_format_duration(*shift, buf, sizeof buf);
+	tr_buf_printf(&s->ev, "%slocal times read in %s (%s; imported as "
+	    "%s): %s%s", s->ev.len ? ", " : "", z, why, old,
+	    *shift >= 0 ? "+" : "", buf);
+	if (e1 - e0 != *shift)
+		tr_buf_adds(&s->ev, " (the zone changes offset during the "
+		    "capture: its offset at the start is used)");
 	return (0);
 }
 
@@ -1113,8 +1287,8 @@ static int
 decide_exact(struct run *r, struct src *s)
 {
 	struct anchor	*a = NULL;
-	const char	*z;
-	int64_t		 zoff = 0, wall;
+	const char	*z, *why = NULL;
+	int64_t		 zoff = 0;
 	size_t		 n;
 	char		 buf[40];
 
@@ -1124,32 +1298,17 @@ decide_exact(struct run *r, struct src *s)
 		s->map.offset = 0;
 		s->unc = 0;
 	} else if (s->cls == C_WALL) {
-		if ((z = tz_for(r, s)) != NULL) {
-			if (tz_offset(z, &zoff) != 0)
-				return (tr_error_set(r->err, TR_EUSAGE, "--tz "
-				    "'%s': expected UTC or an offset such as "
-				    "+01:00 or -0530", z));
-			/*
-			 * The importer read local times as UTC+0 unless told
-			 * a zone: local = UTC + zone, so UTC = local - zone.
-			 */
-			if (json_object_get(s->meta, "tz") != NULL &&
-			    json_is_string(json_object_get(s->meta, "tz")) &&
-			    tz_offset(json_string_value(json_object_get(
-			    s->meta, "tz")), &wall) == 0)
-				zoff -= wall;
-			zoff = -zoff;
-		}
+		if ((z = zone_for(r, s, &why)) != NULL &&
+		    zone_shift(r, s, z, why, &zoff) != 0)
+			return (-1);
 		if ((n = wall_anchors(r, s, &a)) > 0) {
+			if (s->ev.len > 0)
+				tr_buf_adds(&s->ev, "; ");
 			describe(&s->ev, a, n);
 			fit(s, a, n, 0, native_mid(s));
 			s->map.offset += zoff;
-			if (zoff != 0) {
-				tr_format_duration(zoff, buf, sizeof buf);
-				tr_buf_printf(&s->ev, ", zone %s", buf);
-			}
-			set_method(s, a[0].kind, 1);
 			/* A mix of kinds is named for the most trusted. */
+			set_method(s, a[0].kind, 1);
 			free(a);
 		}
 	} else if (s->nanc > 0) {
@@ -2048,5 +2207,6 @@ out:
 		src_release(&r.s[i]);
 	free(r.s);
 	free(r.wp);
+	free(r.hz);
 	return (rc);
 }

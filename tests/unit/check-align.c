@@ -206,6 +206,8 @@ fill_mono(struct tr_import *ctx, struct tr_error *err)
 	return (0);
 }
 
+static const char	*g_tz, *g_tz_from;	/* local times: the zone */
+
 /* A wall-clock source: counters at g_wall0 + k * 100 ms. */
 static int
 fill_wall(struct tr_import *ctx, struct tr_error *err)
@@ -214,6 +216,12 @@ fill_wall(struct tr_import *ctx, struct tr_error *err)
 	int	k;
 
 	tr_import_set_clock(ctx, "wall");
+	if (g_tz != NULL) {
+		json_object_set_new(tr_import_meta(ctx), "tz",
+		    json_string(g_tz));
+		json_object_set_new(tr_import_meta(ctx), "tz_from",
+		    json_string(g_tz_from));
+	}
 	if ((tr = tr_import_add_track(ctx, "test", "w", 0, 0, 0, 0, NULL,
 	    err)) < 0 || (n = tr_import_add_str(ctx, "v", 1, err)) < 0)
 		return (-1);
@@ -844,6 +852,77 @@ START_TEST(test_tz)
 }
 END_TEST
 
+/* 2026-01-15 12:00:00 UTC, in s: winter in Paris (+01:00). */
+#define JAN15	INT64_C(1768478400)
+
+START_TEST(test_tz_named)
+{
+	struct tr_align_opts	 o;
+	struct tr_db		*db = newdb();
+	struct tr_error		 err;
+	json_t			*rows;
+	char			 text[256];
+	int64_t			 smi, pp;
+	int			 rc;
+
+	tr_error_init(&err);
+	/* The traced host in Paris: its clock.json says so. */
+	snprintf(text, sizeof text, "{\"tz\": \"+01:00\", \"tz_name\": "
+	    "\"Europe/Paris\", \"pairs\": [{\"wall_ns\": %lld, "
+	    "\"mono_ns\": %lld, \"uncertainty_ns\": 0}]}",
+	    (long long)(JAN15 * SEC), (long long)(1000 * SEC));
+	ck_assert_int_gt(add_text(db, "clock.json", text, &err), 0);
+	/* nvidia-smi's 12:00:00 local, imported on a UTC laptop. */
+	g_tz = "UTC";
+	g_tz_from = "system";
+	g_wall0 = (JAN15 + 3600) * SEC;
+	smi = add_src(db, "smi", fill_wall);
+	/* A profile: UTC already, zones do not apply. */
+	g_tz = NULL;
+	g_wall0 = JAN15 * SEC + 5 * SEC;
+	pp = add_src(db, "pprof", fill_wall);
+	tr_align_opts_init(&o);
+	rows = align_ok(db, &o);
+	ck_assert_int_eq(num(row(rows, smi), "start"), 1000 * SEC);
+	ck_assert_msg(strstr(str(row(rows, smi), "evidence"), "local times "
+	    "read in Europe/Paris (clock.json; imported as UTC): -1.000h") ||
+	    strstr(str(row(rows, smi), "evidence"), "Europe/Paris"), "%s",
+	    str(row(rows, smi), "evidence"));
+	ck_assert_int_eq(num(row(rows, pp), "start"), 1005 * SEC);
+	json_decref(rows);
+
+	/* A global --tz wins over clock.json, and leaves UTC sources be. */
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_TZ, "America/New_York",
+	    &err), 0);
+	rows = align_ok(db, &o);
+	ck_assert_int_eq(num(row(rows, smi), "start"), 1000 * SEC + 6 * 3600 *
+	    SEC);
+	ck_assert_int_eq(num(row(rows, pp), "start"), 1005 * SEC);
+	json_decref(rows);
+	tr_align_opts_release(&o);
+
+	/* A zone nobody knows; a zone for a monotonic source. */
+	tr_align_opts_init(&o);
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_TZ, "Mars/Olympus",
+	    &err), 0);
+	rows = align(db, &o, &err, &rc);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_int_eq(err.code, TR_EUSAGE);
+	json_decref(rows);
+	tr_align_opts_release(&o);
+	tr_align_opts_init(&o);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_TZ, "1=UTC", &err), 0);
+	rows = align(db, &o, &err, &rc);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(err.msg, "--tz '1=UTC': source 1 does not run on a "
+	    "wall clock");
+	json_decref(rows);
+	tr_align_opts_release(&o);
+	tr_db_free(db);
+}
+END_TEST
+
 /* --- estimation ------------------------------------------------------- */
 
 START_TEST(test_estimate)
@@ -1006,6 +1085,97 @@ START_TEST(test_refuse_two_peaks)
 }
 END_TEST
 
+/*
+ * Host activity against GPU utilisation sampled every second: the GPU is
+ * busy while the host waits (anti-correlated), its clock is a wall clock
+ * with no pair.  The estimate is found, but never claimed better than 1 s.
+ */
+static int
+fill_host(struct tr_import *ctx, struct tr_error *err)
+{
+	struct tr_sample	s;
+	int64_t			th, ev, t;
+	int			i, n;
+
+	tr_import_set_clock(ctx, "monotonic");
+	if ((th = tr_import_add_thread(ctx, 7, 7, "host", 4, err)) < 0 ||
+	    (ev = tr_import_add_str(ctx, "cpu-clock", 9, err)) < 0)
+		return (-1);
+	memset(&s, 0, sizeof s);
+	s.has_ts = 1;
+	s.thread_id = th;
+	s.cpu = 0;
+	s.event_id = ev;
+	s.value = 1;
+	n = pattern(g_iv, 2048);
+	for (i = 0; i < n; i++)
+		for (t = g_iv[i][0] * 20; t < g_iv[i][1] * 20; t += MS) {
+			s.ts = 1000 * SEC + t;
+			if (tr_import_add_sample(ctx, &s, err) < 0)
+				return (-1);
+		}
+	return (0);
+}
+
+static int
+fill_gpu(struct tr_import *ctx, struct tr_error *err)
+{
+	int64_t	tr, name, t, busy, lo, hi;
+	int	i, n, k;
+
+	tr_import_set_clock(ctx, "wall");
+	if ((tr = tr_import_add_track(ctx, "gpu", "GPU 0", 0, 0, 0, 0, NULL,
+	    err)) < 0 || (name = tr_import_add_str(ctx, "utilization.gpu", 15,
+	    err)) < 0)
+		return (-1);
+	n = pattern(g_iv, 2048);
+	/* Each sample: the share of the past second the host was idle. */
+	for (k = 1; k <= 62; k++) {
+		t = (int64_t)k * SEC;
+		busy = 0;
+		for (i = 0; i < n; i++) {
+			lo = g_iv[i][0] * 20 > t - SEC ? g_iv[i][0] * 20 :
+			    t - SEC;
+			hi = g_iv[i][1] * 20 < t ? g_iv[i][1] * 20 : t;
+			if (hi > lo)
+				busy += hi - lo;
+		}
+		if (tr_import_add_counter(ctx, tr, g_wall0 + t, name,
+		    100 - (double)(busy * 100 / SEC), err) < 0)
+			return (-1);
+	}
+	return (0);
+}
+
+START_TEST(test_estimate_gpu)
+{
+	struct tr_align_opts	 o;
+	struct tr_db		*db = newdb();
+	json_t			*rows, *r;
+	int64_t			 g;
+
+	g_pattern = 0;
+	g_tz = NULL;
+	add_src(db, "host", fill_host);
+	/* Wall time 1.7e9 s when the host's monotonic clock read 1000 s. */
+	g_wall0 = INT64_C(1700000000) * SEC;
+	g = add_src(db, "gpu", fill_gpu);
+	tr_align_opts_init(&o);
+	rows = align_ok(db, &o);
+	r = row(rows, g);
+	ck_assert_msg(strcmp(str(r, "method"), "estimate") == 0, "%s",
+	    str(r, "evidence"));
+	ck_assert_int_le(llabs(num(r, "offset") - (1000 * SEC - g_wall0)),
+	    SEC);
+	ck_assert_int_ge(num(r, "uncertainty"), SEC);
+	ck_assert_msg(strstr(str(r, "evidence"), "GPU utilisation") &&
+	    strstr(str(r, "evidence"), "peak -0."), "%s", str(r, "evidence"));
+	json_decref(rows);
+	tr_align_opts_release(&o);
+	tr_db_free(db);
+}
+END_TEST
+
 /* --- correlation alone ------------------------------------------------ */
 
 START_TEST(test_correlate)
@@ -1070,10 +1240,12 @@ main(void)
 	tcase_add_test(tc, test_go_log_drift);
 	tcase_add_test(tc, test_user_statements);
 	tcase_add_test(tc, test_tz);
+	tcase_add_test(tc, test_tz_named);
 	tcase_add_test(tc, test_estimate);
 	tcase_add_test(tc, test_estimate_near_clock);
 	tcase_add_test(tc, test_refuse_flat);
 	tcase_add_test(tc, test_refuse_two_peaks);
+	tcase_add_test(tc, test_estimate_gpu);
 	tcase_add_test(tc, test_correlate);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
