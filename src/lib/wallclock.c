@@ -86,7 +86,8 @@ tr_civil_valid(const struct tr_civil *c)
 		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
 	};
 
-	if (c->year < 1 || c->year > 9999 || c->mon < 1 || c->mon > 12)
+	/* Nanoseconds since the epoch must fit in an int64_t. */
+	if (c->year < 1678 || c->year > 2261 || c->mon < 1 || c->mon > 12)
 		return (0);
 	if (c->day < 1 || c->day > mdays[c->mon - 1] +
 	    (c->mon == 2 && is_leap(c->year)))
@@ -416,7 +417,7 @@ parse_epoch(const char *s, int64_t *ns)
 		sec = sec * 10 + (*s++ - '0');
 		n++;
 	}
-	if (n == 0)
+	if (n == 0 || sec > INT64_MAX / NS - 1)
 		return (-1);
 	if (*s == '.') {
 		s++;

@@ -40,7 +40,10 @@ const char	*tr_wallclock_origin(const struct tr_wallclock *);
 /* How many converted times occurred twice (clocks went back). */
 int64_t		 tr_wallclock_ambiguous(const struct tr_wallclock *);
 
-/* 1 if every field of 'c' is in range (the day for its month), else 0. */
+/*
+ * 1 if every field of 'c' is in range (the day for its month; years 1678
+ * to 2261, where nanoseconds since the epoch fit in 64 bits), else 0.
+ */
 int		 tr_civil_valid(const struct tr_civil *);
 /* Move the date of 'c' by 'days' (may be negative); the time stays. */
 void		 tr_civil_add_days(struct tr_civil *, int64_t days);

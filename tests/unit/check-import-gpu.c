@@ -124,8 +124,11 @@ START_TEST(test_civil)
 	ck_assert_int_eq(tr_civil_valid(&c), 1);
 	c.year = 1900;
 	ck_assert_int_eq(tr_civil_valid(&c), 0);
-	c.year = 2024;
-	c.day = 30;
+	c = (struct tr_civil){ 2262, 1, 1, 0, 0, 0, 0 };
+	ck_assert_int_eq(tr_civil_valid(&c), 0);
+	c.year = 1677;
+	ck_assert_int_eq(tr_civil_valid(&c), 0);
+	c = (struct tr_civil){ 2024, 2, 30, 0, 0, 0, 0 };
 	ck_assert_int_eq(tr_civil_valid(&c), 0);
 	c.day = 1;
 	c.hour = 24;
@@ -296,6 +299,9 @@ START_TEST(test_parse_time)
 	    -1);
 	ck_assert_int_eq(tr_wallclock_parse(wc, "2024-03-31 02:30", &ns), -1);
 	ck_assert_int_eq(tr_wallclock_parse(wc, "@", &ns), -1);
+	ck_assert_int_eq(tr_wallclock_parse(wc, "@9223372036", &ns), -1);
+	ck_assert_int_eq(tr_wallclock_parse(wc, "@-9223372035.5", &ns), 0);
+	ck_assert_int_eq(ns, -9223372035500000000LL);
 	tr_wallclock_free(wc);
 }
 END_TEST
