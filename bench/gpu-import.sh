@@ -45,7 +45,8 @@ elif [ -x src/tools/trace-import ]; then
 else
 	bindir=$(dirname "$(command -v trace-import || echo .)")
 fi
-[ -x "$bindir/trace-import" ] || die "no trace-import in '$bindir'; set TR_BINDIR"
+[ -x "$bindir/trace-import" ] ||
+	die "no trace-import in '$bindir'; set TR_BINDIR"
 [ -x /usr/bin/time ] || die "needs /usr/bin/time (Debian package 'time')"
 
 if [ -n "${BENCH_DIR:-}" ]; then

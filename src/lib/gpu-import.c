@@ -115,11 +115,12 @@ tr_gpu_import_init(struct tr_gpu_import *g, struct tr_import *ctx,
 	if ((s = tr_import_opt(ctx, "start")) != NULL) {
 		if (tr_wallclock_parse(g->wc, s, &g->start) != 0)
 			return (tr_error_set(err, TR_EUSAGE, "bad --start "
-			    "'%s': expected a time like '2024-05-01 12:00:00' "
-			    "(local, in the --tz zone), '2024-05-01T10:00:00Z', "
-			    "'2024-05-01 12:00:00+02:00' or '@1714557600' "
-			    "(seconds since the epoch), that exists in zone "
-			    "'%s'", s, tr_wallclock_zone(g->wc)));
+			    "'%s': expected a time like '2024-05-01 "
+			    "12:00:00' (local, in the --tz zone), "
+			    "'2024-05-01T10:00:00Z', '2024-05-01 "
+			    "12:00:00+02:00' or '@1714557600' (seconds since "
+			    "the epoch), that exists in zone '%s'", s,
+			    tr_wallclock_zone(g->wc)));
 		g->has_start = 1;
 	}
 	if ((s = tr_import_opt(ctx, "interval")) != NULL) {
@@ -450,7 +451,8 @@ tr_gpu_missing(const char *s, size_t n)
 	};
 	size_t	i;
 
-	if (n > 0 && s[0] == '[')	/* [N/A], [Not Supported], [GPU is lost]... */
+	/* [N/A], [Not Supported], [GPU is lost]... */
+	if (n > 0 && s[0] == '[')
 		return (s[n - 1] == ']');
 	for (i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0)

@@ -24,7 +24,7 @@ struct tr_gpu_import {
 	struct tr_import	*ctx;		/* borrowed */
 	struct tr_input		*in;		/* borrowed */
 	struct tr_wallclock	*wc;
-	int64_t			 start;		/* --start, ns since epoch */
+	int64_t			 start;	/* --start, ns since the epoch */
 	int64_t			 interval;	/* --interval, ns */
 	int			 has_start, has_interval;
 	const char		*timing;	/* for the metadata */
@@ -34,9 +34,9 @@ struct tr_gpu_import {
 	struct tr_gpu_gaps	*gaps;
 	int64_t			 samples, dups, backwards;
 	json_t			*units;		/* metric -> base unit */
-	json_t			*columns;	/* input column -> metric */
+	json_t			*columns;	/* column -> metric */
 	struct tr_buf		 key;
-	sqlite3_stmt		*find_ref;	/* index of a GPU by uuid */
+	sqlite3_stmt		*find_ref;	/* GPU index by uuid */
 };
 
 /*
@@ -79,15 +79,16 @@ int	tr_gpu_import_find_process(struct tr_gpu_import *,
  * The index of the GPU with this uuid in an earlier import into the
  * store: >= 0, -1 when there is none, -2 with 'err' set on failure.
  */
-int64_t	tr_gpu_import_ref_by_uuid(struct tr_gpu_import *, const char *uuid,
-	    struct tr_error *);
+int64_t	tr_gpu_import_ref_by_uuid(struct tr_gpu_import *,
+	    const char *uuid, struct tr_error *);
 /*
  * The track of process 'pid' on GPU 'gpu_key' (kind "gpu-process", linked
  * to the process row of (host, pid) and to GPU track 'gpu_track' when
  * > 0).  'name' is the process name for the process row; 'meta' as above.
  */
-int64_t	tr_gpu_import_process(struct tr_gpu_import *, const char *gpu_key,
-	    size_t gpu_keylen, int64_t gpu_ref, int64_t gpu_track,
+int64_t	tr_gpu_import_process(struct tr_gpu_import *,
+	    const char *gpu_key, size_t gpu_keylen, int64_t gpu_ref,
+	    int64_t gpu_track,
 	    int64_t pid, const char *name, size_t name_len, json_t *meta,
 	    struct tr_error *);
 

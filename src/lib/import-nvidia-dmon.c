@@ -23,7 +23,7 @@ struct dcol {
 	char		*name;		/* header token: "sm" */
 	char		*unit;		/* units-line token: "%" */
 	const char	*metric;	/* canonical name, or 'own' */
-	char		*own;		/* "dmon.<name>" for unknown columns */
+	char		*own;		/* "dmon.<name>" if unknown */
 	enum role	 role;
 	int64_t		 name_id;
 	const struct tr_gpu_unit *u;
@@ -51,7 +51,7 @@ struct dmon {
 
 	int			 checked;	/* time options checked */
 	int64_t			 prev_ts;
-	struct tr_buf		 last_text;	/* date and time cached */
+	struct tr_buf		 last_text;	/* last date, time */
 	int64_t			 last_ts;
 	/* -o T: the date, and the previous time of day. */
 	struct tr_civil		 day;

@@ -18,24 +18,25 @@
 
 enum role {
 	R_METRIC,	/* a number, stored as a counter */
-	R_TEXT,		/* text: the first value goes in the track's meta */
+	R_TEXT,		/* text: the first value goes in track meta */
 	R_TIME, R_INDEX, R_UUID, R_NAME, R_BUS, R_PID, R_PNAME
 };
 
 struct col {
-	char		*header;	/* as printed, unit included */
+	char		*header;	/* as printed, with the unit */
 	char		*field;		/* canonical nvidia-smi name */
-	char		*unit;		/* from the header, or the default */
+	char		*unit;		/* from the header, or default */
 	enum role	 role;
 	int		 numeric;	/* a non-number is an error */
-	int64_t		 name_id;	/* metric string, 0 until used */
-	const struct tr_gpu_unit *base_unit;	/* of 'unit', if known */
+	int64_t		 name_id;	/* metric string, 0 unused */
+	/* 'unit' looked up, NULL when unknown */
+	const struct tr_gpu_unit *base_unit;
 };
 
 struct cell {
 	const char	*s;
 	size_t		 n;
-	long		 col;		/* 1-based column in the line */
+	long		 col;		/* 1-based column */
 };
 
 struct smi {
@@ -44,9 +45,9 @@ struct smi {
 	struct tr_input		*in;
 	struct col		*cols;
 	size_t			 ncols;
-	long			 header_line;	/* 0: from --fields */
-	int			 apps;		/* --query-compute-apps */
-	int			 idx[R_PNAME + 1];	/* column per role, -1 */
+	long			 header_line;	/* 0: --fields */
+	int			 apps;		/* compute-apps */
+	int			 idx[R_PNAME + 1];	/* role's column */
 
 	struct cell		*cells;
 	size_t			 ncells, capcells;

@@ -35,12 +35,12 @@ struct nvtop {
 	struct tr_import	*ctx;
 	struct tr_input		*in;
 	enum state		 state;
-	struct tr_buf		 obj;		/* the element's text */
+	struct tr_buf		 obj;		/* element's text */
 	long			 obj_line, obj_col;
 	int			 depth, in_str, esc;
 	long			 arr_line, arr_col;
-	int64_t			 snapshot;	/* arrays started - 1 */
-	int64_t			 pos;		/* element in the array */
+	int64_t			 snapshot;	/* arrays seen - 1 */
+	int64_t			 pos;		/* element in array */
 	int			 saw_mem, saw_procs;
 };
 
@@ -249,12 +249,13 @@ counters(struct nvtop *x, json_t *o, int proc, int64_t track, int64_t ts,
 	const char	*key, *metric, *unit, *want;
 	json_t		*j;
 	char		*own = NULL;
-	size_t		 i, nk = proc ? sizeof proc_keys / sizeof proc_keys[0] :
-			    sizeof gpu_keys / sizeof gpu_keys[0];
+	size_t		 i, nk;
 	double		 v;
 	int64_t		 id;
 	int		 r;
 
+	nk = proc ? sizeof proc_keys / sizeof proc_keys[0] :
+	    sizeof gpu_keys / sizeof gpu_keys[0];
 	json_object_foreach(o, key, j) {
 		metric = NULL;
 		want = NULL;
@@ -510,12 +511,12 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 					goto out;
 				if (x.snapshot == 1 && !x.g.has_interval) {
 					tr_input_error(in, err, (long)i + 1,
-					    "a second snapshot: nvtop -l output "
-					    "carries no time, give its interval "
-					    "with --interval DUR (nvtop -l "
-					    "sleeps -d tenths of a second "
-					    "between snapshots, 0.1 s by "
-					    "default)");
+					    "a second snapshot: nvtop -l "
+					    "output carries no time, give its "
+					    "interval with --interval DUR "
+					    "(nvtop -l sleeps -d tenths of a "
+					    "second between snapshots, 0.1 s "
+					    "by default)");
 					goto out;
 				}
 				x.state = S_FIRST;

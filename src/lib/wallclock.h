@@ -14,7 +14,7 @@
 
 /* A broken-down local time; 'nsec' is the fraction of the second. */
 struct tr_civil {
-	int		year, mon, day;		/* mon 1-12, day 1-31 */
+	int		year, mon, day;	/* mon 1-12, day 1-31 */
 	int		hour, min, sec;		/* 0-23, 0-59, 0-59 */
 	int32_t		nsec;			/* 0-999999999 */
 };

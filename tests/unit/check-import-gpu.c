@@ -373,11 +373,14 @@ static const char dmon_txt[] =
 "    0    45    49     -    10     3     0     0  3505   936\n";
 
 static const char pmon_txt[] =
-"#Time        gpu         pid   type     sm    mem    enc    dec    command\n"
+"#Time        gpu         pid   type     sm    mem    enc    dec    "
+    "command\n"
 "#HH:MM:SS    Idx           #    C/G      %      %      %      %    name\n"
-" 12:00:00      0        4242     C     97     41      -      -    Web Content\n"
+" 12:00:00      0        4242     C     97     41      -      -    "
+    "Web Content\n"
 " 12:00:00      1           -     -      -      -      -      -    -\n"
-" 12:00:01      0        4242     C     95     40      -      -    Web Content\n";
+" 12:00:01      0        4242     C     95     40      -      -    "
+    "Web Content\n";
 
 static const char nvtop_json[] =
 "[\n  {\n   \"device_name\": \"NVIDIA H200\",\n   \"gpu_clock\": \"1980MHz\","
