@@ -225,7 +225,8 @@ event_shaped(const struct tok *t)
 
 /*
  * Seconds with up to 9 decimals to nanoseconds, exactly.  'p' is the
- * number without the colon.  0, or -1 with the error set.
+ * number without the colon.  0, or -1 (1 decimal too many) with *why set
+ * to what was expected.
  */
 static int
 parse_seconds(const char *p, size_t n, int64_t *ns, const char **why)
@@ -236,20 +237,17 @@ parse_seconds(const char *p, size_t n, int64_t *ns, const char **why)
 	int64_t		 sec, frac = 0;
 	size_t		 i;
 
-	if (nf > 9) {
-		*why = "expected at most 9 decimal places";
+	*why = "malformed timestamp: expected at most 9 decimal places";
+	if (nf > 9)
 		return (-1);
-	}
-	if (dec_value(p, ni, INT64_MAX / 1000000000, &sec) != 0) {
-		*why = "out of range";
+	*why = "timestamp out of range: expected at most "
+	    "9223372036.854775807 seconds";
+	if (dec_value(p, ni, INT64_MAX / 1000000000, &sec) != 0)
 		return (-1);
-	}
 	for (i = 0; i < 9; i++)
 		frac = frac * 10 + (i < nf ? dot[1 + i] - '0' : 0);
-	if (sec == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000) {
-		*why = "out of range";
+	if (sec == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000)
 		return (-1);
-	}
 	*ns = sec * 1000000000 + frac;
 	return (0);
 }
@@ -363,11 +361,7 @@ parse_header(struct ps *ps, const char *p, size_t n, struct hdr *h)
 		if ((r = parse_prefix(ps, t, a, 1, h)) <= 0)
 			return (r);
 		if (parse_seconds(t[a].p, t[a].n - 1, &h->ts, &why) != 0)
-			return (bad(ps, t[a].p, "timestamp %s: expected at "
-			    "most %lld.%09lld seconds with up to 9 decimal "
-			    "places, got '%.*s'", why,
-			    (long long)(INT64_MAX / 1000000000),
-			    (long long)(INT64_MAX % 1000000000),
+			return (bad(ps, t[a].p, "%s, got '%.*s'", why,
 			    shown(t[a].n - 1), t[a].p));
 		h->has_ts = 1;
 		j = a + 1;

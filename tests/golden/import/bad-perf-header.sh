@@ -1,0 +1,8 @@
+# perf script: a line that is neither a sample header nor a stack line.
+# Located message, exit 1, and the store is byte-identical.
+trace-import -q data/core/small.perf.txt || exit 99
+sha256sum trace.db > before
+trace-import data/perf/bad-perf-header.txt
+rc=$?
+sha256sum -c --quiet before || exit 98
+exit $rc
