@@ -44,6 +44,8 @@ struct hdr {
 	const char	*rest;		/* what follows the event, or NULL */
 	size_t		 rest_len;
 	int		 sideband;	/* a PERF_RECORD_* line: skip it */
+	const char	*tod;		/* -F tod: "2026-11-29 12:39:35.42" */
+	size_t		 tod_len;
 };
 
 struct ps {
@@ -82,6 +84,10 @@ struct ps {
 	int64_t			 e_id;
 	int64_t			 dflt_event;	/* for headers without one */
 	json_t			*events;	/* "# event : name = X" */
+	/* -F tod: the first and last wall time with their perf time. */
+	json_t			*tod_first;
+	struct tr_buf		 tod_last;
+	int64_t			 tod_last_ns;
 };
 
 static int
@@ -278,8 +284,11 @@ parse_prefix(struct ps *ps, const struct tok *t, int a, int timed,
 	const char		*slash;
 	int			 i = a - 1;
 
-	if (timed && i >= 1 && tod_shaped(&t[i - 1], &t[i]))
+	if (timed && i >= 1 && tod_shaped(&t[i - 1], &t[i])) {
+		h->tod = t[i - 1].p;
+		h->tod_len = (size_t)(t[i].p + t[i].n - t[i - 1].p);
 		i -= 2;
+	}
 	if (!timed && i >= 1 && all_digits(t[i].p, t[i].n) &&
 	    (pid_shaped(&t[i - 1]) || cpu_shaped(&t[i - 1])))
 		period = &t[i--];
@@ -619,6 +628,18 @@ no_stack(struct ps *ps, const char *got)
 	    "lines after it, got %s", got));
 }
 
+/* {"text": local wall time as perf printed it, "clock_ns": perf time} */
+static json_t *
+tod_pair(const char *text, size_t n, int64_t ns)
+{
+	json_t	*o = json_object(), *s;
+
+	if ((s = json_stringn(text, n)) != NULL)
+		json_object_set_new(o, "text", s);
+	json_object_set_new(o, "clock_ns", json_integer(ns));
+	return (o);
+}
+
 static int
 begin_sample(struct ps *ps, const struct hdr *h)
 {
@@ -665,6 +686,14 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		ps->s.event_id = ps->e_id = id;
 		tr_buf_reset(&ps->e_name);
 		tr_buf_add(&ps->e_name, h->event, h->event_len);
+	}
+	if (h->tod != NULL && h->has_ts) {
+		/* Wall time next to perf's: an anchor for alignment. */
+		if (ps->tod_first == NULL)
+			ps->tod_first = tod_pair(h->tod, h->tod_len, h->ts);
+		tr_buf_reset(&ps->tod_last);
+		tr_buf_add(&ps->tod_last, h->tod, h->tod_len);
+		ps->tod_last_ns = h->ts;
 	}
 	ps->open = 1;
 	ps->seen_sample = 1;
@@ -918,6 +947,8 @@ ps_release(struct ps *ps)
 	tr_buf_release(&ps->t_comm);
 	tr_buf_release(&ps->e_name);
 	json_decref(ps->events);
+	json_decref(ps->tod_first);
+	tr_buf_release(&ps->tod_last);
 }
 
 static int
@@ -937,6 +968,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
 	ps.events = json_array();
+	tr_buf_init(&ps.tod_last);
 	tr_import_set_clock(ctx, "perf");
 	while ((r = tr_input_getline(in, &line, &len, err)) == 1)
 		if (do_line(&ps, line, len) != 0)
@@ -956,6 +988,14 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		goto out;
 	if (json_array_size(ps.events) > 0)
 		json_object_set(tr_import_meta(ctx), "events", ps.events);
+	if (ps.tod_first != NULL) {
+		json_t	*o = json_object();
+
+		json_object_set(o, "first", ps.tod_first);
+		json_object_set_new(o, "last", tod_pair(ps.tod_last.data,
+		    ps.tod_last.len, ps.tod_last_ns));
+		json_object_set_new(tr_import_meta(ctx), "tod", o);
+	}
 	rc = 0;
 out:
 	ps_release(&ps);
