@@ -103,7 +103,7 @@ tr_gpu_import_init(struct tr_gpu_import *g, struct tr_import *ctx,
 	g->ctx = ctx;
 	g->in = in;
 	g->tracks = tr_map_new();
-	g->last = tr_map_new();
+	g->series_idx = tr_map_new();
 	g->gaps = gaps_new();
 	g->units = json_object();
 	g->columns = json_object();
@@ -137,9 +137,14 @@ tr_gpu_import_init(struct tr_gpu_import *g, struct tr_import *ctx,
 void
 tr_gpu_import_release(struct tr_gpu_import *g)
 {
+	size_t	i;
+
 	tr_wallclock_free(g->wc);
 	tr_map_free(g->tracks);
-	tr_map_free(g->last);
+	tr_map_free(g->series_idx);
+	for (i = 0; i < g->nseries; i++)
+		gaps_free(g->series[i].gaps);
+	free(g->series);
 	gaps_free(g->gaps);
 	json_decref(g->units);
 	json_decref(g->columns);
@@ -148,13 +153,60 @@ tr_gpu_import_release(struct tr_gpu_import *g)
 	memset(g, 0, sizeof *g);
 }
 
+/* Median, extremes and long gaps (> 1.5 x median) of a histogram. */
+static void
+gaps_summary(const struct tr_gpu_gaps *h, json_t *o)
+{
+	int64_t	*pairs, seen = 0, median = 0, over = 0;
+	size_t	 i, n = 0;
+
+	json_object_set_new(o, "gaps", json_integer(h->total));
+	if (h->n == 0)
+		return;
+	/* Sort the distinct gaps, then walk to the middle one. */
+	pairs = tr_xmalloc(h->n * 2 * sizeof *pairs);
+	for (i = 0; i < h->cap; i++)
+		if (h->count[i] != 0) {
+			pairs[2 * n] = h->key[i];
+			pairs[2 * n + 1] = h->count[i];
+			n++;
+		}
+	qsort(pairs, n, 2 * sizeof *pairs, cmp_gap);
+	for (i = 0; i < n; i++) {
+		seen += pairs[2 * i + 1];
+		if (seen * 2 >= h->total) {
+			median = pairs[2 * i];
+			break;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (pairs[2 * i] * 2 > median * 3)
+			over += pairs[2 * i + 1];
+	json_object_set_new(o, "median_gap_ns", json_integer(median));
+	json_object_set_new(o, "min_gap_ns", json_integer(pairs[0]));
+	json_object_set_new(o, "max_gap_ns",
+	    json_integer(pairs[2 * (n - 1)]));
+	json_object_set_new(o, "long_gaps", json_integer(over));
+	free(pairs);
+}
+
+static void
+counts(json_t *o, int64_t samples, int64_t dups, int64_t backwards)
+{
+	json_object_set_new(o, "samples", json_integer(samples));
+	if (dups > 0)
+		json_object_set_new(o, "repeated_times", json_integer(dups));
+	if (backwards > 0)
+		json_object_set_new(o, "backward_steps",
+		    json_integer(backwards));
+}
+
 void
 tr_gpu_import_finish(struct tr_gpu_import *g)
 {
-	json_t		*meta = tr_import_meta(g->ctx), *s;
-	int64_t		*pairs, seen = 0, median = 0, lo = 0, hi = 0;
-	int64_t		 over = 0;
-	size_t		 i, n = 0;
+	json_t			*meta = tr_import_meta(g->ctx), *s, *list, *o;
+	struct tr_gpu_series	*se;
+	size_t			 i;
 
 	json_object_set_new(meta, "tz", json_string(tr_wallclock_zone(g->wc)));
 	json_object_set_new(meta, "tz_from",
@@ -173,43 +225,23 @@ tr_gpu_import_finish(struct tr_gpu_import *g)
 	if (g->has_interval && strcmp(g->timing, "start+interval") == 0)
 		json_object_set_new(s, "interval_ns",
 		    json_integer(g->interval));
-	json_object_set_new(s, "series",
-	    json_integer((json_int_t)tr_map_count(g->last)));
-	json_object_set_new(s, "samples", json_integer(g->samples));
-	json_object_set_new(s, "gaps", json_integer(g->gaps->total));
-	if (g->gaps->n > 0) {
-		/* Sort the distinct gaps, then walk to the middle one. */
-		pairs = tr_xmalloc(g->gaps->n * 2 * sizeof *pairs);
-		for (i = 0; i < g->gaps->cap; i++)
-			if (g->gaps->count[i] != 0) {
-				pairs[2 * n] = g->gaps->key[i];
-				pairs[2 * n + 1] = g->gaps->count[i];
-				n++;
-			}
-		qsort(pairs, n, 2 * sizeof *pairs, cmp_gap);
-		lo = pairs[0];
-		hi = pairs[2 * (n - 1)];
-		for (i = 0; i < n; i++) {
-			seen += pairs[2 * i + 1];
-			if (seen * 2 >= g->gaps->total) {
-				median = pairs[2 * i];
-				break;
-			}
-		}
-		for (i = 0; i < n; i++)
-			if (pairs[2 * i] * 2 > median * 3)
-				over += pairs[2 * i + 1];
-		free(pairs);
-		json_object_set_new(s, "median_gap_ns", json_integer(median));
-		json_object_set_new(s, "min_gap_ns", json_integer(lo));
-		json_object_set_new(s, "max_gap_ns", json_integer(hi));
-		json_object_set_new(s, "long_gaps", json_integer(over));
+	json_object_set_new(s, "series", json_integer((json_int_t)g->nseries));
+	counts(s, g->samples, g->dups, g->backwards);
+	gaps_summary(g->gaps, s);
+	/* Each series (a GPU, or a process for compute-apps) on its own. */
+	list = json_array();
+	for (i = 0; i < g->nseries && i < TR_GPU_MAXSERIES; i++) {
+		se = &g->series[i];
+		o = json_object();
+		if (se->track > 0)
+			json_object_set_new(o, "track", json_integer(se->track));
+		if (se->gpu >= 0)
+			json_object_set_new(o, "gpu", json_integer(se->gpu));
+		counts(o, se->samples, se->dups, se->backwards);
+		gaps_summary(se->gaps, o);
+		json_array_append_new(list, o);
 	}
-	if (g->dups > 0)
-		json_object_set_new(s, "repeated_times", json_integer(g->dups));
-	if (g->backwards > 0)
-		json_object_set_new(s, "backward_steps",
-		    json_integer(g->backwards));
+	json_object_set_new(s, "per_series", list);
 	json_object_set_new(meta, "sampling", s);
 }
 
@@ -376,22 +408,48 @@ tr_gpu_import_metric(struct tr_gpu_import *g, const char *name,
 }
 
 void
-tr_gpu_import_sample(struct tr_gpu_import *g, int64_t series, int64_t ts)
+tr_gpu_import_sample(struct tr_gpu_import *g, int64_t series, int64_t track,
+    int64_t gpu, int64_t ts)
 {
-	int64_t	last;
+	struct tr_gpu_series	*se;
+	int64_t			 at;
 
+	if (g->nseries > 0 && g->series[g->cur].key == series)
+		se = &g->series[g->cur];
+	else if (tr_map_get(g->series_idx, &series, sizeof series, &at))
+		se = &g->series[g->cur = (size_t)at];
+	else {
+		if (g->nseries == g->capseries) {
+			g->capseries = g->capseries ? g->capseries * 2 : 16;
+			g->series = tr_xrealloc(g->series,
+			    g->capseries * sizeof *g->series);
+		}
+		se = &g->series[g->cur = g->nseries];
+		memset(se, 0, sizeof *se);
+		se->key = series;
+		se->track = track;
+		se->gpu = gpu;
+		se->gaps = gaps_new();
+		tr_map_put(g->series_idx, &series, sizeof series,
+		    (int64_t)g->nseries++);
+	}
 	g->samples++;
-	if (tr_map_get(g->last, &series, sizeof series, &last)) {
-		if (ts == last) {
+	se->samples++;
+	if (se->samples > 1) {
+		if (ts == se->last) {
 			g->dups++;
+			se->dups++;
 			return;
 		}
-		if (ts < last)
+		if (ts < se->last) {
 			g->backwards++;
-		else
-			gaps_add(g->gaps, ts - last);
+			se->backwards++;
+		} else {
+			gaps_add(g->gaps, ts - se->last);
+			gaps_add(se->gaps, ts - se->last);
+		}
 	}
-	tr_map_put(g->last, &series, sizeof series, ts);
+	se->last = ts;
 }
 
 static const struct tr_gpu_unit units[] = {

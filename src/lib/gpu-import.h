@@ -20,6 +20,19 @@
 
 struct tr_gpu_gaps;
 
+/* The sampling of one series: a GPU, or a process on a GPU. */
+struct tr_gpu_series {
+	int64_t			 key;
+	int64_t			 track;		/* 0: none */
+	int64_t			 gpu;		/* -1: unknown */
+	int64_t			 last;		/* previous sample */
+	int64_t			 samples, dups, backwards;
+	struct tr_gpu_gaps	*gaps;
+};
+
+/* Series listed one by one in the metadata; the totals count them all. */
+#define TR_GPU_MAXSERIES	256
+
 struct tr_gpu_import {
 	struct tr_import	*ctx;		/* borrowed */
 	struct tr_input		*in;		/* borrowed */
@@ -30,8 +43,10 @@ struct tr_gpu_import {
 	const char		*timing;	/* for the metadata */
 
 	struct tr_map		*tracks;	/* key -> track id */
-	struct tr_map		*last;		/* series -> last ts */
-	struct tr_gpu_gaps	*gaps;
+	struct tr_map		*series_idx;	/* key -> index */
+	struct tr_gpu_series	*series;
+	size_t			 nseries, capseries, cur;
+	struct tr_gpu_gaps	*gaps;		/* all series */
 	int64_t			 samples, dups, backwards;
 	json_t			*units;		/* metric -> base unit */
 	json_t			*columns;	/* column -> metric */
@@ -100,9 +115,14 @@ int64_t	tr_gpu_import_process(struct tr_gpu_import *,
 int64_t	tr_gpu_import_metric(struct tr_gpu_import *, const char *name,
 	    const char *unit, const char *column, struct tr_error *);
 
-/* Count one sample of 'series' at 'ts' for the sampling statistics. */
+/*
+ * Count one sample of series 'series' (a GPU, or a process for
+ * compute-apps: any key unique in the input) at 'ts' for the sampling
+ * statistics.  'track' (0: none) and 'gpu' (-1: unknown) label the series
+ * in the metadata; they are read when the series first appears.
+ */
 void	tr_gpu_import_sample(struct tr_gpu_import *, int64_t series,
-	    int64_t ts);
+	    int64_t track, int64_t gpu, int64_t ts);
 
 /* A unit as printed and its conversion to the base unit. */
 struct tr_gpu_unit {

@@ -504,11 +504,6 @@ row(struct dmon *x, const char *line, size_t len, struct tr_error *err)
 	next_sample(x, gpu, pid);
 	if (row_time(x, &ts, err) != 0)
 		return (-1);
-	/* pmon: one sample per GPU, however many processes it lists. */
-	if (!x->pmon || gpu != x->sampled_gpu || ts != x->sampled_ts)
-		tr_gpu_import_sample(&x->g, gpu, ts);
-	x->sampled_gpu = gpu;
-	x->sampled_ts = ts;
 	if (!x->pmon) {
 		if (!tr_gpu_import_find_gpu(&x->g, (const char *)&gpu,
 		    sizeof gpu, &track, &gpu)) {
@@ -519,6 +514,15 @@ row(struct dmon *x, const char *line, size_t len, struct tr_error *err)
 			if (track < 0)
 				return (-1);
 		}
+		gtrack = track;
+	}
+	/* pmon: one sample per GPU, however many processes it lists. */
+	if (!x->pmon || gpu != x->sampled_gpu || ts != x->sampled_ts)
+		tr_gpu_import_sample(&x->g, gpu, gtrack, gpu, ts);
+	x->sampled_gpu = gpu;
+	x->sampled_ts = ts;
+	if (!x->pmon) {
+		/* counters below */
 	} else if (pid < 0) {
 		return (0);	/* an idle GPU */
 	} else if (!tr_gpu_import_find_process(&x->g, (const char *)&gpu,

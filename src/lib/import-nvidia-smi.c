@@ -60,6 +60,7 @@ struct smi {
 	struct tr_map		*seen;
 	int64_t			 sample;
 	struct tr_buf		 key, gkey;
+	int64_t			 ref;		/* GPU of the row */
 };
 
 /* nvidia-smi accepts several names for one property; keep one. */
@@ -621,10 +622,10 @@ row_gpu(struct smi *x, struct tr_error *err)
 	json_t			*meta, *u;
 	char			*name = NULL;
 	size_t			 i;
-	int64_t			 id, ref, index;
+	int64_t			 id, index;
 
 	if (tr_gpu_import_find_gpu(&x->g, x->gkey.data, x->gkey.len, &id,
-	    &ref))
+	    &x->ref))
 		return (id);
 	if ((index = row_index(x, err)) < -1)
 		return (-1);
@@ -647,7 +648,7 @@ row_gpu(struct smi *x, struct tr_error *err)
 	if (name == NULL && index >= 0)
 		name = tr_xasprintf("gpu %lld", (long long)index);
 	id = tr_gpu_import_gpu(&x->g, x->gkey.data, x->gkey.len, index,
-	    name ? name : "gpu", meta, NULL, err);
+	    name ? name : "gpu", meta, &x->ref, err);
 	free(name);
 	json_decref(meta);
 	return (id);
@@ -677,6 +678,7 @@ row_process(struct smi *x, struct tr_error *err)
 	tr_buf_add(&x->key, &pid, sizeof pid);
 	tr_buf_add(&x->key, x->gkey.data, x->gkey.len);
 	next_sample(x, x->key.data, x->key.len);
+	x->ref = -1;	/* only read for a new series */
 	if (tr_gpu_import_find_process(&x->g, x->gkey.data, x->gkey.len, pid,
 	    &id))
 		return (id);
@@ -711,6 +713,7 @@ row_process(struct smi *x, struct tr_error *err)
 			add_text(meta, x->cols[i].field, &x->cells[i]);
 	id = tr_gpu_import_process(&x->g, x->gkey.data, x->gkey.len, ref, 0,
 	    pid, name, nlen, meta, err);
+	x->ref = ref;
 	json_decref(meta);
 	return (id);
 }
@@ -739,7 +742,7 @@ row(struct smi *x, struct tr_error *err)
 	}
 	if (row_time(x, &ts, err) != 0)
 		return (-1);
-	tr_gpu_import_sample(&x->g, track, ts);
+	tr_gpu_import_sample(&x->g, track, track, x->ref, ts);
 	for (i = 0; i < x->ncols; i++) {
 		c = &x->cols[i];
 		if (c->role != R_METRIC)

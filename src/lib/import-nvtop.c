@@ -395,7 +395,6 @@ element(struct nvtop *x, struct tr_error *err)
 		    line, col, "invalid JSON: %s", jerr.text));
 	}
 	ts = x->g.start + x->snapshot * x->g.interval;
-	tr_gpu_import_sample(&x->g, x->pos, ts);
 	if (!tr_gpu_import_find_gpu(&x->g, (const char *)&x->pos,
 	    sizeof x->pos, &track, &ref)) {
 		meta = json_object();
@@ -414,6 +413,7 @@ element(struct nvtop *x, struct tr_error *err)
 		if (track < 0)
 			goto out;
 	}
+	tr_gpu_import_sample(&x->g, x->pos, track, x->pos, ts);
 	if (json_object_get(o, "mem_total") != NULL)
 		x->saw_mem = 1;
 	if (counters(x, o, 0, track, ts, err) != 0)
