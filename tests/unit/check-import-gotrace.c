@@ -585,7 +585,8 @@ END_TEST
  * binary: each says SUCCESS or FAILURE "regexp" for the error.
  */
 static const char *const gotests[] = {
-	"go122-annotations", "go122-create-syscall-reuse-thread-id",
+	"go122-annotations", "go122-annotations-stress",
+	"go122-create-syscall-reuse-thread-id",
 	"go122-create-syscall-with-p", "go122-fail-first-gen-first",
 	"go122-syscall-steal-proc-gen-boundary-bare-m",
 	"go122-syscall-steal-proc-gen-boundary-reacquire-new-proc-bare-m",
@@ -728,6 +729,45 @@ START_TEST(test_annotations122)
 	    "json_extract(args, '$.waker') = 9"), 1);
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE "
 	    "state = 'blocked' AND reason = 'chan recv'"), 2);
+	tr_db_free(db);
+}
+END_TEST
+
+/* A real Go 1.22 trace of many tasks, regions and logs. */
+START_TEST(test_annotations_stress122)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	db = import("go122-annotations-stress.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	/* The text trace's timed events, counted by type. */
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, '$.events') FROM "
+	    "source"), 572);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str c ON "
+	    "c.id = s.category_id WHERE c.s = 'region'"), 58);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str c ON "
+	    "c.id = s.category_id WHERE c.s = 'log'"), 76);
+	/* 20 begun and ended; task 2 ends with no begin in the trace. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str c ON "
+	    "c.id = s.category_id WHERE c.s = 'task'"), 21);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "created IS NOT NULL"), 43);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "ended IS NOT NULL"), 40);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE "
+	    "state = 'running'"), 66);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE "
+	    "state = 'blocked' AND reason = 'syscall' AND "
+	    "json_extract(args, '$.handoff') = 0 AND dur = 400 * 64"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN track t ON "
+	    "t.id = s.track_id WHERE t.kind = 'go-proc'"), 49 + 8 - 7);
+	/* Every goroutine's states follow one another without gaps. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM (SELECT ts, lag(ts + dur) "
+	    "OVER (PARTITION BY goid ORDER BY ts, id) AS prev FROM go_state "
+	    "WHERE state IN ('running', 'runnable', 'blocked')) "
+	    "WHERE prev IS NOT NULL AND prev != ts"), 0);
 	tr_db_free(db);
 }
 END_TEST
@@ -910,6 +950,7 @@ main(void)
 	    sizeof gotests / sizeof *gotests);
 	tcase_add_test(tc, test_min122);
 	tcase_add_test(tc, test_annotations122);
+	tcase_add_test(tc, test_annotations_stress122);
 	tcase_add_test(tc, test_sync125);
 	tcase_add_loop_test(tc, test_bad2, 0, sizeof bad2 / sizeof *bad2);
 	suite_add_tcase(s, tc);
