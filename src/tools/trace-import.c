@@ -60,6 +60,15 @@ list_formats(void)
 	exit(0);
 }
 
+/* Append ", N things" (singular for one) when N is not zero. */
+static void
+count(struct tr_buf *b, int64_t n, const char *what)
+{
+	if (n != 0)
+		tr_buf_printf(b, ", %lld %s%s", (long long)n, what,
+		    n == 1 ? "" : "s");
+}
+
 static void
 report(const char *name, const struct tr_import_result *r)
 {
@@ -77,16 +86,14 @@ report(const char *name, const struct tr_import_result *r)
 	tr_buf_init(&b);
 	tr_buf_printf(&b, "%s: %s, source %lld", name, r->format,
 	    (long long)r->source_id);
-	if (r->samples > 0)
-		tr_buf_printf(&b, ", %lld samples", (long long)r->samples);
-	if (r->profiles > 0)
-		tr_buf_printf(&b, ", %lld profiles", (long long)r->profiles);
-	if (r->slices > 0)
-		tr_buf_printf(&b, ", %lld slices", (long long)r->slices);
-	if (r->counters > 0)
-		tr_buf_printf(&b, ", %lld counters", (long long)r->counters);
-	tr_buf_printf(&b, ", %lld new frames, %lld new stacks",
-	    (long long)r->frames, (long long)r->callsites);
+	count(&b, r->samples, "sample");
+	count(&b, r->profiles, "profile");
+	count(&b, r->slices, "slice");
+	count(&b, r->counters, "counter");
+	if (r->frames > 0 || r->callsites > 0) {
+		count(&b, r->frames, "new frame");
+		count(&b, r->callsites, "new stack");
+	}
 	tool_note("%s", b.data);
 	tr_buf_release(&b);
 }
