@@ -408,7 +408,7 @@ bad_string(struct pprof *pp, struct tr_error *err, unsigned field, size_t i,
 {
 	return (tr_input_error_at(pp->in, err, offset_of(&pp->off, field, i),
 	    "%s: string index %" PRId64 " out of range (the string table has "
-	    "%zu)", what, idx, pp->pb->n_string_table));
+	    "%zu entries)", what, idx, pp->pb->n_string_table));
 }
 
 /* String 'idx', or NULL when out of range.  Index 0 is always "". */
@@ -500,8 +500,9 @@ check_ids(struct pprof *pp, struct idmap *m, size_t n,
 	if (dup)
 		return (tr_input_error_at(pp->in, err,
 		    offset_of(&pp->off, field, (size_t)i), "%s %" PRId64
-		    ": id %" PRIu64 " repeats an earlier %s's", what, i,
-		    get(arr, (size_t)i), what));
+		    ": id %" PRIu64 " is already the id of %s %" PRId64, what,
+		    i, get(arr, (size_t)i), what, idmap_get(m,
+		    get(arr, (size_t)i))));
 	return (tr_input_error_at(pp->in, err,
 	    offset_of(&pp->off, field, (size_t)i), "%s %" PRId64 ": id 0 is "
 	    "reserved", what, i));
@@ -627,9 +628,9 @@ validate(struct pprof *pp, struct tr_error *err)
 
 		if (s->n_value != pp->ntypes)
 			return (tr_input_error_at(pp->in, err,
-			    offset_of(&pp->off, 2, i), "sample %zu: %zu "
-			    "values for %zu sample types", i, s->n_value,
-			    pp->ntypes));
+			    offset_of(&pp->off, 2, i), "sample %zu: expected "
+			    "%zu values (one per sample type), found %zu", i,
+			    pp->ntypes, s->n_value));
 		for (j = 0; j < s->n_location_id; j++)
 			if (idmap_get(&pp->locs, s->location_id[j]) < 0)
 				return (tr_input_error_at(pp->in, err,
@@ -773,10 +774,11 @@ label_put(json_t *obj, const char *key, json_t *v)
 }
 
 /*
- * The labels of a sample as a JSON object, or NULL for none.  As in
- * pprof, a label with a string is a string label, one with a number or a
- * unit a numeric label, and one with neither is ignored.  Units go to the
- * profile's meta ('units').
+ * The labels of a sample as a JSON object (keys sorted, a repeated key's
+ * values in a list), or NULL for none.  As in pprof, a label with a
+ * string is a string label, one with a number or a unit a numeric label,
+ * and one with neither is ignored.  Units go to the profile's meta
+ * ('units').
  */
 static char *
 labels_json(struct pprof *pp, const Perftools__Profiles__Sample *s,
@@ -807,7 +809,8 @@ labels_json(struct pprof *pp, const Perftools__Profiles__Sample *s,
 		json_decref(obj);
 		return (NULL);
 	}
-	text = json_dumps(obj, JSON_COMPACT);
+	/* Sorted keys: Go writes a sample's labels in map order. */
+	text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(obj);
 	return (text);
 }

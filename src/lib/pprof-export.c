@@ -77,6 +77,7 @@ struct exp {
 	int			 multi;		/* all of pprof's values */
 	int			 perf;		/* add samples/count */
 	size_t			 ntypes;
+	int			 in_txn;	/* we began one */
 };
 
 struct chain {
@@ -864,6 +865,8 @@ exp_release(struct exp *e)
 	tr_map_free(e->prof_idx);
 	sqlite3_finalize(e->st_cs);
 	sqlite3_finalize(e->st_frame);
+	if (e->in_txn)
+		tr_db_exec(e->db, "COMMIT", NULL);
 	tr_buf_release(&e->buf);
 }
 
@@ -896,6 +899,12 @@ tr_pprof_export(struct tr_db *db, const struct tr_flame_sel *sel,
 	e.prof_idx = tr_map_new();
 	tr_buf_init(&e.buf);
 	str_id(&e, "");
+	/* One read transaction: no file lock per statement. */
+	if (sqlite3_get_autocommit(db->sq)) {
+		if (tr_db_exec(db, "BEGIN", err) != 0)
+			goto out;
+		e.in_txn = 1;
+	}
 	if ((e.st_cs = tr_db_prepare(db, "SELECT parent_id, frame_id FROM "
 	    "callsite WHERE id = ?1", err)) == NULL ||
 	    (e.st_frame = tr_db_prepare(db, "SELECT name, module, file, line, "

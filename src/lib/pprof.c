@@ -218,6 +218,62 @@ bad:
 
 /* --- the engine ---------------------------------------------------------- */
 
+/*
+ * Store ids (call sites, frames) to indexes: a two-level table, since the
+ * ids one profile touches are mostly a few dense runs, and hashing
+ * hundreds of thousands of them was the engine's main cost.
+ */
+#define IDTAB_SHIFT	12
+#define IDTAB_PAGE	((size_t)1 << IDTAB_SHIFT)
+
+struct idtab {
+	int32_t		**pages;
+	size_t		  npages;
+};
+
+static void
+idtab_release(struct idtab *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->npages; i++)
+		free(t->pages[i]);
+	free(t->pages);
+}
+
+/* The index of 'id', or -1. */
+static int32_t
+idtab_get(const struct idtab *t, int64_t id)
+{
+	size_t	p = (size_t)id >> IDTAB_SHIFT;
+
+	if (id < 0 || p >= t->npages || t->pages[p] == NULL)
+		return (-1);
+	return (t->pages[p][(size_t)id & (IDTAB_PAGE - 1)]);
+}
+
+static void
+idtab_put(struct idtab *t, int64_t id, int32_t v)
+{
+	size_t	p = (size_t)id >> IDTAB_SHIFT, n, i;
+
+	if (p >= t->npages) {
+		n = t->npages ? t->npages : 16;
+		while (n <= p)
+			n *= 2;
+		t->pages = tr_xrealloc(t->pages, n * sizeof *t->pages);
+		memset(t->pages + t->npages, 0,
+		    (n - t->npages) * sizeof *t->pages);
+		t->npages = n;
+	}
+	if (t->pages[p] == NULL) {
+		t->pages[p] = tr_xmalloc(IDTAB_PAGE * sizeof **t->pages);
+		for (i = 0; i < IDTAB_PAGE; i++)
+			t->pages[p][i] = -1;
+	}
+	t->pages[p][(size_t)id & (IDTAB_PAGE - 1)] = v;
+}
+
 struct frame {
 	char		*name, *module, *file;
 	int64_t		 line;
@@ -267,16 +323,16 @@ struct eng {
 	int				 has_drop, has_keep;
 	sqlite3_stmt			*st_frame, *st_cs;
 
-	struct tr_map			*frame_idx;
+	struct idtab			 frame_idx;
 	struct frame			*frames;
 	size_t				 nframes, capframes;
 
-	struct tr_map			*cs_idx;
+	struct idtab			 cs_idx;
 	int64_t				*cs_parent;	/* callsite id */
 	int32_t				*cs_frame;	/* frame index */
 	size_t				 ncs, capcs;
 
-	struct tr_map			*grp_idx;
+	struct idtab			 grp_idx;
 	struct group			*groups;
 	size_t				 ngroups, capgroups;
 
@@ -296,6 +352,7 @@ struct eng {
 	int				 nlabels;
 
 	int64_t				 total, diff_total;
+	int				 in_txn;	/* we began one */
 	char				*sample_type, *unit;
 	size_t				 nprofiles;
 	struct tr_buf			 buf;
@@ -316,22 +373,24 @@ eng_release(struct eng *e)
 		regfree(&e->keep);
 	sqlite3_finalize(e->st_frame);
 	sqlite3_finalize(e->st_cs);
+	if (e->in_txn)
+		tr_db_exec(e->db, "COMMIT", NULL);
 	for (i = 0; i < e->nframes; i++) {
 		free(e->frames[i].name);
 		free(e->frames[i].module);
 		free(e->frames[i].file);
 	}
 	free(e->frames);
-	tr_map_free(e->frame_idx);
+	idtab_release(&e->frame_idx);
 	free(e->cs_parent);
 	free(e->cs_frame);
-	tr_map_free(e->cs_idx);
+	idtab_release(&e->cs_idx);
 	for (i = 0; i < e->ngroups; i++) {
 		free(e->groups[i].nodes);
 		free(e->groups[i].inl);
 	}
 	free(e->groups);
-	tr_map_free(e->grp_idx);
+	idtab_release(&e->grp_idx);
 	for (i = 0; i < e->nnodes; i++) {
 		free(e->nodes[i].name);
 		free(e->nodes[i].file);
@@ -379,9 +438,6 @@ eng_init(struct eng *e, struct tr_db *db, const struct tr_pprof_opts *o,
 	memset(e, 0, sizeof *e);
 	e->db = db;
 	e->o = o;
-	e->frame_idx = tr_map_new();
-	e->cs_idx = tr_map_new();
-	e->grp_idx = tr_map_new();
 	e->node_idx = tr_map_new();
 	e->edge_idx = tr_map_new();
 	e->start_lines = tr_map_new();
@@ -406,6 +462,15 @@ eng_init(struct eng *e, struct tr_db *db, const struct tr_pprof_opts *o,
 		    (size_t)(eq - o->labels[i]));
 		e->labels[i].val = tr_xstrdup(eq + 1);
 		e->nlabels++;
+	}
+	/*
+	 * One read transaction for the many small reads below: outside one,
+	 * SQLite takes and drops its file lock for every statement.
+	 */
+	if (sqlite3_get_autocommit(db->sq)) {
+		if (tr_db_exec(db, "BEGIN", err) != 0)
+			return (-1);
+		e->in_txn = 1;
 	}
 	if ((e->st_frame = tr_db_prepare(db, "SELECT name, module, file, "
 	    "line, addr, inlined FROM frame WHERE id = ?1", err)) == NULL ||
@@ -686,7 +751,7 @@ group_of(struct eng *e, int64_t callsite)
 {
 	int64_t	gi;
 
-	if (tr_map_get(e->grp_idx, &callsite, sizeof callsite, &gi))
+	if ((gi = idtab_get(&e->grp_idx, callsite)) >= 0)
 		return (&e->groups[gi]);
 	if (e->ngroups == e->capgroups) {
 		e->capgroups = e->capgroups ? e->capgroups * 2 : 1024;
@@ -696,7 +761,7 @@ group_of(struct eng *e, int64_t callsite)
 	gi = (int64_t)e->ngroups++;
 	memset(&e->groups[gi], 0, sizeof e->groups[gi]);
 	e->groups[gi].callsite = callsite;
-	tr_map_put(e->grp_idx, &callsite, sizeof callsite, gi);
+	idtab_put(&e->grp_idx, callsite, (int32_t)gi);
 	return (&e->groups[gi]);
 }
 
@@ -765,7 +830,7 @@ frame_of(struct eng *e, int64_t id, struct tr_error *err)
 	struct frame	*f;
 	int64_t		 fi;
 
-	if (tr_map_get(e->frame_idx, &id, sizeof id, &fi))
+	if ((fi = idtab_get(&e->frame_idx, id)) >= 0)
 		return (fi);
 	sqlite3_bind_int64(e->st_frame, 1, id);
 	if (sqlite3_step(e->st_frame) != SQLITE_ROW) {
@@ -791,7 +856,7 @@ frame_of(struct eng *e, int64_t id, struct tr_error *err)
 	    f->line == 0);
 	f->node = -1;
 	f->focus = f->ignore = f->drop = -1;
-	tr_map_put(e->frame_idx, &id, sizeof id, fi);
+	idtab_put(&e->frame_idx, id, (int32_t)fi);
 	return (fi);
 }
 
@@ -801,7 +866,7 @@ callsite_of(struct eng *e, int64_t id, struct tr_error *err)
 {
 	int64_t	ci, fi;
 
-	if (tr_map_get(e->cs_idx, &id, sizeof id, &ci))
+	if ((ci = idtab_get(&e->cs_idx, id)) >= 0)
 		return (ci);
 	sqlite3_bind_int64(e->st_cs, 1, id);
 	if (sqlite3_step(e->st_cs) != SQLITE_ROW) {
@@ -823,7 +888,7 @@ callsite_of(struct eng *e, int64_t id, struct tr_error *err)
 	if ((fi = frame_of(e, fi, err)) < 0)
 		return (-1);
 	e->cs_frame[ci] = (int32_t)fi;
-	tr_map_put(e->cs_idx, &id, sizeof id, ci);
+	idtab_put(&e->cs_idx, id, (int32_t)ci);
 	return (ci);
 }
 

@@ -30,7 +30,7 @@ diff_one(struct tr_db *db, const struct tr_pprof_args *a,
 	struct tr_pprof_report	 rep;
 	struct tr_pprof_stack	*st;
 	char			*stype;
-	int64_t			 sum = 0;
+	int64_t			 sum = 0, shown;
 	size_t			 i, n;
 
 	if (a->stacks) {
@@ -38,9 +38,11 @@ diff_one(struct tr_db *db, const struct tr_pprof_args *a,
 		    err) != 0)
 			return (-1);
 		free(stype);
-		if (a->opts.nodecount > 0 && (size_t)a->opts.nodecount < n)
-			n = (size_t)a->opts.nodecount;
-		for (i = 0; i < n; i++) {
+		for (i = 0, shown = 0; i < n && (a->opts.nodecount == 0 ||
+		    shown < a->opts.nodecount); i++) {
+			/* Stacks that did not change say nothing here. */
+			if (st[i].value == st[i].base)
+				continue;
 			if (bp > 0) {
 				tr_out_int(out, bp);
 				tr_out_int(out, np);
@@ -50,6 +52,7 @@ diff_one(struct tr_db *db, const struct tr_pprof_args *a,
 			tr_out_int(out, st[i].value);
 			tr_out_text(out, st[i].stack);
 			tr_out_end_row(out);
+			shown++;
 		}
 		tr_pprof_stacks_free(st, n);
 		return (0);

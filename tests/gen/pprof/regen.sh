@@ -8,7 +8,8 @@
 #    name the profiles record.  Writes tests/data/pprof/gen/*.pb.gz (one
 #    profile of each kind) and tests/data/pprof/series/heap-*.pb.gz.
 # 2. Copies the google/pprof fixtures from FIXTURE_DIR if given (they are
-#    committed; see tests/data/README).
+#    committed; see tests/data/README), and runs mkbad.py for the small
+#    hand-made inputs (tiny.pb, prune.pb, legacy.pb, bad-pprof-*).
 # 3. Writes the goldens under tests/data/pprof/golden/: for every profile
 #    and every sample type, go tool pprof -top in base units (-unit=the
 #    sample type's unit, so values print exactly), -top at each
@@ -32,10 +33,12 @@ if [ "${1:-}" != "" ]; then
 	for f in sample.cpu go.nomappings.crash cppbench.cpu_no_samples_type \
 	    large.cpu; do
 		cp "$1/$f.pb.gz" "$data/$f.pb.gz"
+		chmod u+w "$data/$f.pb.gz"
 	done
 fi
 
 mkdir -p "$bin" "$data/gen" "$data/series" "$data/golden"
+python3 "$top/tests/gen/pprof/mkbad.py"
 (cd "$top/tests/gen/pprof" && go build -trimpath -o "$bin/pprofgen" main.go)
 rm -f "$data"/gen/*.pb.gz "$data"/series/*.pb.gz "$data"/golden/*.txt
 (cd "$bin" && ./pprofgen -o "$data/gen" && \
@@ -57,8 +60,12 @@ top() {
 	done
 }
 
-for f in "$data"/*.pb.gz "$data"/gen/*.pb.gz; do
-	n=$(basename "$f" .pb.gz)
+fixtures="sample.cpu go.nomappings.crash cppbench.cpu_no_samples_type large.cpu"
+for f in $(for n in $fixtures; do echo "$data/$n.pb.gz"; done) \
+    "$data"/gen/*.pb.gz "$data"/tiny.pb "$data"/prune.pb; do
+	n=$(basename "$f")
+	n=${n%.gz}
+	n=${n%.pb}
 	# large.cpu's -raw and -traces are 20 MB: not kept.
 	if [ "$n" != large.cpu ]; then
 		$PPROF -raw "$f" > "$data/golden/$n.raw.txt"

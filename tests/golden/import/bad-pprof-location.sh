@@ -1,0 +1,8 @@
+# pprof: a sample names a location id that does not exist.
+# Located message, exit 1, and the store (holding tiny.pb) byte-identical.
+trace-import -q data/pprof/tiny.pb || exit 99
+sha256sum trace.db > before
+trace-import  data/pprof/bad-pprof-location.pb
+rc=$?
+sha256sum -c --quiet before
+exit $rc

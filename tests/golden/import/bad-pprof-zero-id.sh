@@ -1,0 +1,8 @@
+# pprof: a function has the reserved id 0.
+# Located message, exit 1, and the store (holding tiny.pb) byte-identical.
+trace-import -q data/pprof/tiny.pb || exit 99
+sha256sum trace.db > before
+trace-import  data/pprof/bad-pprof-zero-id.pb
+rc=$?
+sha256sum -c --quiet before
+exit $rc

@@ -1,0 +1,7 @@
+# trace-query top against go tool pprof -top on google/pprof's
+# go.nomappings.crash (no lines at all: one <unknown> node).  Every sample
+# type, every granularity and -nodecount=5 are compared with the goldens of Go
+# 1.19's pprof (tests/gen/pprof/regen.sh); first the default report.
+trace-import -q data/pprof/go.nomappings.crash.pb.gz || exit 99
+trace-query -F csv top
+sh data/pprof/top-check go.nomappings.crash
