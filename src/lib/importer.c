@@ -18,6 +18,7 @@
 #include "util.h"
 
 /* importer.c: keep sorted */
+extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_clock_json;
 extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_nvidia_smi_csv;
@@ -28,6 +29,7 @@ extern const struct tr_importer tr_importer_perf_script;
 extern const struct tr_importer tr_importer_pprof;
 
 const struct tr_importer *const tr_importer_table[] = {
+	&tr_importer_gotrace,
 	&tr_importer_clock_json,
 	&tr_importer_gotrace,
 	&tr_importer_nvidia_smi_csv,

@@ -772,6 +772,78 @@ START_TEST(test_annotations_stress122)
 }
 END_TEST
 
+/* Go 1.25, synthetic: every kind of transition and resource event. */
+START_TEST(test_rich125)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+
+	db = import("rich125.trace", NULL, &res, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	/* G1's syscall from tick 114 to 124; M2 stole its P at 121. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
+	    "AND state = 'blocked' AND reason = 'syscall' AND ts = 114 * 64 "
+	    "AND dur = 10 * 64 AND json_extract(args, '$.handoff') AND "
+	    "json_extract(args, '$.handoff_ts') = 121 * 64"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
+	    "AND state = 'runnable' AND reason = 'syscall' AND ts = 124 * 64 "
+	    "AND dur = 2 * 64"), 1);
+	/* The label applies to the running slice it falls in. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
+	    "AND state = 'running' AND json_extract(args, '$.label') = "
+	    "'GC (idle)' AND ts = 102 * 64"), 1);
+	/* Coroutine switches: G1 to G3 and back as G3 ends. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 3 "
+	    "AND state = 'blocked' AND ts = 109 * 64 AND dur = 18 * 64"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 3 "
+	    "AND state = 'runnable' AND json_extract(args, '$.waker') = 1"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
+	    "AND state = 'runnable' AND json_extract(args, '$.waker') = 3"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "goid = 3 AND ended IS NOT NULL"), 1);
+	/* At tick 125 with ProcStart on M1: Go moves the later one 1 ns. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 2 "
+	    "AND state = 'runnable' AND reason = 'preempted' AND ts = 125 * 64 "
+	    "+ 1 AND ts + dur = 145 * 64"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_goroutine WHERE "
+	    "goid = 2 AND ended = 147 * 64 AND creator = 1 AND "
+	    "name = 'main.worker'"), 1);
+	/* Ps: P0 on M1 until stolen, on M2 to the end; P1 on M1. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN track t ON "
+	    "t.id = s.track_id WHERE t.kind = 'go-proc' AND ((t.ref = 0 AND "
+	    "s.ts = 101 * 64 AND s.dur = 20 * 64 AND s.args = '{\"m\":1}') "
+	    "OR (t.ref = 0 AND s.ts = 122 * 64 AND s.dur = 26 * 64) OR "
+	    "(t.ref = 1 AND s.ts = 125 * 64 AND s.dur = 13 * 64))"), 3);
+	/* GC, assist, sweep, STW, counters, the task, the CPU sample. */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_gc WHERE (name = 'GC' "
+	    "AND ts = 107 * 64 AND dur = 22 * 64 AND args = '{\"seq\":1}') OR "
+	    "(name = 'mark assist' AND ts = 110 * 64) OR (name = 'sweep' AND "
+	    "json_extract(args, '$.reclaimed') = 1024)"), 3);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_stw WHERE "
+	    "reason = 'GOMAXPROCS' AND kind = 'other' AND ts = 105 * 64"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM counter c JOIN str n ON "
+	    "n.id = c.name_id WHERE (n.s = 'HeapAlloc' AND c.value = 1000) OR "
+	    "(n.s = 'HeapGoal' AND c.value = 2000) OR (n.s = 'GOMAXPROCS' AND "
+	    "c.value = 4)"), 3);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM slice s JOIN str n ON "
+	    "n.id = s.name_id WHERE (n.s = 'job' AND s.dur = 4 * 64) OR "
+	    "(n.s = 'step' AND s.dur = 2 * 64) OR (n.s = 'key' AND "
+	    "json_extract(s.args, '$.message') = 'value')"), 3);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM sample s JOIN callsite c ON "
+	    "c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
+	    "s.ts = 115 * 64 AND s.labels = '{\"goid\":1,\"p\":0,\"m\":1}' "
+	    "AND f.name = 'main.main' AND c.depth = 1"), 1);
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, "
+	    "'$.clock_snapshots[0].trace_ns') FROM source"), 6400);
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, "
+	    "'$.clock_snapshots[0].mono_ns') FROM source"), 123456789);
+	ck_assert_int_eq(q(db, "SELECT json_extract(meta, '$.events') FROM "
+	    "source"), 43);
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_sync125)
 {
 	struct tr_import_result	 res;
@@ -951,6 +1023,7 @@ main(void)
 	tcase_add_test(tc, test_min122);
 	tcase_add_test(tc, test_annotations122);
 	tcase_add_test(tc, test_annotations_stress122);
+	tcase_add_test(tc, test_rich125);
 	tcase_add_test(tc, test_sync125);
 	tcase_add_loop_test(tc, test_bad2, 0, sizeof bad2 / sizeof *bad2);
 	suite_add_tcase(s, tc);

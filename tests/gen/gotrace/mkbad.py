@@ -102,9 +102,17 @@ files = {
 
 # --- the generation format (Go 1.22+) --------------------------------------
 
-V2 = dict(EventBatch=1, Stacks=2, Stack=3, Strings=4, String=5, Frequency=8,
-          ProcStart=10, ProcStop=11, ProcStatus=13, GoCreate=14, GoStart=16,
-          GoDestroy=17, GoBlock=20, GoStatus=25)
+V2 = dict(EventBatch=1, Stacks=2, Stack=3, Strings=4, String=5,
+          CPUSamples=6, CPUSample=7, Frequency=8, ProcsChange=9, ProcStart=10,
+          ProcStop=11, ProcSteal=12, ProcStatus=13, GoCreate=14, GoStart=16,
+          GoDestroy=17, GoStop=19, GoBlock=20, GoUnblock=21,
+          GoSyscallBegin=22, GoSyscallEnd=23, GoSyscallEndBlocked=24,
+          GoStatus=25, STWBegin=26, STWEnd=27, GCBegin=29, GCEnd=30,
+          GCSweepBegin=32, GCSweepEnd=33, GCMarkAssistBegin=35,
+          GCMarkAssistEnd=36, HeapAlloc=37, HeapGoal=38, GoLabel=39,
+          UserTaskBegin=40, UserTaskEnd=41, UserRegionBegin=42,
+          UserRegionEnd=43, UserLog=44, GoSwitch=45, GoSwitchDestroy=46,
+          GoCreateBlocked=47, Sync=50, ClockSnapshot=51)
 NO = (1 << 64) - 1
 
 def ev2(name, *args):
@@ -135,7 +143,72 @@ def trace2(events, freq=FREQ2, stacks=STACKS2, strings=STRINGS2, tail=b''):
     return HDR2 + freq + batch2(1, 1, 100, b''.join(events)) + stacks + \
         strings + tail
 
+# A Go 1.25 generation with most of what the format can say, on two
+# threads: every kind of goroutine transition (coroutine switches,
+# syscalls with the P stolen), GC, sweep, assist, STW, a label, a task
+# with a region and a log, heap counters, a CPU sample and the clock
+# snapshot.  Times in ticks of 64 ns from batch time 100.
+def rich125():
+    hdr = b'go 1.25 trace\x00\x00\x00'
+    sync = batch2(1, NO, 100, ev2('Sync') + ev2('Frequency', 15625000) +
+        ev2('ClockSnapshot', 0, 123456789, 1700000000, 5))
+    m1 = b''.join([
+        ev2('ProcStatus', 1, 0, 1),            # 101 P0 running on M1
+        ev2('GoStatus', 1, 1, 1, 2),           # 102 G1 running
+        ev2('GoLabel', 1, 5),                  # 103
+        ev2('ProcsChange', 1, 4, 0),           # 104
+        ev2('STWBegin', 1, 6, 0),              # 105
+        ev2('STWEnd', 1),                      # 106
+        ev2('GCBegin', 1, 1, 2),               # 107
+        ev2('GoCreate', 1, 2, 1, 2),           # 108 G2 runnable
+        ev2('GoCreateBlocked', 1, 3, 1, 2),    # 109 G3 waiting
+        ev2('GCMarkAssistBegin', 1, 2),        # 110
+        ev2('GCMarkAssistEnd', 1),             # 111
+        ev2('GCSweepBegin', 1, 0),             # 112
+        ev2('GCSweepEnd', 1, 4096, 1024),      # 113
+        ev2('GoSyscallBegin', 1, 1, 2),        # 114 P0 in syscall
+        ev2('GoSyscallEndBlocked', 10),        # 124 after the steal
+        ev2('ProcStart', 1, 1, 1),             # 125 P1
+        ev2('GoStart', 1, 1, 1),               # 126 G1 running again
+        ev2('GoSwitch', 1, 3, 1),              # 127 G1 -> G3
+        ev2('GoSwitchDestroy', 1, 1, 2),       # 128 G3 ends, G1 runs
+        ev2('GCEnd', 1, 2),                    # 129
+        ev2('UserTaskBegin', 1, 7, 0, 7, 2),   # 130
+        ev2('UserRegionBegin', 1, 7, 8, 2),    # 131
+        ev2('UserLog', 1, 7, 9, 10, 2),        # 132
+        ev2('UserRegionEnd', 1, 7, 8, 2),      # 133
+        ev2('UserTaskEnd', 1, 7, 2),           # 134
+        ev2('HeapAlloc', 1, 1000),             # 135
+        ev2('HeapGoal', 1, 2000),              # 136
+        ev2('GoBlock', 1, 11, 2),              # 137 G1 blocked, chan recv
+        ev2('ProcStop', 1),                    # 138
+    ])
+    m2 = b''.join([
+        ev2('ProcStatus', 1, 1, 2),            # 101 P1 idle
+        ev2('ProcSteal', 20, 0, 2, 1),         # 121 steals P0 from M1
+        ev2('ProcStart', 1, 0, 3),             # 122 P0 on M2
+        ev2('GoStart', 1, 2, 1),               # 123 G2 runs
+        ev2('GoStop', 2, 12, 2),               # 125 preempted
+        ev2('GoStart', 20, 2, 2),              # 145 G2 runs again
+        ev2('GoUnblock', 1, 1, 3, 1),          # 146 and wakes G1
+        ev2('GoDestroy', 1),                   # 147
+        ev2('ProcStop', 1),                    # 148
+    ])
+    cpu = batch2(1, NO, 100, ev2('CPUSamples') +
+        ev2('CPUSample', 115, 1, 0, 1, 2))
+    stacks = batch2(1, NO, 100, ev2('Stacks') +
+        ev2('Stack', 1, 1, 0x401000, 2, 3, 7) +
+        ev2('Stack', 2, 2, 0x401100, 4, 3, 12, 0x401200, 13, 3, 20))
+    strs = batch2(1, NO, 100, ev2('Strings') + b''.join(
+        str2(i + 1, t) for i, t in enumerate([
+            'chan receive', 'main.worker', 'main.go', 'main.main',
+            'GC (idle)', 'GOMAXPROCS', 'job', 'step', 'key', 'value',
+            'chan receive', 'preempted', 'main.outer'])))
+    return hdr + sync + batch2(1, 1, 100, m1) + batch2(1, 2, 100, m2) + \
+        cpu + stacks + strs
+
 files.update({
+    'rich125.trace': rich125(),
     'min122.trace': trace2(GOOD2),
     # Go 1.24 writes "go 1.23 trace": 1.24 is no format
     'bad-gotrace2-version.trace': b'go 1.24 trace\x00\x00\x00' + FREQ2,
