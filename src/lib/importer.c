@@ -18,7 +18,6 @@
 #include "util.h"
 
 /* importer.c: keep sorted */
-extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_clock_json;
 extern const struct tr_importer tr_importer_gotrace;
 extern const struct tr_importer tr_importer_nvidia_smi_csv;
@@ -29,7 +28,6 @@ extern const struct tr_importer tr_importer_perf_script;
 extern const struct tr_importer tr_importer_pprof;
 
 const struct tr_importer *const tr_importer_table[] = {
-	&tr_importer_gotrace,
 	&tr_importer_clock_json,
 	&tr_importer_gotrace,
 	&tr_importer_nvidia_smi_csv,
