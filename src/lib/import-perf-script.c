@@ -267,7 +267,7 @@ set_id(struct ps *ps, const char *p, size_t n, const char *what, int64_t *v)
 	}
 	if (dec_value(p, n, PID_MAX, v) != 0)
 		return (bad(ps, p, "%s out of range: expected -1 to %lld, got "
-		    "'%.*s'", what, PID_MAX, (int)n, p));
+		    "'%.*s%s'", what, PID_MAX, shown(n), p, ellipsis(n)));
 	return (0);
 }
 
@@ -302,9 +302,9 @@ parse_prefix(struct ps *ps, const struct tok *t, int a, int timed,
 		if (dec_value(period->p, period->n, INT64_MAX,
 		    &h->period) != 0)
 			return (bad(ps, period->p, "period out of range: "
-			    "expected at most %lld, got '%.*s'",
+			    "expected at most %lld, got '%.*s%s'",
 			    (long long)INT64_MAX, shown(period->n),
-			    period->p));
+			    period->p, ellipsis(period->n)));
 		h->has_period = 1;
 	}
 	if (cpu != NULL) {
@@ -314,8 +314,8 @@ parse_prefix(struct ps *ps, const struct tok *t, int a, int timed,
 			h->cpu = -1;
 		else if (dec_value(cpu->p + 1, cpu->n - 2, INT32_MAX, &v) != 0)
 			return (bad(ps, cpu->p, "cpu out of range: expected "
-			    "at most %d, got '%.*s'", INT32_MAX,
-			    shown(cpu->n), cpu->p));
+			    "at most %d, got '%.*s%s'", INT32_MAX,
+			    shown(cpu->n), cpu->p, ellipsis(cpu->n)));
 		else
 			h->cpu = (int)v;
 	}
@@ -370,8 +370,8 @@ parse_header(struct ps *ps, const char *p, size_t n, struct hdr *h)
 		if ((r = parse_prefix(ps, t, a, 1, h)) <= 0)
 			return (r);
 		if (parse_seconds(t[a].p, t[a].n - 1, &h->ts, &why) != 0)
-			return (bad(ps, t[a].p, "%s, got '%.*s'", why,
-			    shown(t[a].n - 1), t[a].p));
+			return (bad(ps, t[a].p, "%s, got '%.*s%s'", why,
+			    shown(t[a].n - 1), t[a].p, ellipsis(t[a].n - 1)));
 		h->has_ts = 1;
 		j = a + 1;
 		if (j < nt && all_digits(t[j].p, t[j].n) &&
@@ -379,9 +379,9 @@ parse_header(struct ps *ps, const char *p, size_t n, struct hdr *h)
 			if (dec_value(t[j].p, t[j].n, INT64_MAX,
 			    &h->period) != 0)
 				return (bad(ps, t[j].p, "period out of range: "
-				    "expected at most %lld, got '%.*s'",
+				    "expected at most %lld, got '%.*s%s'",
 				    (long long)INT64_MAX, shown(t[j].n),
-				    t[j].p));
+				    t[j].p, ellipsis(t[j].n)));
 			h->has_period = 1;
 			j++;
 		}
@@ -478,8 +478,13 @@ split_frame(const char *p, size_t n, struct tr_frame *f)
 		e = q - 3;
 	/*
 	 * Unknown symbols keep their address (the only way to tell them
-	 * apart); old perf printed an empty name for some, kept as is.
+	 * apart).  Old perf printed an empty name for some ("ADDR  (DSO)"),
+	 * kept as is; a lone address (-F ip) is "[unknown]".
 	 */
+	if (e == s && f->module == NULL && !f->inlined) {
+		s = "[unknown]";
+		e = s + 9;
+	}
 	f->name = s;
 	f->name_len = (size_t)(e - s);
 	if (f->name_len == 0 ||
@@ -527,7 +532,7 @@ add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
 {
 	if (alen > 16)
 		return (bad(ps, a, "address out of range: expected at most 16 "
-		    "hex digits, got '%.*s'%s", shown(alen), a,
+		    "hex digits, got '%.*s%s'", shown(alen), a,
 		    ellipsis(alen)));
 	keep_line(ps, 'F', a, end);
 	ps->after_frame = 1;
@@ -907,10 +912,10 @@ do_line(struct ps *ps, const char *p, size_t n)
 			;
 		if (ps->oneline)
 			return (bad(ps, q, "malformed sample header: expected "
-			    EXPECT_HDR ", got '%.*s'%s", shown(n - (size_t)(q -
+			    EXPECT_HDR ", got '%.*s%s'", shown(n - (size_t)(q -
 			    p)), q, ellipsis(n - (size_t)(q - p))));
 		return (bad(ps, q, "malformed stack line: expected "
-		    EXPECT_FRAME ", got '%.*s'%s", shown(n - (size_t)(q - p)),
+		    EXPECT_FRAME ", got '%.*s%s'", shown(n - (size_t)(q - p)),
 		    q, ellipsis(n - (size_t)(q - p))));
 	}
 	if ((r = parse_header(ps, p, n, &h)) < 0)
@@ -927,12 +932,12 @@ do_line(struct ps *ps, const char *p, size_t n)
 			return (add_frame_line(ps, a, alen, p + n));
 		}
 		return (bad(ps, q, "stack line before any sample header: "
-		    "expected " EXPECT_HDR ", got '%.*s'%s",
+		    "expected " EXPECT_HDR ", got '%.*s%s'",
 		    shown(n - (size_t)(q - p)), q,
 		    ellipsis(n - (size_t)(q - p))));
 	}
 	return (bad(ps, q, "malformed sample header: expected " EXPECT_HDR
-	    ", got '%.*s'%s", shown(n - (size_t)(q - p)), q,
+	    ", got '%.*s%s'", shown(n - (size_t)(q - p)), q,
 	    ellipsis(n - (size_t)(q - p))));
 }
 
@@ -1026,8 +1031,12 @@ probe(const unsigned char *buf, size_t len)
 	 * header with a time and an event (70).
 	 */
 	for (; p < end && lines < 200; p = nl + 1, lines++) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			break;
+		/* A last line without a newline is whole at end of input. */
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			if (len >= TR_INPUT_PEEK)
+				break;
+			nl = end;
+		}
 		n = (size_t)(nl - p);
 		if (n > 0 && p[n - 1] == '\r')
 			n--;
