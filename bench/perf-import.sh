@@ -146,7 +146,7 @@ fi
 # ---- measuring -------------------------------------------------------------
 
 # measure NAME OUT CMD...: run CMD BENCH_RUNS times with stdout to OUT; keep
-# "seconds maxrss_kb" per run in $work/NAME.runs.
+# "wall_seconds maxrss_kb cpu_seconds" per run in $work/NAME.runs.
 measure() {
 	name=$1 out=$2
 	shift 2
@@ -155,32 +155,49 @@ measure() {
 	while [ $i -lt "$runs" ]; do
 		[ "$name" = import ] && rm -f "$work/trace.db" \
 		    "$work/trace.db-wal" "$work/trace.db-shm"
-		if ! /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" \
+		if ! /usr/bin/time -f '%e %M %U %S' -o "$work/time.out" "$@" \
 		    > "$out" 2> "$work/$name.err"; then
 			echo "perf-import.sh: $name failed:" >&2
 			tail -n 5 "$work/$name.err" >&2
 			return 1
 		fi
-		tail -n 1 "$work/time.out" >> "$work/$name.runs"
+		tail -n 1 "$work/time.out" |
+		    awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' \
+		    >> "$work/$name.runs"
 		i=$((i + 1))
 	done
 }
 
-# median COLUMN NAME
+# median COLUMN NAME (columns: 1 wall seconds, 2 peak RSS KB, 3 CPU seconds)
 median() {
 	awk -v c="$1" '{ print $c }' "$work/$2.runs" | sort -n |
 	    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# ratio SLOW FAST
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
 		if (b > 0) printf "%.1fx", a / b; else print "n/a" }'
 }
 
+sum() {
+	awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'
+}
+
+row() {
+	printf '%-24s %8s %8s %10s  %s\n' "$@"
+}
+
+# line NAME LABEL NOTE
+line() {
+	row "$2" "$(median 1 "$1")" "$(median 3 "$1")" \
+	    "$(median 2 "$1") KB" "$3"
+}
+
 size=$(mb "$input")
 echo "input: $input ($size MB, $(grep -c '^[^[:space:]#]' "$input")" \
     "samples; $how)"
-echo "runs: $runs (median shown); tools: $bindir"
+echo "runs: $runs (medians); tools: $bindir"
 echo
 
 db=$work/trace.db
@@ -189,17 +206,11 @@ measure folded "$work/tr.folded" "$bindir/trace-flame" -d "$db" --folded ||
     exit 1
 measure svg "$work/tr.svg" "$bindir/trace-flame" -d "$db" || exit 1
 
-imp_s=$(median 1 import)
-row() {
-	printf '%-34s %9s %10s  %s\n' "$@"
-}
-row "step" "seconds" "peak RSS" "note"
-row "trace-import" "$imp_s" "$(median 2 import) KB" \
-    "$(awk -v m="$size" -v s="$imp_s" 'BEGIN {
-	if (s > 0) printf "%.0f MB/s", m / s }'); store $(mb "$db") MB"
-row "trace-flame --folded" "$(median 1 folded)" \
-    "$(median 2 folded) KB" "$(wc -l < "$work/tr.folded") stacks"
-row "trace-flame (SVG)" "$(median 1 svg)" "$(median 2 svg) KB" \
+row "step" "wall s" "cpu s" "peak RSS" "note"
+line import trace-import "$(awk -v m="$size" -v s="$(median 1 import)" \
+    'BEGIN { if (s > 0) printf "%.0f MB/s", m / s }'); store $(mb "$db") MB"
+line folded "trace-flame --folded" "$(wc -l < "$work/tr.folded") stacks"
+line svg "trace-flame (SVG)" \
     "$(grep -c '^<g><title>' "$work/tr.svg") frames"
 
 if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
@@ -212,22 +223,28 @@ if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
 	measure collapse "$work/fg.folded" perl "$sc" "$input" || exit 1
 	measure flamegraph "$work/fg.svg" perl "$fg" "$work/fg.folded" ||
 	    exit 1
-	sc_s=$(median 1 collapse)
-	fg_s=$(median 1 flamegraph)
-	row "stackcollapse-perf.pl" "$sc_s" \
-	    "$(median 2 collapse) KB" "$(awk -v m="$size" -v s="$sc_s" \
+	line collapse stackcollapse-perf.pl "$(awk -v m="$size" \
+	    -v s="$(median 1 collapse)" \
 	    'BEGIN { if (s > 0) printf "%.0f MB/s", m / s }')"
-	row "flamegraph.pl" "$fg_s" "$(median 2 flamegraph) KB" \
+	line flamegraph flamegraph.pl \
 	    "$(grep -c '<title>' "$work/fg.svg") frames"
 	echo
-	echo "import vs stackcollapse-perf.pl:   $(ratio "$sc_s" "$imp_s")" \
-	    "faster (goal 15x)"
-	echo "SVG vs flamegraph.pl:              $(ratio "$fg_s" \
-	    "$(median 1 svg)") faster (goal 15x)"
-	echo "import + SVG vs the two scripts:   $(ratio \
-	    "$(awk -v a="$sc_s" -v b="$fg_s" 'BEGIN { print a + b }')" \
-	    "$(awk -v a="$imp_s" -v b="$(median 1 svg)" \
-	    'BEGIN { print a + b }')") faster"
+	echo "speed-up (wall, cpu):"
+	# both: median column $1 of the pair of steps $2 + $3
+	both() {
+		sum "$(median "$1" "$2")" "$(median "$1" "$3")"
+	}
+	r1=$(ratio "$(median 1 collapse)" "$(median 1 import)")
+	r3=$(ratio "$(median 3 collapse)" "$(median 3 import)")
+	s1=$(ratio "$(median 1 flamegraph)" "$(median 1 svg)")
+	s3=$(ratio "$(median 3 flamegraph)" "$(median 3 svg)")
+	b1=$(ratio "$(both 1 collapse flamegraph)" "$(both 1 import svg)")
+	b3=$(ratio "$(both 3 collapse flamegraph)" "$(both 3 import svg)")
+	printf '  %-44s %7s %7s\n' \
+	    "trace-import vs stackcollapse-perf.pl" "$r1" "$r3" \
+	    "trace-flame (SVG) vs flamegraph.pl" "$s1" "$s3" \
+	    "import + SVG vs the two scripts" "$b1" "$b3"
+	echo "  goals: 15x for each of the first two"
 	if cmp -s "$work/tr.folded" "$work/fg.folded"; then
 		echo "folded stacks: identical to stackcollapse-perf.pl's"
 	else
@@ -239,7 +256,7 @@ else
 	echo
 	echo "(set FLAMEGRAPH_DIR to FlameGraph's scripts for the comparison)"
 fi
-echo "peak RSS goal for trace-import: 100 MB; got" \
-    "$(awk -v k="$(median 2 import)" 'BEGIN { printf "%.0f MB", k / 1024 }')"
+echo "trace-import peak RSS: $(awk -v k="$(median 2 import)" \
+    'BEGIN { printf "%.0f MB", k / 1024 }') (goal: at most 100 MB)"
 [ -n "${BENCH_KEEP:-}" ] && echo "files kept in $work"
 exit 0
