@@ -1,15 +1,369 @@
 /*
- * Unit tests for flame.
+ * Unit tests for flame (folding): the naming rules of stackcollapse-perf.pl
+ * frame by frame, the root frame from comm/pid/tid, summing and merging,
+ * and each selection field.  Stores are in memory, filled by importing
+ * small perf script texts.
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 
-START_TEST(test_placeholder)
+#include "db.h"
+#include "flame.h"
+#include "importer.h"
+#include "input.h"
+#include "util.h"
+
+static struct tr_db *
+store(void)
 {
-	ck_assert_int_eq(1, 1);
+	struct tr_error	 err;
+	struct tr_db	*db;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(db);
+	return (db);
+}
+
+static void
+add(struct tr_db *db, const char *name, const char *text)
+{
+	struct tr_import_result	 res;
+	struct tr_import_opts	 o;
+	struct tr_error		 err;
+	struct tr_input		*in;
+	char			 msg[1200];
+
+	tr_error_init(&err);
+	in = tr_input_mem(name, text, strlen(text));
+	tr_import_opts_init(&o);
+	o.format = tr_importer_find("perf-script");
+	if (tr_import_input(db, in, &o, &res, &err) != 0) {
+		tr_error_format(&err, msg, sizeof msg);
+		ck_abort_msg("import failed: %s", msg);
+	}
+	tr_input_free(in);
+}
+
+/* Fold and print "stack count\n" lines; *events and *event too. */
+static char *
+fold(struct tr_db *db, const struct tr_flame_sel *sel,
+    const struct tr_flame_fold_opts *o, int *events, char **event)
+{
+	struct tr_folded	 f;
+	struct tr_error		 err;
+	struct tr_buf		 b;
+	char			 msg[1200];
+	size_t			 i;
+
+	tr_error_init(&err);
+	if (tr_flame_fold(db, sel, o, &f, &err) != 0) {
+		tr_error_format(&err, msg, sizeof msg);
+		ck_abort_msg("fold failed: %s", msg);
+	}
+	tr_buf_init(&b);
+	for (i = 0; i < f.n; i++)
+		tr_buf_printf(&b, "%s %lld\n", f.stacks[i],
+		    (long long)f.counts[i]);
+	if (events != NULL)
+		*events = f.events;
+	if (event != NULL)
+		*event = f.event ? tr_xstrdup(f.event) : NULL;
+	tr_folded_release(&f);
+	return (b.data);
+}
+
+#define FOLD(db, sel, o, want)	do {					\
+	char	*got_ = fold((db), (sel), (o), NULL, NULL);		\
+	ck_assert_str_eq(got_, (want));					\
+	free(got_);							\
+} while (0)
+
+/*
+ * One sample per frame line given, of a thread of 'comm' 7/8.  The
+ * expected names below are what stackcollapse-perf.pl prints for the same
+ * perf script text.
+ */
+static struct tr_db *
+frames_store(const char *comm, const char *const *lines)
+{
+	struct tr_db	*db = store();
+	struct tr_buf	 b;
+
+	tr_buf_init(&b);
+	for (; *lines != NULL; lines++)
+		tr_buf_printf(&b, "%s 7/8 [000] 1.0: 1 cycles:\n\t%s\n"
+		    "\t 1 root (/bin/x)\n\n", comm, *lines);
+	add(db, "t.txt", b.data);
+	tr_buf_release(&b);
+	return (db);
+}
+
+START_TEST(test_names)
+{
+	static const char *const lines[] = {
+		"10 foo(int, char*) const+0x10 (/lib/a.so)",
+		"11 ns::(anonymous namespace)::bar(x) (/lib/a.so)",
+		"12 net/http.(*Client).Do (/bin/go)",
+		"13 \"quoted\";'name' (/lib/a.so)",
+		"14 [unknown] (/usr/lib/libz.so.1)",
+		"15 [unknown] ([unknown])",
+		"16 native_safe_halt+0x6 ([kernel.kallsyms])",
+		"17 tcp_sendmsg (/lib/modules/4.3.0/build/vmlinux)",
+		"18 [unknown] ([kernel.kallsyms])",
+		"19 LBusy;::main (/tmp/perf-19982.map)",
+		"1a a->b->c (/lib/a.so)",
+		"1b (anonymous namespace)::f() (/lib/a.so)",
+		"1c  (/lib/a.so)",
+		"1d Lcom/x/Y;.z(I)V (/tmp/perf-1.map)",
+		NULL
+	};
+	struct tr_flame_fold_opts	 o;
+	struct tr_flame_sel		 sel;
+	struct tr_db			*db = frames_store("app", lines);
+
+	tr_flame_sel_init(&sel);
+	tr_flame_fold_opts_init(&o);
+	FOLD(db, &sel, &o,
+	    "app;root 1\n"
+	    "app;root;  1\n"
+	    "app;root;LBusy:::main 1\n"
+	    "app;root;Lcom/x/Y:.z 1\n"
+	    "app;root;[[kernel.kallsyms]] 1\n"
+	    "app;root;[libz.so.1] 1\n"
+	    "app;root;[unknown] 1\n"
+	    "app;root;a;b_[i];c_[i] 1\n"
+	    "app;root;foo 1\n"
+	    "app;root;native_safe_halt 1\n"
+	    "app;root;net/http.(*Client).Do 1\n"
+	    "app;root;ns::(anonymous namespace)::bar 1\n"
+	    "app;root;quoted:name 1\n"
+	    "app;root;tcp_sendmsg 1\n");
+	o.kernel = o.jit = 1;
+	o.addrs = 1;
+	FOLD(db, &sel, &o,
+	    "app;root 1\n"
+	    "app;root;  1\n"
+	    "app;root;LBusy:::main_[j] 1\n"
+	    "app;root;Lcom/x/Y:.z_[j] 1\n"
+	    "app;root;[[kernel.kallsyms] <18>]_[k] 1\n"
+	    "app;root;[libz.so.1 <14>] 1\n"
+	    "app;root;[unknown <15>] 1\n"
+	    "app;root;a;b_[i];c_[i] 1\n"
+	    "app;root;foo 1\n"
+	    "app;root;native_safe_halt_[k] 1\n"
+	    "app;root;net/http.(*Client).Do 1\n"
+	    "app;root;ns::(anonymous namespace)::bar 1\n"
+	    "app;root;quoted:name 1\n"
+	    "app;root;tcp_sendmsg_[k] 1\n");
+	tr_db_free(db);
+
+	/* Java: class names lose their "L" (only with a "/"). */
+	db = frames_store("java", lines + 9);
+	tr_flame_fold_opts_init(&o);
+	FOLD(db, &sel, &o,
+	    "java;root 1\n"
+	    "java;root;  1\n"
+	    "java;root;LBusy:::main 1\n"
+	    "java;root;a;b_[i];c_[i] 1\n"
+	    "java;root;com/x/Y:.z 1\n");
+	o.tidy_java = 0;
+	o.tidy_generic = 0;
+	o.pname = 0;
+	FOLD(db, &sel, &o,
+	    "root 1\n"
+	    "root;  1\n"
+	    "root;LBusy;::main 1\n"
+	    "root;Lcom/x/Y;.z(I)V 1\n"
+	    "root;a;b_[i];c_[i] 1\n");
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_roots)
+{
+	struct tr_flame_fold_opts	 o;
+	struct tr_flame_sel		 sel;
+	struct tr_db			*db = store();
+
+	/* pid/tid, a lone tid, tid 0, a comm with blanks. */
+	add(db, "t.txt",
+	    "iperf 27409/28744 [000] 1.0: 3 cycles:\n\t 1 f (/x)\n\n"
+	    "dd 29776 [000] 1.1: 5 cycles:\n\t 1 f (/x)\n\n"
+	    "swapper 0/0 [000] 1.2: 7 cycles:\n\t 1 f (/x)\n\n"
+	    "V8 WorkerThread 24636/25607 [000] 1.3: 11 cycles:\n"
+	    "\t 1 f (/x)\n\n");
+	tr_flame_sel_init(&sel);
+	tr_flame_fold_opts_init(&o);
+	FOLD(db, &sel, &o,
+	    "V8_WorkerThread;f 11\ndd;f 5\niperf;f 3\nswapper;f 7\n");
+	o.pid = 1;
+	FOLD(db, &sel, &o,
+	    "V8_WorkerThread-24636;f 11\ndd-?;f 5\niperf-27409;f 3\n"
+	    "swapper-?;f 7\n");
+	o.tid = 1;
+	FOLD(db, &sel, &o,
+	    "V8_WorkerThread-24636/25607;f 11\ndd-?/29776;f 5\n"
+	    "iperf-27409/28744;f 3\nswapper-?/0;f 7\n");
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_merge)
+{
+	struct tr_flame_fold_opts	 o;
+	struct tr_flame_sel		 sel;
+	struct tr_db			*db = store();
+
+	/*
+	 * Different frames (unknown addresses, offsets) and threads that
+	 * fold to one name are one line with the sum; an empty stack is the
+	 * root alone.  (Checked against stackcollapse-perf.pl, which
+	 * needs a command name of two characters or more.)
+	 */
+	add(db, "t.txt",
+	    "ab 1/2 [000] 1.0: 3 cycles:\n\t 10 [unknown] ([unknown])\n"
+	    "\t 1 main+0x1 (/x)\n\n"
+	    "ab 1/3 [000] 1.1: 4 cycles:\n\t 11 [unknown] ([unknown])\n"
+	    "\t 1 main+0x2 (/x)\n\n"
+	    "ab 1/3 [000] 1.2: 5 cycles:\n\n");
+	tr_flame_sel_init(&sel);
+	tr_flame_fold_opts_init(&o);
+	FOLD(db, &sel, &o, "ab 5\nab;main;[unknown] 7\n");
+	o.addrs = 1;
+	FOLD(db, &sel, &o,
+	    "ab 5\nab;main;[unknown <10>] 3\nab;main;[unknown <11>] 4\n");
+	o.addrs = 0;
+	o.tid = 1;
+	FOLD(db, &sel, &o,
+	    "ab-1/2;main;[unknown] 3\nab-1/3 5\nab-1/3;main;[unknown] 4\n");
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_select)
+{
+	struct tr_flame_fold_opts	 o;
+	struct tr_flame_sel		 sel;
+	struct tr_db			*db = store();
+	char				*got, *event;
+	int				 events;
+
+	add(db, "one.txt",
+	    "a 1/2 [000] 10.000: 1 instructions:\n\t 1 i (/x)\n\n"
+	    "a 1/2 [000] 10.001: 2 cycles:\n\t 1 c (/x)\n\n"
+	    "b 5/6 [001] 10.002: 4 cycles:\n\t 1 c (/x)\n\n"
+	    "b 5/7 [001] 10.500: 8 instructions:\n\t 1 i (/x)\n\n");
+	add(db, "two.txt",
+	    "c 9/9 [000] 11.000: 16 cycles:\n\t 1 c (/x)\n\n"
+	    "c 9/9 [000] 12.000: 32 cycles:\n\t 1 d (/x)\n\n");
+	tr_flame_fold_opts_init(&o);
+	tr_flame_sel_init(&sel);
+
+	/* No event: the first one met, and how many there were. */
+	got = fold(db, &sel, &o, &events, &event);
+	ck_assert_str_eq(got, "a;i 1\nb;i 8\n");
+	ck_assert_int_eq(events, 2);
+	ck_assert_str_eq(event, "instructions");
+	free(got);
+	free(event);
+
+	sel.event = "cycles";
+	got = fold(db, &sel, &o, &events, &event);
+	ck_assert_str_eq(got, "a;c 2\nb;c 4\nc;c 16\nc;d 32\n");
+	ck_assert_str_eq(event, "cycles");
+	free(got);
+	free(event);
+
+	sel.source_id = 2;
+	FOLD(db, &sel, &o, "c;c 16\nc;d 32\n");
+	sel.source_id = 0;
+	sel.pid = 5;
+	FOLD(db, &sel, &o, "b;c 4\n");
+	sel.pid = -1;
+	sel.tid = 9;
+	FOLD(db, &sel, &o, "c;c 16\nc;d 32\n");
+	sel.tid = -1;
+	sel.comm = "a";
+	FOLD(db, &sel, &o, "a;c 2\n");
+	sel.comm = NULL;
+
+	/* Times after the first sample of the selected sources: [from, to). */
+	sel.has_from = 1;
+	sel.from = 1000000;
+	FOLD(db, &sel, &o, "a;c 2\nb;c 4\nc;c 16\nc;d 32\n");
+	sel.from = 1000001;
+	FOLD(db, &sel, &o, "b;c 4\nc;c 16\nc;d 32\n");
+	sel.has_to = 1;
+	sel.to = 1000000000;
+	FOLD(db, &sel, &o, "b;c 4\n");
+	sel.to = 1000000001;
+	FOLD(db, &sel, &o, "b;c 4\nc;c 16\n");
+	sel.source_id = 2;
+	sel.from = 0;
+	sel.to = 1;
+	FOLD(db, &sel, &o, "c;c 16\n");
+	sel.has_from = sel.has_to = 0;
+	sel.source_id = 0;
+
+	/* Nothing matches: no lines, no error. */
+	sel.event = "nosuch";
+	got = fold(db, &sel, &o, &events, &event);
+	ck_assert_str_eq(got, "");
+	ck_assert_int_eq(events, 0);
+	free(got);
+	free(event);
+	sel.event = NULL;
+	sel.comm = "nosuch";
+	got = fold(db, &sel, &o, &events, &event);
+	ck_assert_str_eq(got, "");
+	ck_assert_int_eq(events, 0);
+	ck_assert_ptr_null(event);
+	free(got);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_empty_store)
+{
+	struct tr_flame_fold_opts	 o;
+	struct tr_flame_sel		 sel;
+	struct tr_db			*db = store();
+
+	tr_flame_sel_init(&sel);
+	tr_flame_fold_opts_init(&o);
+	FOLD(db, &sel, &o, "");
+	sel.has_from = 1;
+	FOLD(db, &sel, &o, "");
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_write)
+{
+	struct tr_folded	 f;
+	char			 s1[] = "a;b", s2[] = "a;c";
+	char			*stacks[2] = { s1, s2 };
+	int64_t			 counts[2] = { 3, 9223372036854775807LL };
+	char			*buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+
+	memset(&f, 0, sizeof f);
+	f.stacks = stacks;
+	f.counts = counts;
+	f.n = 2;
+	fp = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(tr_folded_write(&f, fp), 0);
+	fclose(fp);
+	ck_assert_str_eq(buf, "a;b 3\na;c 9223372036854775807\n");
+	free(buf);
 }
 END_TEST
 
@@ -21,7 +375,12 @@ main(void)
 	SRunner	*sr;
 	int	 failed;
 
-	tcase_add_test(tc, test_placeholder);
+	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_roots);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_select);
+	tcase_add_test(tc, test_empty_store);
+	tcase_add_test(tc, test_write);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

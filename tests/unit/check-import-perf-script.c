@@ -181,7 +181,8 @@ START_TEST(test_probe)
 	/* Not perf script: nvidia-smi dmon, CSV, text, one header only. */
 	ck_assert_int_eq(probe("# gpu    pwr  gtemp\n# Idx      W      C\n"
 	    "    0     72     45\n"), 0);
-	ck_assert_int_eq(probe("timestamp, index, name\n2024/01/01, 0, x\n"), 0);
+	ck_assert_int_eq(probe("timestamp, index, name\n2024/01/01, 0, x\n"),
+	    0);
 	ck_assert_int_eq(probe("hello world\nthis is text\n"), 0);
 	ck_assert_int_eq(probe("burn  9466 [001]   445.312398:    2004008 "
 	    "cpu-clock: \n"), 0);
@@ -260,7 +261,8 @@ START_TEST(test_fields)
 
 	/* A period without a time; an unknown pid, tid and cpu. */
 	db = import_ok("java 1234 100000 cycles:\n\t  4005b1 main (/bin/x)\n\n"
-	    ":-1    -1/-1   [-01]   1.5: cycles:\n\t  4005b1 main (/bin/x)\n\n");
+	    ":-1    -1/-1   [-01]   1.5: cycles:\n"
+	    "\t  4005b1 main (/bin/x)\n\n");
 	ROWS(db, SAMPLE_SQL,
 	    "1|NULL|NULL|100000|cycles|NULL|1234|java\n"
 	    "2|1500000000|NULL|1|cycles|NULL|NULL|:-1\n");
@@ -297,8 +299,8 @@ START_TEST(test_oneline)
 	struct tr_db	*db;
 
 	/* -G: the frame on the header line, headers indented. */
-	db = import_ok("            burn  9466/9466    445.312398: cpu-clock:   "
-	    "   55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)\n"
+	db = import_ok("            burn  9466/9466    445.312398: cpu-clock:"
+	    "      55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)\n"
 	    "            burn  9466/9466    445.318406: cpu-clock:  "
 	    "ffffffff8225d9c1 irqentry_exit_to_user_mode+0x1c1 "
 	    "([kernel.kallsyms])\n"
@@ -426,8 +428,8 @@ START_TEST(test_quirks)
 	    "500000000|10|main|/bin/a\n700000000|20|main|/bin/a\n");
 	tr_db_free(db);
 
-	db = import_ok("            burn  9466/9466    445.312398: cpu-clock:   "
-	    "   55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)\n"
+	db = import_ok("            burn  9466/9466    445.312398: cpu-clock:"
+	    "      55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)\n"
 	    "            burn  9466/9466    445.312399: cpu-clock:   "
 	    "   55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)");
 	ROWS(db, "SELECT count(*) FROM sample", "2\n");
@@ -540,7 +542,8 @@ START_TEST(test_errors)
 		  "main (/bin/x)'" },
 		{ "burn 1 1.0: cycles:\n\t  1 a (/x)\n\nnot a header\n",
 		  "t.txt:4:1: malformed sample header: expected 'COMM "
-		  "PID[/TID] [CPU] TIME: [PERIOD] EVENT:', got 'not a header'" },
+		  "PID[/TID] [CPU] TIME: [PERIOD] EVENT:', got 'not a "
+		  "header'" },
 		{ "burn 1 1.0: cycles:\n\t  1 a (/x)\n\nfoo 12: bar\n",
 		  "t.txt:4:1: malformed sample header: expected 'COMM "
 		  "PID[/TID] [CPU] TIME: [PERIOD] EVENT:', got 'foo 12: bar'" },
@@ -555,7 +558,8 @@ START_TEST(test_errors)
 		  "9223372036.854775807 seconds, got '9223372036.854775808'" },
 		{ "burn 1 99999999999999999999.5: cycles:\n",
 		  "t.txt:1:8: timestamp out of range: expected at most "
-		  "9223372036.854775807 seconds, got '99999999999999999999.5'" },
+		  "9223372036.854775807 seconds, got "
+		  "'99999999999999999999.5'" },
 		{ "burn 1 1.0000000001: cycles:\n",
 		  "t.txt:1:8: malformed timestamp: expected at most 9 decimal "
 		  "places, got '1.0000000001'" },
@@ -579,11 +583,12 @@ START_TEST(test_errors)
 		  "got '[2147483648]'" },
 		{ "burn 1 1.0: cycles:\n\t  1 a (/x)\n\n"
 		  "burn 1 1.1: cycles:\nburn 1 1.2: cycles:\n\t  1 a (/x)\n\n",
-		  "t.txt:4:1: sample header with no stack: expected stack lines "
-		  "after it, got another sample header" },
+		  "t.txt:4:1: sample header with no stack: expected stack "
+		  "lines after it, got another sample header" },
 		{ "    burn 1/1 1.0: cycles:  1 a (/x)\n    burn 1/1 1.1\n",
 		  "t.txt:2:5: malformed sample header: expected 'COMM "
-		  "PID[/TID] [CPU] TIME: [PERIOD] EVENT:', got 'burn 1/1 1.1'" },
+		  "PID[/TID] [CPU] TIME: [PERIOD] EVENT:', got 'burn 1/1 "
+		  "1.1'" },
 		{ "burn 1 1.0: cycles:\n\t  1 a (/x)\n\nthis line is much "
 		  "longer than what a message quotes of it, surely\n",
 		  "t.txt:4:1: malformed sample header: expected 'COMM "
