@@ -20,6 +20,7 @@
 #define XPAD		10		/* left and right margin */
 #define FONTSIZE	12
 #define FONTWIDTH	0.59		/* average glyph width / font size */
+#define FONTWIDTH_S	"0.59"		/* the same, for the script */
 #define FRAMEPAD	1		/* vertical gap between frames */
 #define YPAD1		(FONTSIZE * 3)	/* top margin, with the title */
 #define YPAD2		(FONTSIZE * 2 + 10)	/* bottom, with the details */
@@ -70,7 +71,6 @@ struct svg {
 	int		 errnum;
 };
 
-
 void
 tr_svg_opts_init(struct tr_svg_opts *o)
 {
@@ -100,6 +100,7 @@ tr_flame_parse_colors(const char *s, enum tr_flame_colors *c)
 		return (-1);
 	return (0);
 }
+
 /*
  * FNV-1a one byte at a time: tr_hash64() reads words, so its value
  * depends on byte order, and colours must not.
@@ -1316,8 +1317,8 @@ put_graph(struct svg *w, const struct ftree *t)
 	tr_buf_adds(&w->b, "</g>\n"
 	    "<script type=\"text/ecmascript\"><![CDATA[\n");
 	tr_buf_printf(&w->b, "var TRFLAME = { w: %d, xpad: %d, fs: %d, "
-	    "fw: %g, inv: %d, hl: \"%s\", nametype: \"%s\", unit: ",
-	    o->width, XPAD, FONTSIZE, FONTWIDTH, o->inverted ? 1 : 0,
+	    "fw: %s, inv: %d, hl: \"%s\", nametype: \"%s\", unit: ",
+	    o->width, XPAD, FONTSIZE, FONTWIDTH_S, o->inverted ? 1 : 0,
 	    SEARCH_COLOR, NAMETYPE);
 	put_js_string(&w->b, o->countname);
 	tr_buf_adds(&w->b, " };\n");
@@ -1342,6 +1343,8 @@ tr_flame_write_svg(const struct tr_folded *f, const struct tr_svg_opts *o,
 		    opts.width, opts.frameheight, opts.minwidth));
 	if (opts.countname == NULL)
 		opts.countname = "samples";
+	if (opts.subtitle != NULL && opts.subtitle[0] == '\0')
+		opts.subtitle = NULL;
 	tree_init(&t, f->n);
 	memset(&w, 0, sizeof w);
 	w.o = &opts;

@@ -191,6 +191,13 @@ START_TEST(test_options)
 	ck_assert_int_eq(d.height, 19);
 	ck_assert(strstr(svg, "unit: \"ns\" };"));
 	free(svg);
+
+	/* An empty subtitle is none: no element, no room kept for it. */
+	o.subtitle = "";
+	svg = draw(stacks, counts, 2, &o);
+	ck_assert_ptr_null(strstr(svg, "id=\"subtitle\""));
+	ck_assert_int_eq(svg_height(svg), 36 + 3 * 20 + 34);
+	free(svg);
 }
 END_TEST
 
