@@ -15,6 +15,9 @@ tr_error_init(struct tr_error *err)
 	err->offset = -1;
 }
 
+static int	verr(struct tr_error *, int, const char *, long, long, int64_t,
+		    const char *, va_list) __attribute__((format(printf, 7, 0)));
+
 static int
 verr(struct tr_error *err, int code, const char *source, long line, long col,
     int64_t offset, const char *fmt, va_list ap)
