@@ -106,4 +106,5 @@ for f in "$@"; do
 			printf "%6s %6s\n", "-", "-"
 	}'
 done
-echo "(seconds; cpu = user + sys; RSS = peak resident; ratios: go / trace-import)"
+echo "(seconds; cpu = user + sys; RSS = peak resident;" \
+    "ratios: go / trace-import)"

@@ -269,7 +269,7 @@ struct nw {
 	int64_t			 nbatches;
 	int			 spill_fd;
 	int64_t			 spill_len;
-	unsigned char		*held;		/* next generation's first batch */
+	unsigned char		*held;		/* the next generation's */
 	struct vbatch		 heldb;
 	int			 held_err;	/* error reading further */
 	struct tr_error		 held_error;
@@ -334,7 +334,8 @@ bad_at(struct nw *w, int64_t off, uint64_t gen, int64_t batch,
 }
 
 /* An error about event 'e' of the current generation. */
-#define BAD(e, ...)	bad_at(w, (e)->off, w->gen, (e)->batch, err, __VA_ARGS__)
+#define BAD(e, ...)	\
+	bad_at(w, (e)->off, w->gen, (e)->batch, err, __VA_ARGS__)
 
 static const char *
 ev_name(int type)
@@ -467,8 +468,9 @@ read_batch(struct nw *w, struct vbatch *b, const unsigned char **data,
 		return (-1);
 	if (w->rlen - w->rpos < b->size) {
 		w->rpos -= pos;
-		return (bad_at(w, off, 0, 0, err, "batch %" PRId64 ": truncated "
-		    "batch: %" PRIu64 " bytes of data, %zu left in the file",
+		return (bad_at(w, off, 0, 0, err, "batch %" PRId64
+		    ": truncated batch: %" PRIu64 " bytes of data, %zu left in "
+		    "the file",
 		    b->no, b->size, w->rlen - w->rpos - pos));
 	}
 	b->data_off = w->rbase + (int64_t)w->rpos;
@@ -1239,8 +1241,8 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		id = e->args[0];
 		status = (int)e->args[1];
 		if (e->args[1] > P_SYSCALL_ABANDONED || status == P_BAD)
-			return (BAD(e, "invalid status for proc %" PRIu64 ": %d",
-			    id, status));
+			return (BAD(e, "invalid status for proc %" PRIu64
+			    ": %d", id, status));
 		if ((p = vp_get(w, id)) != NULL) {
 			if (status == P_SYSCALL_ABANDONED &&
 			    p->status == P_SYSCALL) {
@@ -2091,14 +2093,16 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 	case EV_GO_SYSCALL_END_BLOCKED:
 		if ((g = sinkg(w, cg)) != NULL && !g->handoff &&
 		    tr_gotrace_go_restate(s, cg, TR_GOTRACE_BLOCKED,
-		    TR_GOTRACE_SYSCALL, g->sys_cs, "\"handoff\":true", err) != 0)
+		    TR_GOTRACE_SYSCALL, g->sys_cs, "\"handoff\":true",
+		    err) != 0)
 			return (-1);
 		return (tr_gotrace_go_state(s, cg, ts, TR_GOTRACE_RUNNABLE,
 		    TR_GOTRACE_SYSCALL, 0, NULL, err));
 	case EV_STW_BEGIN:
 		str = str_get(w, e->args[0]);
-		return (tr_gotrace_stw_begin(s, -1, ts, strncmp(str, "GC ", 3) ==
-		    0 ? "gc" : "other", *str ? str : "unknown", err));
+		return (tr_gotrace_stw_begin(s, -1, ts,
+		    strncmp(str, "GC ", 3) == 0 ? "gc" : "other",
+		    *str ? str : "unknown", err));
 	case EV_STW_END:
 		return (tr_gotrace_stw_end(s, -1, ts, err));
 	case EV_GC_ACTIVE:
@@ -2115,8 +2119,8 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 		return (tr_gotrace_sweep_begin(s, (int64_t)c->p, ts,
 		    stack_cs(w, e->args[0], NULL), err));
 	case EV_SWEEP_END:
-		snprintf(args, sizeof args, "\"swept\":%" PRIu64 ",\"reclaimed\":%"
-		    PRIu64, e->args[0], e->args[1]);
+		snprintf(args, sizeof args, "\"swept\":%" PRIu64
+		    ",\"reclaimed\":%" PRIu64, e->args[0], e->args[1]);
 		return (tr_gotrace_sweep_end(s, (int64_t)c->p, ts, args, err));
 	case EV_ASSIST_ACTIVE:
 		return (tr_gotrace_assist_begin(s, e->args[0], ts, 0, err));
@@ -2243,8 +2247,9 @@ stuck(struct nw *w, struct tr_error *err)
 		    e->type == EV_GO_SWITCH || e->type ==
 		    EV_GO_SWITCH_DESTROY) {
 			g = vg_get(w, e->args[0]);
-			tr_buf_printf(&b, " of goroutine %" PRIu64 " (sequence %"
-			    PRIu64 "; it is %s, sequence %" PRIu64 ")",
+			tr_buf_printf(&b, " of goroutine %" PRIu64
+			    " (sequence %" PRIu64 "; it is %s, sequence %"
+			    PRIu64 ")",
 			    e->args[0], e->args[1], g ? gsn(g->status) :
 			    "unknown", g ? g->seq : 0);
 		} else if (e->type == EV_PROC_START || e->type ==

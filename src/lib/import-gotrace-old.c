@@ -211,7 +211,7 @@ struct og {
 	int		 blocknet;
 	int		 sys_pending;	/* GoSysCall, not yet known to block */
 	int64_t		 sys_ts, sys_cs;
-	int		 sys_linked;	/* the syscall exit closes a GoSysCall */
+	int		 sys_linked;	/* its exit ends a GoSysCall */
 	int64_t		 sysblock;	/* ticks of GoSysBlock/GoInSyscall */
 	int		 assist;
 	uint64_t	*rg;		/* open regions: task, name pairs */

@@ -114,7 +114,8 @@ tr_gotrace_map_del(struct tr_gotrace_map *m, uint64_t key)
 		if (!m->used[j])
 			break;
 		k = map_slot(m->keys[j], m->cap);
-		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+		if ((j > i && (k <= i || k > j)) ||
+		    (j < i && k <= i && k > j)) {
 			m->keys[i] = m->keys[j];
 			m->vals[i] = m->vals[j];
 			i = j;
@@ -418,8 +419,8 @@ tr_gotrace_go_create(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 	n = snprintf(meta, sizeof meta, at_start ? "{\"at_start\":true,"
 	    "\"seen\":%" PRId64 : "{\"created\":%" PRId64, ts);
 	if (creator != 0)
-		n += snprintf(meta + n, sizeof meta - n, ",\"creator\":%" PRIu64,
-		    creator);
+		n += snprintf(meta + n, sizeof meta - n,
+		    ",\"creator\":%" PRIu64, creator);
 	if (create_cs > 0)
 		n += snprintf(meta + n, sizeof meta - n,
 		    ",\"callsite_id\":%" PRId64, create_cs);

@@ -426,9 +426,10 @@ START_TEST(test_store_fixture)
 	ck_assert_int_eq(q(db, "SELECT ts - (SELECT ts_min FROM source) FROM "
 	    "go_state WHERE goid = 24 AND reason = 'sync' ORDER BY ts LIMIT 1"),
 	    132033);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state s JOIN callsite c "
-	    "ON c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
-	    "s.goid = 24 AND s.reason = 'sync' AND f.name LIKE 'sync.%'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state s JOIN "
+	    "callsite c ON c.id = s.callsite_id JOIN frame f ON "
+	    "f.id = c.frame_id WHERE s.goid = 24 AND s.reason = 'sync' AND "
+	    "f.name LIKE 'sync.%'"), 1);
 	/* The task, its two regions per worker, its logs. */
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM track WHERE "
 	    "kind = 'go-task' AND name = 'fixture-task' AND ref = 1"), 1);
@@ -463,7 +464,8 @@ START_TEST(test_min)
 	ck_assert_int_eq(q(db, "SELECT ts FROM go_state WHERE state = "
 	    "'runnable' AND reason = 'created' AND dur = 2000"), 1002000);
 	ck_assert_int_eq(q(db, "SELECT ts FROM go_state WHERE state = "
-	    "'running' AND dur = 1000 AND args = '{\"p\":0,\"m\":7}'"), 1004000);
+	    "'running' AND dur = 1000 AND args = '{\"p\":0,\"m\":7}'"),
+	    1004000);
 	ck_assert_int_eq(q(db, "SELECT created FROM go_goroutine WHERE "
 	    "goid = 1 AND ended = 1005000 AND name = 'main.worker'"), 1002000);
 	/* Created at main.main (stack 2), to run main.worker (stack 1). */
@@ -663,11 +665,12 @@ START_TEST(test_min122)
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 1 "
 	    "AND state = 'running' AND ts = 6528 AND dur = 128 AND "
 	    "args = '{\"p\":0,\"m\":1}'"), 1);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state s JOIN callsite c "
-	    "ON c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
-	    "goid = 1 AND state = 'blocked' AND reason = 'chan recv' AND "
-	    "ts = 6656 AND dur = 192 AND json_extract(args, '$.reason') = "
-	    "'chan receive' AND json_extract(args, '$.unfinished') AND "
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state s JOIN "
+	    "callsite c ON c.id = s.callsite_id JOIN frame f ON "
+	    "f.id = c.frame_id WHERE goid = 1 AND state = 'blocked' AND "
+	    "reason = 'chan recv' AND ts = 6656 AND dur = 192 AND "
+	    "json_extract(args, '$.reason') = 'chan receive' AND "
+	    "json_extract(args, '$.unfinished') AND "
 	    "f.name = 'main.main' AND f.line = 12"), 1);
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM go_state WHERE goid = 2 "
 	    "AND state = 'runnable' AND reason = 'created' AND ts = 6592 AND "
@@ -830,8 +833,8 @@ START_TEST(test_rich125)
 	    "n.id = s.name_id WHERE (n.s = 'job' AND s.dur = 4 * 64) OR "
 	    "(n.s = 'step' AND s.dur = 2 * 64) OR (n.s = 'key' AND "
 	    "json_extract(s.args, '$.message') = 'value')"), 3);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM sample s JOIN callsite c ON "
-	    "c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM sample s JOIN callsite c "
+	    "ON c.id = s.callsite_id JOIN frame f ON f.id = c.frame_id WHERE "
 	    "s.ts = 115 * 64 AND s.labels = '{\"goid\":1,\"p\":0,\"m\":1}' "
 	    "AND f.name = 'main.main' AND c.depth = 1"), 1);
 	ck_assert_int_eq(q(db, "SELECT json_extract(meta, "
