@@ -540,7 +540,10 @@ value_type(struct exp *e, const char *type, const char *unit)
 static const char *
 event_unit(const char *ev)
 {
-	if (strcmp(ev, "cpu-clock") == 0 || strcmp(ev, "task-clock") == 0)
+	size_t	n = strcspn(ev, ":");	/* "cpu-clock:ppp" */
+
+	if ((n == 9 && strncmp(ev, "cpu-clock", 9) == 0) ||
+	    (n == 10 && strncmp(ev, "task-clock", 10) == 0))
 		return ("nanoseconds");
 	return ("count");
 }
