@@ -198,11 +198,11 @@ probe(const unsigned char *p, size_t len)
 	return (fields == 1 && off == len && len >= 2 ? 40 : 0);
 }
 
-/* --- decoding ------------------------------------------------------- */
+/* --- decoding ------------------------------------------------------------- */
 
 /* Byte offsets of the top-level fields, for messages. */
 struct offsets {
-	size_t	*v[15];		/* per field number: each occurrence */
+	size_t	*v[15];		/* per field number, in order */
 	size_t	 n[15];
 	size_t	 cap[15];
 };
@@ -354,7 +354,7 @@ locate_bad(struct tr_input *in, const unsigned char *p, size_t len,
 	    "(%zu bytes after decompression)", len));
 }
 
-/* --- validation ------------------------------------------------------ */
+/* --- validation ----------------------------------------------------------- */
 
 /* From ids to indexes: direct when the ids are dense, else hashed. */
 struct idmap {
@@ -396,7 +396,7 @@ struct pprof {
 	/* Per location: frame ids, innermost first. */
 	int64_t				**locframes;
 	size_t				 *nlocframes;
-	int64_t				 *events;	/* per sample type */
+	int64_t				 *events;	/* per type */
 	/* Sample types, or those inferred for a profile without any. */
 	const char			**stype, **sunit;
 	size_t				 ntypes;
@@ -519,7 +519,8 @@ static void
 sample_types(struct pprof *pp)
 {
 	const Perftools__Profiles__Profile	*pb = pp->pb;
-	const char				*pt = "samples", *pu = "count";
+	const char				*pt = "samples";
+	const char				*pu = "count";
 	size_t					 i, nv;
 
 	pp->stype = tr_xcalloc(pb->n_sample_type + 2, sizeof *pp->stype);
@@ -651,7 +652,7 @@ validate(struct pprof *pp, struct tr_error *err)
 	return (0);
 }
 
-/* --- storing --------------------------------------------------------- */
+/* --- storing -------------------------------------------------------------- */
 
 /*
  * The file name pprof shows for each mapping: like pprof's
@@ -665,7 +666,8 @@ mapping_files(struct pprof *pp)
 	const Perftools__Profiles__Profile	*pb = pp->pb;
 	const char				*lfile = "", *lbuild = "";
 	const char				*file, *build;
-	uint64_t				 lstart = 0, llimit = 0, loff = 0;
+	uint64_t				 lstart = 0, llimit = 0;
+	uint64_t				 loff = 0;
 	size_t					 i, j, first = 0;
 
 	pp->mapfile = tr_xcalloc(pb->n_mapping + 1, sizeof *pp->mapfile);
@@ -793,7 +795,7 @@ labels_json(struct pprof *pp, const Perftools__Profiles__Sample *s,
 	obj = json_object();
 	for (j = 0; j < s->n_label; j++) {
 		const Perftools__Profiles__Label	*lb = s->label[j];
-		const char				*key = str(pp, lb->key);
+		const char *key = str(pp, lb->key);
 
 		if (lb->str != 0)
 			label_put(obj, key, json_string(str(pp, lb->str)));
@@ -986,7 +988,8 @@ store(struct pprof *pp, struct tr_error *err)
 	const Perftools__Profiles__Profile	*pb = pp->pb;
 	struct tr_sample			 smp;
 	json_t					*meta, *units, *st;
-	char					*meta_s = NULL, *st_s = NULL;
+	char					*meta_s = NULL;
+	char					*st_s = NULL;
 	char					*labels = NULL;
 	const char				*dst = NULL, *type;
 	int64_t					*stack = NULL, pid;
@@ -1033,7 +1036,9 @@ store(struct pprof *pp, struct tr_error *err)
 
 		n = 0;
 		for (j = s->n_location_id; j-- > 0;) {
-			int64_t	li = idmap_get(&pp->locs, s->location_id[j]);
+			int64_t	li;
+
+			li = idmap_get(&pp->locs, s->location_id[j]);
 
 			for (k = pp->nlocframes[li]; k-- > 0;) {
 				if (n == cap) {

@@ -66,7 +66,7 @@ struct exp {
 	struct tr_map		*funcs, *maps, *locs, *frames_seen;
 	struct vec		 funcv, mapv, locv, samplev, labelv;
 	struct tr_map		*cs_idx;	/* callsite id -> chain */
-	struct vec		 chains;	/* uint64_t location ids + n */
+	struct vec		 chains;	/* struct chain */
 	struct tr_map		*label_idx;
 	struct vec		 labelsets;
 	sqlite3_stmt		*st_cs, *st_frame;
@@ -74,7 +74,7 @@ struct exp {
 	size_t			 nprofs;
 	struct tr_map		*prof_idx;
 	struct tr_buf		 buf;
-	int			 multi;		/* all of pprof's values */
+	int			 multi;		/* all pprof values */
 	int			 perf;		/* add samples/count */
 	size_t			 ntypes;
 	int			 in_txn;	/* we began one */
@@ -465,7 +465,8 @@ load_profiles(struct exp *e, const struct tr_flame_sel *sel,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (e->nprofs == cap) {
 			cap = cap ? cap * 2 : 16;
-			e->profs = tr_xrealloc(e->profs, cap * sizeof *e->profs);
+			e->profs = tr_xrealloc(e->profs,
+			    cap * sizeof *e->profs);
 		}
 		p = &e->profs[e->nprofs];
 		memset(p, 0, sizeof *p);
@@ -566,7 +567,8 @@ fill_header(struct exp *e)
 	for (i = 0; i < e->nprofs; i++) {
 		const struct eprof	*p = &e->profs[i];
 
-		if (p->ts > 0 && (pb->time_nanos == 0 || p->ts < pb->time_nanos))
+		if (p->ts > 0 && (pb->time_nanos == 0 ||
+		    p->ts < pb->time_nanos))
 			pb->time_nanos = p->ts;
 		pb->duration_nanos += p->dur;
 		if (p->period > pb->period)

@@ -20,7 +20,7 @@ struct tr_pprof_export_stats {
 	int64_t		rows;		/* store rows read */
 	int64_t		locations, functions, mappings;
 	int		types;		/* sample types written */
-	int64_t		profiles;	/* pprof profiles merged (0: none) */
+	int64_t		profiles;	/* pprof profiles, 0: none */
 };
 
 /*

@@ -68,7 +68,7 @@ tr_pprof_percent(int64_t v, int64_t total)
 	return (strtod(buf, NULL));
 }
 
-/* --- profiles --------------------------------------------------------- */
+/* --- profiles ------------------------------------------------------------- */
 
 static const char profiles_sql[] =
 "SELECT p.id FROM profile p\n"
@@ -92,8 +92,8 @@ tr_pprof_profiles(struct tr_db *db, const struct tr_pprof_sel *sel,
 	*ids = NULL;
 	*n = 0;
 	for (i = 0; i < sel->nprofile_ids; i++) {
-		char	*q = tr_xasprintf("SELECT count(*) FROM profile WHERE "
-		    "id = %" PRId64, sel->profile_ids[i]);
+		char	*q = tr_xasprintf("SELECT count(*) FROM profile "
+		    "WHERE id = %" PRId64, sel->profile_ids[i]);
 
 		rc = tr_db_int(db, q, &have, err);
 		free(q);
@@ -216,7 +216,7 @@ bad:
 	    text));
 }
 
-/* --- the engine ---------------------------------------------------------- */
+/* --- the engine ----------------------------------------------------------- */
 
 /*
  * Store ids (call sites, frames) to indexes: a two-level table, since the
@@ -280,8 +280,8 @@ struct frame {
 	uint64_t	 addr;
 	int		 inlined;
 	int		 known;		/* has function information */
-	int		 node;		/* at the granularity; -1: not yet */
-	signed char	 focus, ignore, drop;	/* -1: not yet evaluated */
+	int		 node;		/* at the granularity */
+	signed char	 focus, ignore, drop;	/* -1: unset */
 };
 
 struct node {
@@ -298,10 +298,10 @@ struct node {
 
 /* The samples of one stack, summed. */
 struct group {
-	int64_t		 callsite;	/* index into the callsite cache */
+	int64_t		 callsite;	/* the leaf call site's id */
 	int64_t		 w;		/* selection minus base */
-	int64_t		 wbase;		/* the base alone (negated) */
-	int		 nonzero;	/* some sample had a non-zero value */
+	int64_t		 wbase;		/* the base, negated */
+	int		 nonzero;	/* a sample was not 0 */
 	int		 keep;		/* passed focus/ignore */
 	int32_t		*nodes;		/* root first */
 	unsigned char	*inl;
@@ -328,8 +328,8 @@ struct eng {
 	size_t				 nframes, capframes;
 
 	struct idtab			 cs_idx;
-	int64_t				*cs_parent;	/* callsite id */
-	int32_t				*cs_frame;	/* frame index */
+	int64_t				*cs_parent;	/* id */
+	int32_t				*cs_frame;	/* index */
 	size_t				 ncs, capcs;
 
 	struct idtab			 grp_idx;
@@ -484,7 +484,7 @@ eng_init(struct eng *e, struct tr_db *db, const struct tr_pprof_opts *o,
 struct pinfo {
 	int64_t		 id, source_id;
 	json_t		*types;		/* [{type, unit}] */
-	char		*dflt;		/* default sample type or NULL */
+	char		*dflt;		/* default type or NULL */
 	json_t		*meta;
 };
 
@@ -663,7 +663,8 @@ load_start_lines(struct eng *e, const struct pinfo *p, size_t n)
 	for (i = 0; i < n; i++) {
 		fs = json_object_get(p[i].meta, "functions");
 		json_array_foreach(fs, j, f) {
-			v = json_integer_value(json_object_get(f, "start_line"));
+			v = json_integer_value(json_object_get(f,
+			    "start_line"));
 			if (v == 0)
 				continue;
 			tr_buf_reset(&e->buf);
@@ -1595,7 +1596,7 @@ tr_pprof_stacks_free(struct tr_pprof_stack *s, size_t n)
 	free(s);
 }
 
-/* --- arguments ----------------------------------------------------------- */
+/* --- arguments ------------------------------------------------------------ */
 
 static int
 arg_int(const char *opt, const char *v, int64_t min, int64_t *out,

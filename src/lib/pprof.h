@@ -31,20 +31,21 @@ struct tr_pprof_sel {
 	int64_t		 source_id;	/* 0: any */
 	const int64_t	*profile_ids;	/* NULL: any */
 	size_t		 nprofile_ids;
-	const char	*type;		/* profile type ("heap"), NULL: any */
+	const char	*type;		/* profile type, NULL: any */
 	int		 has_from, has_to;
-	int64_t		 from, to;	/* ns after the store's first ts */
+	int64_t		 from, to;	/* ns after the start */
 };
 
 struct tr_pprof_opts {
-	const char	*sample_index;	/* name or 0-based index; NULL: default */
+	/* A sample type's name or 0-based index; NULL: the default. */
+	const char	*sample_index;
 	enum tr_pprof_gran gran;
-	const char	*focus;		/* POSIX extended regexes, or NULL */
+	const char	*focus;		/* POSIX EREs, or NULL */
 	const char	*ignore;
 	/* "key=value" each: samples carrying every one of these labels. */
 	const char	*labels[TR_PPROF_MAXLABELS];
 	int		 nlabels;
-	int64_t		 nodecount;	/* 0: every node above the cutoff */
+	int64_t		 nodecount;	/* 0: all above the cutoff */
 	double		 nodefraction;	/* pprof's default 0.005 */
 	double		 edgefraction;	/* pprof's default 0.001 */
 	int		 cum;		/* sort by cumulative value */
@@ -52,27 +53,27 @@ struct tr_pprof_opts {
 
 /* One line of the report. */
 struct tr_pprof_row {
-	char		*name;		/* pprof's printable node name */
-	const char	*inl;		/* "", "inline" or "partial-inline" */
+	char		*name;		/* pprof's printable name */
+	const char	*inl;		/* "", inline, partial-inline */
 	int64_t		 flat, cum;
 };
 
 struct tr_pprof_report {
 	struct tr_pprof_row *rows;
 	size_t		 n;
-	int64_t		 total;		/* the base of the percentages */
+	int64_t		 total;		/* 100% */
 	int64_t		 shown;		/* flat sum of the rows */
 	size_t		 dropped;	/* nodes under the node cutoff */
 	int64_t		 cutoff;	/* that cutoff */
-	size_t		 nodes;		/* nodes above it, before nodecount */
+	size_t		 nodes;		/* above it */
 	char		*sample_type;	/* the sample type reported */
 	char		*unit;
-	size_t		 profiles;	/* profiles merged (not the base) */
+	size_t		 profiles;	/* merged, not the base */
 };
 
 /* One stack and its value in the base and in the selection. */
 struct tr_pprof_stack {
-	char		*stack;		/* node names, root first, ';'-joined */
+	char		*stack;		/* names, root first, ';' */
 	int64_t		 base, value;
 };
 
@@ -123,8 +124,8 @@ double	tr_pprof_percent(int64_t v, int64_t total);
  * or "p12"), a range of them ("p3-7") or every profile of a source
  * ("s2").  Fills 'sel' with ids owned by the caller in '*ids'.
  */
-int	tr_pprof_parse_group(struct tr_db *, const char *, struct tr_pprof_sel *,
-	    int64_t **ids, struct tr_error *);
+int	tr_pprof_parse_group(struct tr_db *, const char *,
+	    struct tr_pprof_sel *, int64_t **ids, struct tr_error *);
 
 /* The arguments trace-query's pprof queries share. */
 struct tr_pprof_args {
@@ -132,9 +133,9 @@ struct tr_pprof_args {
 	struct tr_pprof_opts	 opts;
 	int			 stacks;	/* --stacks */
 	int			 series;	/* --series */
-	char			**pos;		/* positional arguments */
+	char			**pos;		/* operands */
 	int			 npos;
-	int64_t			*ids;		/* owned: --profile's ids */
+	int64_t			*ids;		/* owned */
 };
 
 #define TR_PPROF_ARGS_DIFF	0x1	/* accept --stacks and --series */

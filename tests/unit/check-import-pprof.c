@@ -163,7 +163,7 @@ num(struct tr_db *db, const char *sql)
 	return (v);
 }
 
-/* --- building profiles with protobuf-c -------------------------------- */
+/* --- building profiles with protobuf-c ------------------------------------ */
 
 struct builder {
 	Perftools__Profiles__Profile	p;
@@ -286,7 +286,7 @@ builder_release(struct builder *b)
 		free(b->strs[i]);
 }
 
-/* --- the store after tiny.pb -------------------------------------------- */
+/* --- the store after tiny.pb ---------------------------------------------- */
 
 START_TEST(test_tiny_store)
 {
@@ -404,7 +404,7 @@ START_TEST(test_probe)
 }
 END_TEST
 
-/* --- profile types ------------------------------------------------------ */
+/* --- profile types -------------------------------------------------------- */
 
 START_TEST(test_types)
 {
@@ -490,7 +490,7 @@ START_TEST(test_legacy)
 }
 END_TEST
 
-/* --- validation ---------------------------------------------------------- */
+/* --- validation ----------------------------------------------------------- */
 
 /* Import must fail with 'msg' at 'offset' and leave the store empty. */
 static void
@@ -592,7 +592,7 @@ START_TEST(test_errors)
 }
 END_TEST
 
-/* --- go tool pprof -top ------------------------------------------------------ */
+/* --- go tool pprof -top --------------------------------------------------- */
 
 static void
 expect_row(const struct tr_pprof_report *r, size_t i, const char *name,
@@ -734,7 +734,7 @@ START_TEST(test_percent)
 }
 END_TEST
 
-/* --- export ---------------------------------------------------------------- */
+/* --- export --------------------------------------------------------------- */
 
 START_TEST(test_export_roundtrip)
 {
