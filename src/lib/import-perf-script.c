@@ -96,16 +96,18 @@ is_blank(char c)
 	return (c == ' ' || c == '\t');
 }
 
+/* Hex digit values plus one (0: not a hex digit): every stack line. */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int
 hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
+	return (hex1[(unsigned char)c] - 1);
 }
 
 static int
@@ -423,7 +425,7 @@ frame_addr(const char *p, size_t n, size_t *alen)
 	while (p < end && is_blank(*p))
 		p++;
 	a = p;
-	while (p < end && hexval(*p) >= 0)
+	while (p < end && hex1[(unsigned char)*p] != 0)
 		p++;
 	if (p == a || (p < end && !is_blank(*p)))
 		return (NULL);
