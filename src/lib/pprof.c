@@ -70,15 +70,22 @@ tr_pprof_percent(int64_t v, int64_t total)
 
 /* --- profiles ------------------------------------------------------------- */
 
+/*
+ * Times are on the reference timeline (the source's clock offset added),
+ * counted from the store's start as trace-flame counts them; a profile is
+ * in a window when [ts, ts + dur] overlaps it.  Profiles without a time
+ * are in no window.
+ */
 static const char profiles_sql[] =
-"SELECT p.id FROM profile p\n"
+"SELECT p.id FROM profile p JOIN source so ON so.id = p.source_id\n"
 " WHERE (?1 = 0 OR p.source_id = ?1)\n"
 "   AND (?2 IS NULL OR p.type = ?2)\n"
-"   AND (?3 IS NULL OR (p.ts > 0 AND p.ts + max(coalesce(p.dur, 0), 0)\n"
-"        >= (SELECT min(ts_min) FROM source) + ?3))\n"
-"   AND (?4 IS NULL OR (p.ts > 0 AND p.ts <=\n"
-"        (SELECT min(ts_min) FROM source) + ?4))\n"
-" ORDER BY p.ts, p.id";
+"   AND (?3 IS NULL OR (p.ts > 0 AND p.ts + so.clock_offset +\n"
+"        max(coalesce(p.dur, 0), 0) >=\n"
+"        (SELECT min(ts_min + clock_offset) FROM source) + ?3))\n"
+"   AND (?4 IS NULL OR (p.ts > 0 AND p.ts + so.clock_offset <=\n"
+"        (SELECT min(ts_min + clock_offset) FROM source) + ?4))\n"
+" ORDER BY p.ts + so.clock_offset, p.id";
 
 int
 tr_pprof_profiles(struct tr_db *db, const struct tr_pprof_sel *sel,
