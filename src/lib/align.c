@@ -58,6 +58,7 @@ struct wpair {
 struct cand {
 	struct tr_align_sig	 sig;	/* native times */
 	enum sig_use		 use;
+	int64_t			 pid;	/* samples of this process, or 0 */
 	char			 what[96];
 };
 
@@ -79,6 +80,9 @@ struct src {
 	const char		*anc_kinds;
 	int			 has_uoff;
 	int64_t			 uoff;
+	int			 has_saved_uoff;	/* an earlier --offset */
+	int			 uoff_kept;
+	int64_t			 saved_uoff;
 	int64_t			 pid;		/* --pid, 0: any */
 	int			 stated;	/* a statement names it */
 	int			 cands_loaded;
@@ -518,6 +522,8 @@ load_sources(struct run *r)
 		s->host = col_text(st, 11);
 		al = json_object_get(s->meta, "align");
 		s->cur.ref = json_int(al, "ref_ns", &ok);
+		s->saved_uoff = json_int(al, "user_offset_ns",
+		    &s->has_saved_uoff);
 		s->conf = NAN;
 		s->est_conf = NAN;
 		s->unc = UNKNOWN;
@@ -1331,6 +1337,11 @@ decide_exact(struct run *r, struct src *s)
 			set_method(s, "perf-ref", 1);
 		}
 	}
+	if (!s->has_uoff && !s->stated && s->has_saved_uoff) {
+		s->has_uoff = 1;
+		s->uoff = s->saved_uoff;
+		s->uoff_kept = 1;
+	}
 	if (s->has_uoff) {
 		if (!s->done) {
 			s->map.offset = 0;
@@ -1339,8 +1350,9 @@ decide_exact(struct run *r, struct src *s)
 		}
 		s->map.offset += s->uoff;
 		tr_format_duration(s->uoff, buf, sizeof buf);
-		tr_buf_printf(&s->ev, "%s--offset %s%s", s->ev.len ? ", " : "",
-		    s->uoff >= 0 ? "+" : "", buf);
+		tr_buf_printf(&s->ev, "%s--offset %s%s%s", s->ev.len ? ", " : "",
+		    s->uoff >= 0 ? "+" : "", buf, s->uoff_kept ?
+		    " (kept from an earlier run)" : "");
 		if (!s->done)
 			s->unc = UNKNOWN;
 		set_method(s, "user-offset", 1);
@@ -1515,6 +1527,7 @@ load_points(struct run *r, struct src *s, int64_t pid, const char *comm,
 	sqlite3_bind_int64(st, 1, s->id);
 	c = new_cand(s, TR_SIG_POINTS, U_CPU);
 	if (pid > 0) {
+		c->pid = pid;
 		sqlite3_bind_int64(st, 2, pid);
 		snprintf(c->what, sizeof c->what, "samples of pid %" PRId64
 		    " (%" PRId64 ")", pid, count);
@@ -1558,15 +1571,27 @@ static const char gpu_util_sql[] =
     "(n.s = 'utilization.gpu' OR n.s = 'sm' OR n.s LIKE '%gpu_util%' "
     "OR n.s LIKE 'gpu util%')";
 
+/* Whether a --pid names this process. */
+static int
+wanted(const struct run *r, int64_t pid)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].pid == pid)
+			return (1);
+	return (0);
+}
+
 /* Every activity signal a source offers, in native time. */
 static int
 load_cands(struct run *r, struct src *s)
 {
 	sqlite3_stmt	*st;
 	struct cand	*c;
-	int64_t		 pids[MAX_CAND], counts[MAX_CAND], all = 0, tr;
+	int64_t		 pids[2 * MAX_CAND], counts[2 * MAX_CAND], all = 0, tr;
 	int64_t		 tracks[MAX_CAND];
-	char		*comms[MAX_CAND];
+	char		*comms[2 * MAX_CAND];
 	size_t		 np = 0, nt = 0, i;
 	int		 rc;
 	char		*sql;
@@ -1589,7 +1614,9 @@ load_cands(struct run *r, struct src *s)
 		int64_t	pid = sqlite3_column_int64(st, 0);
 		int64_t	n = sqlite3_column_int64(st, 2);
 
-		if (np < MAX_CAND && (s->pid == 0 || s->pid == pid)) {
+		/* The busiest, and any process a --pid asks for. */
+		if ((s->pid == 0 || s->pid == pid) && (np < MAX_CAND ||
+		    (np < 2 * MAX_CAND && pid > 0 && wanted(r, pid)))) {
 			pids[np] = pid;
 			comms[np] = col_text(st, 1);
 			counts[np++] = n;
@@ -1795,6 +1822,11 @@ estimate(struct run *r, struct src *s, int *progress)
 			return (-1);
 		for (j = 0; j < s->ncands; j++)
 			for (k = 0; k < ref->ncands; k++) {
+				/* --pid for 's': that process's samples only. */
+				if (s->pid != 0 && ref->cands[k].sig.kind ==
+				    TR_SIG_POINTS && ref->cands[k].pid !=
+				    s->pid)
+					continue;
 				try_pair(r, s, ref, &s->cands[j],
 				    &ref->cands[k], 1, &t);
 				tried++;
@@ -1807,6 +1839,11 @@ estimate(struct run *r, struct src *s, int *progress)
 	if (s->ncands == 0) {
 		tr_buf_adds(&s->ev, "no anchor, and no activity to estimate "
 		    "from");
+		return (0);
+	}
+	if (tried == 0 && s->pid != 0) {
+		tr_buf_printf(&s->ev, "no anchor, and no samples of pid %"
+		    PRId64 " on the timeline to estimate against", s->pid);
 		return (0);
 	}
 	if (tried == 0) {
@@ -2005,6 +2042,9 @@ save_source(struct run *r, struct src *s)
 		json_object_set_new(al, "uncertainty_ns", s->unc == UNKNOWN ?
 		    json_null() : json_integer(s->unc));
 		json_object_set_new(al, "evidence", json_string(s->ev.data));
+		if (s->has_uoff)
+			json_object_set_new(al, "user_offset_ns",
+			    json_integer(s->uoff));
 		txt = json_dumps(al, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		json_decref(al);
 		sqlite3_bind_text(st, 13, txt, -1, SQLITE_TRANSIENT);
@@ -2229,8 +2269,8 @@ report(struct run *r, struct tr_out *out, int table)
 		else if (table) {
 			snprintf(buf, sizeof buf, "%.3f", s->map.drift * 1e6);
 			tr_out_text(out, buf);
-		} else
-			tr_out_real(out, s->map.drift * 1e6);
+		} else	/* the store keeps every digit; 1e-6 ppm is plenty */
+			tr_out_real(out, round(s->map.drift * 1e12) / 1e6);
 		if (s->done && s->unc != UNKNOWN)
 			out_dur(out, table, s->unc, 0);
 		else
