@@ -2281,7 +2281,9 @@ process_generation(struct nw *w, struct tr_error *err)
 		return (-1);
 	for (i = 0; i < w->nsamples; i++)
 		w->samples[i].time = mul(w, (uint64_t)w->samples[i].time);
-	qsort(w->samples, w->nsamples, sizeof *w->samples, cmp_sample);
+	if (w->nsamples > 0)
+		qsort(w->samples, w->nsamples, sizeof *w->samples,
+		    cmp_sample);
 	if (w->lastts == 0)
 		w->lastts = mul(w, w->mints);
 
