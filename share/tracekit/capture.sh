@@ -61,6 +61,12 @@ die() {
 	exit 1
 }
 
+usage_error() {
+	note "$@"
+	echo "run '$prog -h' for the options" >&2
+	exit 2
+}
+
 skipped() {
 	case " $skip " in
 	*" $1 "*) return 0 ;;
@@ -84,27 +90,26 @@ while getopts o:d:p:F:i:g:u:x:h opt; do
 	x)
 		case $OPTARG in
 		clock|perf|gpu|nvtop|go) skip="$skip $OPTARG" ;;
-		*) die "-x: unknown part '$OPTARG'; use clock, perf, gpu, nvtop or go" ;;
+		*) usage_error "-x: unknown part '$OPTARG'; use clock, perf, gpu, nvtop or go" ;;
 		esac
 		;;
 	h) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+	*) echo "run '$prog -h' for the options" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 
-for n in "$secs" "$freq" "$every" "$gpu_ms"; do
-	case $n in
-	''|*[!0-9]*) die "expected a whole positive number, got '$n'" ;;
+number() {
+	case $2 in
+	''|*[!0-9]*|0) usage_error "$1: expected a whole positive number, got '$2'" ;;
 	esac
-done
-if [ "$secs" -eq 0 ] || [ "$every" -eq 0 ]; then
-	die "-d and -i must be positive"
-fi
+}
+number -d "$secs"
+number -F "$freq"
+number -i "$every"
+number -g "$gpu_ms"
 if [ -n "$pid" ]; then
-	case $pid in
-	*[!0-9]*) die "-p: expected a process id, got '$pid'" ;;
-	esac
+	number -p "$pid"
 	kill -0 "$pid" 2>/dev/null || die "-p: no process $pid"
 fi
 [ -n "$out" ] || out=bundle-$(date +%Y%m%d-%H%M%S)
