@@ -1786,10 +1786,23 @@ try_pair(struct run *r, struct src *s, struct src *ref, struct cand *a,
 		tr_align_sig_release(&mb);
 }
 
+/*
+ * How good a trial is: like against like (CPU activity of the same
+ * process in two sources, GPU against GPU) that would be applied comes
+ * first, as the stronger evidence; then the strength of the peak times
+ * its confidence.
+ */
 static double
-score(const struct trial *t)
+score(const struct trial *t, double min_conf)
 {
-	return (t->x.ok ? fabs(t->x.peak) * t->x.confidence : -1);
+	double	v;
+
+	if (!t->x.ok)
+		return (-1);
+	v = fabs(t->x.peak) * t->x.confidence;
+	if (t->a->use == t->b->use && t->x.confidence >= min_conf)
+		v += 10;
+	return (v);
 }
 
 static void
@@ -1832,7 +1845,8 @@ estimate(struct run *r, struct src *s, int *progress)
 				tried++;
 				if (!t.x.ok && why == NULL)
 					why = t.x.why;
-				if (score(&t) > score(&best))
+				if (score(&t, r->o->min_confidence) >
+				    score(&best, r->o->min_confidence))
 					best = t;
 			}
 	}

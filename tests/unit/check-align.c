@@ -351,6 +351,7 @@ pattern(int64_t (*iv)[2], int max)
 }
 
 static int64_t	g_iv[2048][2];
+static int64_t	g_period = 250 * US;	/* perf's sampling period */
 
 /* perf samples of pid 42 every 250 us while busy, at g_shift + pattern. */
 static int
@@ -369,10 +370,10 @@ fill_perf_activity(struct tr_import *ctx, struct tr_error *err)
 	s.thread_id = th;
 	s.cpu = 0;
 	s.event_id = ev;
-	s.value = 250000;
+	s.value = g_period;
 	n = pattern(g_iv, 2048);
 	for (i = 0; i < n; i++)
-		for (t = g_iv[i][0]; t < g_iv[i][1]; t += 250 * US) {
+		for (t = g_iv[i][0]; t < g_iv[i][1]; t += g_period) {
 			s.ts = g_shift + t;
 			if (tr_import_add_sample(ctx, &s, err) < 0)
 				return (-1);
@@ -1117,11 +1118,13 @@ fill_host(struct tr_import *ctx, struct tr_error *err)
 	return (0);
 }
 
+static int64_t	g_scale = 20, g_step = SEC, g_nsteps = 62;
+
 static int
 fill_gpu(struct tr_import *ctx, struct tr_error *err)
 {
-	int64_t	tr, name, t, busy, lo, hi;
-	int	i, n, k;
+	int64_t	tr, name, t, busy, lo, hi, k;
+	int	i, n;
 
 	tr_import_set_clock(ctx, "wall");
 	if ((tr = tr_import_add_track(ctx, "gpu", "GPU 0", 0, 0, 0, 0, NULL,
@@ -1130,18 +1133,18 @@ fill_gpu(struct tr_import *ctx, struct tr_error *err)
 		return (-1);
 	n = pattern(g_iv, 2048);
 	/* Each sample: the share of the past second the host was idle. */
-	for (k = 1; k <= 62; k++) {
-		t = (int64_t)k * SEC;
+	for (k = 1; k <= g_nsteps; k++) {
+		t = k * g_step;
 		busy = 0;
 		for (i = 0; i < n; i++) {
-			lo = g_iv[i][0] * 20 > t - SEC ? g_iv[i][0] * 20 :
-			    t - SEC;
-			hi = g_iv[i][1] * 20 < t ? g_iv[i][1] * 20 : t;
+			lo = g_iv[i][0] * g_scale > t - g_step ?
+			    g_iv[i][0] * g_scale : t - g_step;
+			hi = g_iv[i][1] * g_scale < t ? g_iv[i][1] * g_scale : t;
 			if (hi > lo)
 				busy += hi - lo;
 		}
 		if (tr_import_add_counter(ctx, tr, g_wall0 + t, name,
-		    100 - (double)(busy * 100 / SEC), err) < 0)
+		    100 - (double)(busy * 100 / g_step), err) < 0)
 			return (-1);
 	}
 	return (0);
@@ -1170,6 +1173,56 @@ START_TEST(test_estimate_gpu)
 	ck_assert_int_ge(num(r, "uncertainty"), SEC);
 	ck_assert_msg(strstr(str(r, "evidence"), "GPU utilisation") &&
 	    strstr(str(r, "evidence"), "peak -0."), "%s", str(r, "evidence"));
+	json_decref(rows);
+	tr_align_opts_release(&o);
+	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * A Go trace that could be placed against perf's samples of its process
+ * or against a GPU anchored by clock.json: the same process wins.
+ */
+START_TEST(test_estimate_prefers_same_process)
+{
+	struct tr_align_opts	 o;
+	struct tr_db		*db = newdb();
+	struct tr_error		 err;
+	json_t			*rows, *r;
+	char			 text[256];
+	int64_t			 g, gpu;
+
+	tr_error_init(&err);
+	g_pattern = 0;
+	g_shift = 1000 * SEC;
+	g_off = 4242 * SEC;
+	g_clock = "go-ticks";
+	/* Sparse samples: a weaker peak than the GPU's, yet trusted. */
+	g_period = 7 * MS;
+	add_src(db, "perf", fill_perf_activity);
+	g_period = 250 * US;
+	g = add_src(db, "go", fill_go_activity);
+	/* The GPU: wall = mono + 1.7e9 s, sampled every 10 ms. */
+	snprintf(text, sizeof text, "{\"pairs\": [{\"wall_ns\": %lld, "
+	    "\"mono_ns\": %lld, \"uncertainty_ns\": 0}]}",
+	    (long long)(INT64_C(1700000000) * SEC), (long long)(1000 * SEC));
+	ck_assert_int_gt(add_text(db, "clock.json", text, &err), 0);
+	g_scale = 1;
+	g_step = 10 * MS;
+	g_nsteps = 300;
+	g_wall0 = INT64_C(1700000000) * SEC;
+	gpu = add_src(db, "gpu", fill_gpu);
+	g_scale = 20;
+	g_step = SEC;
+	g_nsteps = 62;
+	tr_align_opts_init(&o);
+	rows = align_ok(db, &o);
+	ck_assert_str_eq(str(row(rows, gpu), "method"), "clock-json");
+	r = row(rows, g);
+	ck_assert_str_eq(str(r, "method"), "estimate");
+	ck_assert_msg(strstr(str(r, "evidence"), "samples of pid 42") != NULL,
+	    "%s", str(r, "evidence"));
+	ck_assert_int_le(llabs(num(r, "offset") - g_off), 7 * MS);
 	json_decref(rows);
 	tr_align_opts_release(&o);
 	tr_db_free(db);
@@ -1246,6 +1299,7 @@ main(void)
 	tcase_add_test(tc, test_refuse_flat);
 	tcase_add_test(tc, test_refuse_two_peaks);
 	tcase_add_test(tc, test_estimate_gpu);
+	tcase_add_test(tc, test_estimate_prefers_same_process);
 	tcase_add_test(tc, test_correlate);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
