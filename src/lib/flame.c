@@ -30,7 +30,10 @@ tr_flame_fold_opts_init(struct tr_flame_fold_opts *o)
 	o->tidy_generic = 1;
 }
 
-/* One (call site, thread) pair and its summed value. */
+/*
+ * One (call site, thread) pair and its summed value; 'thread' becomes the
+ * index of the thread's name once the threads are named.
+ */
 struct agg {
 	int64_t	cs, thread, value;
 };
@@ -49,13 +52,15 @@ struct fold {
 	struct tr_db			*db;
 	const struct tr_flame_fold_opts	*o;
 	struct tr_error			*err;
-	sqlite3_stmt			*frame_st, *thread_st;
+	sqlite3_stmt			*thread_st;
 
 	/* The call site tree, by id: parent and frame. */
 	int64_t		*parent, *frame;
 	int64_t		 ncs;
 	/* Folded frame names by frame id and Java-ness; "" = skipped. */
 	char		**fname[2];
+	unsigned char	*need;		/* by frame: 1 << java, wanted */
+	unsigned char	*walked;	/* by call site: the same, marked */
 	int64_t		 nframes;
 
 	struct tr_buf	 buf;
@@ -157,11 +162,12 @@ name_frame(const struct tr_flame_fold_opts *o, const char *name,
 				base = base ? base + 1 : module;
 			} else
 				base = "unknown";
+			tr_buf_addc(&b, '[');
+			tr_buf_adds(&b, base);
 			if (o->addrs)
-				tr_buf_printf(&b, "[%s <%llx>]", base,
+				tr_buf_printf(&b, " <%llx>",
 				    (unsigned long long)addr);
-			else
-				tr_buf_printf(&b, "[%s]", base);
+			tr_buf_addc(&b, ']');
 		} else
 			tr_buf_add(&b, p, (size_t)(arrow - p));
 		if (o->tidy_generic)
@@ -188,35 +194,61 @@ name_frame(const struct tr_flame_fold_opts *o, const char *name,
 static const char *
 frame_name(struct fold *f, int64_t id, int java)
 {
-	sqlite3_stmt	*st = f->frame_st;
-	const char	*name, *module;
-	int		 rc;
-
-	if (id < 1 || id > f->nframes) {
+	if (id < 1 || id > f->nframes || f->fname[java][id] == NULL) {
 		tr_error_set_line(f->err, TR_EDATA, f->db->path, 0, 0,
 		    "store is inconsistent: call site names frame %lld, "
 		    "which does not exist", (long long)id);
 		return (NULL);
 	}
-	if (f->fname[java][id] != NULL)
-		return (f->fname[java][id]);
-	sqlite3_bind_int64(st, 1, id);
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
-		sqlite3_reset(st);
-		if (rc == SQLITE_DONE)
-			tr_error_set_line(f->err, TR_EDATA, f->db->path, 0, 0,
-			    "store is inconsistent: frame %lld does not exist",
-			    (long long)id);
-		else
-			tr_db_error(f->db, f->err, "cannot read frames");
-		return (NULL);
-	}
-	name = (const char *)sqlite3_column_text(st, 0);
-	module = (const char *)sqlite3_column_text(st, 1);
-	f->fname[java][id] = name_frame(f->o, name ? name : "",
-	    module ? module : "", sqlite3_column_int64(st, 2), java);
-	sqlite3_reset(st);
 	return (f->fname[java][id]);
+}
+
+/*
+ * Mark the frames under leaf call site 'cs' as needed in their Java or
+ * other form (bit 1 << java), stopping at call sites already walked.
+ */
+static void
+need_frames(struct fold *f, int64_t cs, int java)
+{
+	unsigned char	bit = (unsigned char)(1 << java);
+
+	for (; cs > 0 && cs <= f->ncs && !(f->walked[cs] & bit);
+	    cs = f->parent[cs]) {
+		f->walked[cs] |= bit;
+		if (f->frame[cs] >= 1 && f->frame[cs] <= f->nframes)
+			f->need[f->frame[cs]] |= bit;
+	}
+}
+
+/* Name every needed frame, in one pass over the frame table. */
+static int
+name_frames(struct fold *f)
+{
+	sqlite3_stmt	*st;
+	const char	*name, *module;
+	int64_t		 id;
+	int		 rc, java;
+
+	if ((st = tr_db_prepare(f->db, "SELECT id, name, module, addr FROM "
+	    "frame WHERE id <= ?1", f->err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, f->nframes);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (id < 1 || id > f->nframes || f->need[id] == 0)
+			continue;
+		name = (const char *)sqlite3_column_text(st, 1);
+		module = (const char *)sqlite3_column_text(st, 2);
+		for (java = 0; java < 2; java++)
+			if (f->need[id] & (1 << java))
+				f->fname[java][id] = name_frame(f->o,
+				    name ? name : "", module ? module : "",
+				    sqlite3_column_int64(st, 3), java);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(f->db, f->err, "cannot read frames"));
+	return (0);
 }
 
 /*
@@ -463,7 +495,6 @@ fold_release(struct fold *f)
 	int64_t	i;
 	int	j;
 
-	sqlite3_finalize(f->frame_st);
 	sqlite3_finalize(f->thread_st);
 	for (j = 0; j < 2; j++) {
 		if (f->fname[j] != NULL)
@@ -473,6 +504,8 @@ fold_release(struct fold *f)
 	}
 	free(f->parent);
 	free(f->frame);
+	free(f->need);
+	free(f->walked);
 	free(f->walk);
 	tr_buf_release(&f->buf);
 }
@@ -484,7 +517,7 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 {
 	struct fold		 f;
 	struct tr_buf		 sql;
-	struct tr_map		*aggs = NULL, *threads = NULL;
+	struct tr_map		*aggs = NULL, *threads = NULL, *names = NULL;
 	struct agg		*ag = NULL;
 	struct thread_name	*tn = NULL;
 	struct line		*lines = NULL;
@@ -493,7 +526,7 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 	int64_t			 event = 0, t0 = 0, key[2], idx, maxcs = 0;
 	int64_t			*seen = NULL, ev, v;
 	size_t			 nag = 0, capag = 0, ntn = 0, captn = 0;
-	size_t			 nseen = 0, i, j, nl = 0;
+	size_t			 nseen = 0, i, nl = 0, capl = 0;
 	int			 found, rc, ret = -1, began = 0;
 
 	memset(out, 0, sizeof *out);
@@ -618,14 +651,14 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 		goto out;
 	f.fname[0] = tr_xcalloc((size_t)f.nframes + 1, sizeof *f.fname[0]);
 	f.fname[1] = tr_xcalloc((size_t)f.nframes + 1, sizeof *f.fname[1]);
-	if ((f.frame_st = tr_db_prepare(db, "SELECT name, module, addr FROM "
-	    "frame WHERE id = ?1", err)) == NULL ||
-	    (f.thread_st = tr_db_prepare(db, "SELECT t.name, t.tid, p.pid "
+	f.need = tr_xcalloc((size_t)f.nframes + 1, 1);
+	f.walked = tr_xcalloc((size_t)f.ncs + 1, 1);
+	if ((f.thread_st = tr_db_prepare(db, "SELECT t.name, t.tid, p.pid "
 	    "FROM thread t LEFT JOIN process p ON p.id = t.process_id "
 	    "WHERE t.id = ?1", err)) == NULL)
 		goto out;
+	/* Name the threads, and mark the frames each stack needs. */
 	threads = tr_map_new();
-	lines = tr_xcalloc(nag, sizeof *lines);
 	for (i = 0; i < nag; i++) {
 		if (!tr_map_get(threads, &ag[i].thread, sizeof ag[i].thread,
 		    &idx)) {
@@ -639,27 +672,40 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 			tr_map_put(threads, &ag[i].thread,
 			    sizeof ag[i].thread, idx);
 		}
+		ag[i].thread = idx;
+		need_frames(&f, ag[i].cs, tn[idx].java);
+	}
+	if (name_frames(&f) != 0)
+		goto out;
+	/* Many call sites fold to one name: sum by name, then sort those. */
+	names = tr_map_new();
+	for (i = 0; i < nag; i++) {
+		idx = ag[i].thread;
 		if ((stack = stack_name(&f, ag[i].cs, tn[idx].java,
 		    tn[idx].pname)) == NULL)
 			goto out;
 		if (*stack == '\0' && tn[idx].pname == NULL)
 			continue;
+		if (tr_map_get(names, stack, f.buf.len, &idx)) {
+			lines[idx].n += ag[i].value;
+			continue;
+		}
+		if (nl == capl) {
+			capl = capl ? capl * 2 : 1024;
+			lines = tr_xrealloc(lines, capl * sizeof *lines);
+		}
 		lines[nl].s = tr_xstrndup(stack, f.buf.len);
-		lines[nl++].n = ag[i].value;
+		lines[nl].n = ag[i].value;
+		tr_map_put(names, stack, f.buf.len, (int64_t)nl++);
 	}
 	qsort(lines, nl, sizeof *lines, cmp_line);
 	out->stacks = tr_xcalloc(nl ? nl : 1, sizeof *out->stacks);
 	out->counts = tr_xcalloc(nl ? nl : 1, sizeof *out->counts);
-	for (i = 0; i < nl; i = j) {
-		out->stacks[out->n] = lines[i].s;
-		out->counts[out->n] = lines[i].n;
-		for (j = i + 1; j < nl && strcmp(lines[j].s, lines[i].s) == 0;
-		    j++) {
-			out->counts[out->n] += lines[j].n;
-			free(lines[j].s);
-		}
-		out->n++;
+	for (i = 0; i < nl; i++) {
+		out->stacks[i] = lines[i].s;
+		out->counts[i] = lines[i].n;
 	}
+	out->n = nl;
 	nl = 0;
 done:
 	ret = 0;
@@ -675,6 +721,7 @@ out:
 	free(seen);
 	tr_map_free(aggs);
 	tr_map_free(threads);
+	tr_map_free(names);
 	tr_buf_release(&sql);
 	fold_release(&f);
 	if (began)
