@@ -151,6 +151,7 @@ static const struct spec specs[EV_EXP_END] = {
 #define HDR		16
 #define NO_ID		UINT64_MAX	/* NoThread, NoProc, NoGoroutine */
 #define MAX_SNAPSHOTS	10000
+#define TIME_MAX	((int64_t)1 << 62)	/* ns; more is corrupt */
 
 /* Goroutine and P statuses, as the trace numbers them. */
 enum { GO_BAD, GO_RUNNABLE, GO_RUNNING, GO_SYSCALL, GO_WAITING };
@@ -669,6 +670,13 @@ mul(const struct nw *w, uint64_t t)
 	return ((int64_t)((double)t * w->freq));
 }
 
+/* Whether 't' ticks are a time that fits, with room for sums. */
+static int
+in_range(const struct nw *w, uint64_t t)
+{
+	return ((double)t * w->freq < (double)TIME_MAX);
+}
+
 static int
 add_sync(struct nw *w, const struct vbatch *b, const unsigned char *d,
     struct tr_error *err)
@@ -694,6 +702,9 @@ add_sync(struct nw *w, const struct vbatch *b, const unsigned char *d,
 			if (!w->have_freq)
 				return (bad_at(w, at, b->gen, b->no, err,
 				    "clock snapshot before the frequency"));
+			if (!in_range(w, b->time) || !in_range(w, v[0]))
+				return (bad_at(w, at, b->gen, b->no, err,
+				    "clock snapshot time out of range"));
 			if (w->nsnapshots++ < MAX_SNAPSHOTS) {
 				/* Trace time, CLOCK_MONOTONIC, wall clock. */
 				o = json_object();
@@ -934,13 +945,16 @@ next_event(struct nw *w, struct cursor *c, struct tr_error *err)
 		break;
 	}
 	b = &w->batches[c->cur];
-	if (!c->started) {
-		c->lastts = mul(w, b->time);
-		c->started = 1;
-	}
 	memset(e, 0, sizeof *e);
 	e->off = b->data_off + (int64_t)c->pos;
 	e->batch = b->no;
+	if (!c->started) {
+		if (!in_range(w, b->time))
+			return (BAD(e, "batch time %" PRIu64 " out of range",
+			    b->time));
+		c->lastts = mul(w, b->time);
+		c->started = 1;
+	}
 	type = c->buf[c->pos];
 	if ((type > max_type(w->ver) && (type <= 127 || type >= EV_EXP_END ||
 	    w->ver < 1023)) || specs[type].name == NULL)
@@ -954,9 +968,13 @@ next_event(struct nw *w, struct cursor *c, struct tr_error *err)
 		r = uvarint(c->buf, c->len, &pos, i == 0 ? &dt :
 		    &e->args[i - 1]);
 		if (r <= 0)
-			return (BAD(e, "%s: %s", specs[type].name, r == 0 ?
+			return (BAD(e, "event %s: "
+			    "%s", specs[type].name, r == 0 ?
 			    "truncated event" : "malformed varint"));
 	}
+	if (!in_range(w, dt) || mul(w, dt) > TIME_MAX - c->lastts)
+		return (BAD(e, "event %s: time out of range",
+		    specs[type].name));
 	e->time = mul(w, dt) + c->lastts;
 	c->lastts = e->time;
 	c->pos = pos;
@@ -1063,22 +1081,23 @@ need(struct nw *w, const struct nev *e, const struct ctx *c, int m, int p,
     int g, struct tr_error *err)
 {
 	if (m == MUST && c->m == NO_ID)
-		return (BAD(e, "%s: expected a thread but didn't have one",
+		return (BAD(e, "event %s: expected a thread but didn't have "
+		    "one",
 		    ev_name(e->type)));
 	if (m == NOT && c->m != NO_ID)
-		return (BAD(e, "%s: expected no thread but had one",
+		return (BAD(e, "event %s: expected no thread but had one",
 		    ev_name(e->type)));
 	if (p == MUST && c->p == NO_ID)
-		return (BAD(e, "%s: expected a proc but didn't have one",
+		return (BAD(e, "event %s: expected a proc but didn't have one",
 		    ev_name(e->type)));
 	if (p == NOT && c->p != NO_ID)
-		return (BAD(e, "%s: expected no proc but had one",
+		return (BAD(e, "event %s: expected no proc but had one",
 		    ev_name(e->type)));
 	if (g == MUST && c->g == NO_ID)
-		return (BAD(e, "%s: expected a goroutine but didn't have one",
-		    ev_name(e->type)));
+		return (BAD(e, "event %s: expected a goroutine but didn't "
+		    "have one", ev_name(e->type)));
 	if (g == NOT && c->g != NO_ID)
-		return (BAD(e, "%s: expected no goroutine but had one",
+		return (BAD(e, "event %s: expected no goroutine but had one",
 		    ev_name(e->type)));
 	return (0);
 }
@@ -1310,7 +1329,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event ProcStop for proc (%" PRId64
 			    ") that doesn't exist", (int64_t)cur.p));
 		if (p->status != P_RUNNING && p->status != P_SYSCALL)
-			return (BAD(e, "ProcStop event for proc that's not "
+			return (BAD(e, "event ProcStop for proc that's not "
 			    "Running or Syscall"));
 		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
 			return (-1);
@@ -1431,7 +1450,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
 			return (-1);
 		if ((g = vg_get(w, cur.g)) != NULL && g->status != GO_RUNNING)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Running", ev_name(e->type)));
 		id = e->args[0];
 		if (vg_get(w, id) != NULL)
@@ -1452,7 +1471,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
 			    "that doesn't exist", ev_name(e->type), cur.g));
 		if (g->status != GO_RUNNING)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Running", ev_name(e->type)));
 		nc.g = NO_ID;
 		push(w, e, &cur);
@@ -1497,7 +1516,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
 			    "that doesn't exist", ev_name(e->type), cur.g));
 		if (g->status != GO_RUNNING)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Running", ev_name(e->type)));
 		id = e->args[0];
 		seq = e->args[1];
@@ -1537,7 +1556,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
 			    "that doesn't exist", ev_name(e->type), cur.g));
 		if (g->status != GO_RUNNING)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Running", ev_name(e->type)));
 		g->status = GO_SYSCALL;
 		if ((p = vp_get(w, cur.p)) == NULL)
@@ -1560,7 +1579,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
 			    "that doesn't exist", ev_name(e->type), cur.g));
 		if (g->status != GO_SYSCALL)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Syscall", ev_name(e->type)));
 		g->status = GO_RUNNING;
 		if ((p = vp_get(w, cur.p)) == NULL)
@@ -1588,7 +1607,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
 			    "that doesn't exist", ev_name(e->type), cur.g));
 		if (g->status != GO_SYSCALL)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Syscall", ev_name(e->type)));
 		nc.g = NO_ID;
 		g->status = GO_RUNNABLE;
@@ -1615,7 +1634,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
 			    "that doesn't exist", ev_name(e->type), cur.g));
 		if (g->status != GO_SYSCALL)
-			return (BAD(e, "%s event for goroutine that's not "
+			return (BAD(e, "event %s for goroutine that's not "
 			    "Syscall", ev_name(e->type)));
 		vg_free(tr_gotrace_map_del(&w->gs, cur.g));
 		nc.g = NO_ID;
@@ -1705,7 +1724,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		seq = e->args[0];
 		if (w->gen == w->initial_gen) {
 			if (w->gc_state != GC_UNDETERMINED)
-				return (BAD(e, "GCActive in the first "
+				return (BAD(e, "event GCActive in the first "
 				    "generation isn't first GC event"));
 			w->gc_seq = seq;
 			w->gc_state = GC_RUNNING;
@@ -1840,7 +1859,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		push(w, e, &cur);
 		break;
 	case EV_CLOCK_SNAPSHOT:
-		return (BAD(e, "ClockSnapshot outside a sync batch"));
+		return (BAD(e, "event ClockSnapshot outside a sync batch"));
 	default:
 		if (e->type >= EV_SPAN) {
 			if (need(w, e, &cur, MUST, MAY, MAY, err) != 0)
@@ -2279,12 +2298,17 @@ process_generation(struct nw *w, struct tr_error *err)
 		w->initial_gen = w->gen;
 	if (resolve_stacks(w, err) != 0)
 		return (-1);
-	for (i = 0; i < w->nsamples; i++)
+	for (i = 0; i < w->nsamples; i++) {
+		if (!in_range(w, (uint64_t)w->samples[i].time))
+			return (bad_at(w, w->samples[i].off, w->gen,
+			    w->samples[i].batch, err, "time of a CPU sample "
+			    "out of range"));
 		w->samples[i].time = mul(w, (uint64_t)w->samples[i].time);
+	}
 	if (w->nsamples > 0)
 		qsort(w->samples, w->nsamples, sizeof *w->samples,
 		    cmp_sample);
-	if (w->lastts == 0)
+	if (w->lastts == 0 && in_range(w, w->mints))
 		w->lastts = mul(w, w->mints);
 
 	/*

@@ -143,6 +143,7 @@ static const struct evdesc evdescs[EV_COUNT] = {
 #define MAX_FRAMES	1000
 #define MAX_BATCH	(16 << 20)	/* runtime batches are 64 KiB */
 #define HDR		16
+#define TICK_MAX	((int64_t)1 << 62)	/* larger times are corrupt */
 
 /* Go 1.21's stop-the-world reasons, by their number in the trace. */
 static const char *const stw_reasons[] = {
@@ -250,7 +251,7 @@ struct old {
 	size_t			 nbatches, capbatches;
 	int64_t			 freq;
 	int			 have_freq;
-	int64_t			 mints;
+	int64_t			 mints, maxts;
 	int			 have_ts;
 	struct raw		 raw;
 
@@ -397,7 +398,7 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 	} else {
 		NEED(varint(p, avail, &pos, &len));
 		if (len > MAX_LENARGS) {
-			snprintf(r->msg, sizeof r->msg, "%s has %" PRIu64
+			snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
 			    " bytes of arguments, more than %d",
 			    evdescs[r->type].name, len, MAX_LENARGS);
 			return (-1);
@@ -407,7 +408,8 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 		start = pos;
 		while (pos - start < len) {
 			if (varint(p, start + len, &pos, &v) != 1) {
-				snprintf(r->msg, sizeof r->msg, "%s arguments "
+				snprintf(r->msg, sizeof r->msg, "event %s "
+				    "arguments "
 				    "overrun their length %" PRIu64,
 				    evdescs[r->type].name, len);
 				return (-1);
@@ -437,13 +439,15 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 				    PRIu64 " has %" PRIu64 " frames, more than "
 				    "%d", r->args[0], r->args[1], MAX_FRAMES);
 			else
-				snprintf(r->msg, sizeof r->msg, "Stack has "
+				snprintf(r->msg, sizeof r->msg, "stack event "
+				    "has "
 				    "%zu arguments, which is not 2 + 4 per "
 				    "frame", r->nargs);
 			return (-1);
 		}
 	} else if (r->nargs != (want = arg_count(r->type, ver))) {
-		snprintf(r->msg, sizeof r->msg, "%s has %zu arguments, want "
+		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
+		    "want "
 		    "%zu", evdescs[r->type].name, r->nargs, want);
 		return (-1);
 	}
@@ -632,6 +636,10 @@ pass1(struct old *o, struct tr_error *err)
 			bt->len = 0;
 			bt->p = pid == UINT64_MAX ? -1 : (int64_t)pid;
 			bt->next = -1;
+			if (r->args[1] > (uint64_t)TICK_MAX)
+				return (tr_input_error_at(o->in, err, off,
+				    "batch time %" PRIu64 " out of range",
+				    r->args[1]));
 			lastts = (int64_t)r->args[1];
 			continue;
 		case EV_STACK:
@@ -651,17 +659,24 @@ pass1(struct old *o, struct tr_error *err)
 			continue;
 		}
 		if (bt == NULL)
-			return (tr_input_error_at(o->in, err, off, "%s event "
+			return (tr_input_error_at(o->in, err, off, "event %s "
 			    "before the first batch", evdescs[r->type].name));
 		if (bt->len == 0 && off - bt->off > MAX_BATCH)
 			return (tr_input_error_at(o->in, err, bt->off,
 			    "batch longer than %d bytes", MAX_BATCH));
+		if (r->args[0] > (uint64_t)(TICK_MAX - lastts) ||
+		    (r->type == EV_CPU_SAMPLE && r->args[1] >
+		    (uint64_t)TICK_MAX))
+			return (tr_input_error_at(o->in, err, off, "event %s: "
+			    "time out of range", evdescs[r->type].name));
 		ts = lastts + (int64_t)r->args[0];
 		lastts = ts;
 		if (r->type == EV_CPU_SAMPLE)
 			ts = (int64_t)r->args[1];
 		if (!o->have_ts || ts < o->mints)
 			o->mints = ts;
+		if (!o->have_ts || ts > o->maxts)
+			o->maxts = ts;
 		o->have_ts = 1;
 	}
 	if (bt != NULL)
@@ -673,6 +688,11 @@ pass1(struct old *o, struct tr_error *err)
 		return (tr_input_error_at(o->in, err, o->rbase +
 		    (int64_t)o->rpos, "no Frequency event at the end of the "
 		    "trace (truncated?)"));
+	/* Nanoseconds must fit, with room for sums. */
+	if ((double)o->maxts * 1e9 / (double)o->freq > (double)TICK_MAX)
+		return (tr_input_error_at(o->in, err, o->rbase +
+		    (int64_t)o->rpos, "times out of range at a frequency of %"
+		    PRId64 " ticks per second", o->freq));
 	if (fflush(o->spill) != 0)
 		return (tr_error_set(err, TR_EIO, "cannot write a temporary "
 		    "file: %s", strerror(errno)));
@@ -1100,13 +1120,13 @@ check_running(struct old *o, const struct ev *e, const struct og *g,
 	const char	*name = evdescs[e->type].name;
 
 	if (g == NULL || g->st != G_RUNNING)
-		return (bad(o, e, err, "%s: goroutine %" PRIu64 " is not "
+		return (bad(o, e, err, "event %s: goroutine %" PRIu64 " is not "
 		    "running", name, e->g));
 	if (p->g != e->g)
-		return (bad(o, e, err, "%s: P %" PRId64 " is not running "
+		return (bad(o, e, err, "event %s: P %" PRId64 " is not running "
 		    "goroutine %" PRIu64, name, e->p, e->g));
 	if (!allow_g0 && e->g == 0)
-		return (bad(o, e, err, "%s on goroutine 0", name));
+		return (bad(o, e, err, "event %s on goroutine 0", name));
 	return (0);
 }
 
@@ -1142,7 +1162,7 @@ need_str(struct old *o, const struct ev *e, uint64_t id, struct tr_error *err)
 	const char	*s = str_get(o, id);
 
 	if (s == NULL)
-		bad(o, e, err, "%s: undefined string id %" PRIu64,
+		bad(o, e, err, "event %s: undefined string id %" PRIu64,
 		    evdescs[e->type].name, id);
 	return (s);
 }
@@ -1179,7 +1199,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	struct tr_buf	*b = &o->b;
 
 	if (e->ts < o->lastticks)
-		return (bad(o, e, err, "%s: time stamps out of order (tick %"
+		return (bad(o, e, err, "event %s: time stamps out of order "
+		    "(tick %"
 		    PRId64 " after %" PRId64 ")", evdescs[e->type].name,
 		    e->ts, o->lastticks));
 	o->lastticks = e->ts;
@@ -1197,7 +1218,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	switch (e->type) {
 	case EV_PROC_START:
 		if (p->running)
-			return (bad(o, e, err, "ProcStart: P %" PRId64 " is "
+			return (bad(o, e, err, "event ProcStart: P %" PRId64 " "
+			    "is "
 			    "already running", e->p));
 		p->running = 1;
 		if (tr_gotrace_proc_start(o->sink, e->p, ns,
@@ -1206,10 +1228,12 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_PROC_STOP:
 		if (!p->running)
-			return (bad(o, e, err, "ProcStop: P %" PRId64 " is not "
+			return (bad(o, e, err, "event ProcStop: P %" PRId64 " "
+			    "is not "
 			    "running", e->p));
 		if (p->g != 0)
-			return (bad(o, e, err, "ProcStop: P %" PRId64 " is "
+			return (bad(o, e, err, "event ProcStop: P %" PRId64 " "
+			    "is "
 			    "still running goroutine %" PRIu64, e->p, p->g));
 		p->running = 0;
 		if (tr_gotrace_proc_stop(o->sink, e->p, ns, err) != 0)
@@ -1217,7 +1241,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_GC_START:
 		if (o->gc_open)
-			return (bad(o, e, err, "GCStart: the previous GC has "
+			return (bad(o, e, err, "event GCStart: the previous GC "
+			    "has "
 			    "not ended"));
 		o->gc_open = 1;
 		hp = GC_P;
@@ -1227,7 +1252,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_GC_DONE:
 		if (!o->gc_open)
-			return (bad(o, e, err, "GCDone without GCStart"));
+			return (bad(o, e, err, "event GCDone without GCStart"));
 		o->gc_open = 0;
 		if (tr_gotrace_gc_end(o->sink, ns, err) != 0)
 			return (-1);
@@ -1235,7 +1260,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	case EV_STW_START:
 		if (o->ver < 1021) {
 			if (e->args[0] > 1)
-				return (bad(o, e, err, "GCSTWStart: unknown "
+				return (bad(o, e, err, "event GCSTWStart: "
+				    "unknown "
 				    "kind %" PRIu64, e->args[0]));
 			reason = stw_reasons[e->args[0] + 1];
 			s0 = e->args[0] == 0 ? "mark termination" :
@@ -1247,7 +1273,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			s0 = reason;
 		}
 		if (o->ver < 1010 ? p->stw : o->world.stw)
-			return (bad(o, e, err, "GCSTWStart: the previous "
+			return (bad(o, e, err, "event GCSTWStart: the previous "
 			    "stop-the-world has not ended"));
 		*(o->ver < 1010 ? &p->stw : &o->world.stw) = 1;
 		if (tr_gotrace_stw_begin(o->sink, o->ver < 1010 ? e->p : -1,
@@ -1257,7 +1283,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_STW_DONE:
 		if (!(o->ver < 1010 ? p->stw : o->world.stw))
-			return (bad(o, e, err, "GCSTWDone without "
+			return (bad(o, e, err, "event GCSTWDone without "
 			    "GCSTWStart"));
 		*(o->ver < 1010 ? &p->stw : &o->world.stw) = 0;
 		if (tr_gotrace_stw_end(o->sink, o->ver < 1010 ? e->p : -1, ns,
@@ -1266,7 +1292,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_SWEEP_START:
 		if (p->sweep)
-			return (bad(o, e, err, "GCSweepStart: P %" PRId64
+			return (bad(o, e, err, "event GCSweepStart: P %" PRId64
 			    " is already sweeping", e->p));
 		p->sweep = 1;
 		if (tr_gotrace_sweep_begin(o->sink, e->p, ns, cs, err) != 0)
@@ -1274,7 +1300,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_SWEEP_DONE:
 		if (!p->sweep)
-			return (bad(o, e, err, "GCSweepDone without "
+			return (bad(o, e, err, "event GCSweepDone without "
 			    "GCSweepStart"));
 		p->sweep = 0;
 		args[0] = '\0';
@@ -1287,10 +1313,12 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_ASSIST_START:
 		if (g == NULL)
-			return (bad(o, e, err, "GCMarkAssistStart: unknown "
+			return (bad(o, e, err, "event GCMarkAssistStart: "
+			    "unknown "
 			    "goroutine %" PRIu64, e->g));
 		if (g->assist)
-			return (bad(o, e, err, "GCMarkAssistStart: goroutine %"
+			return (bad(o, e, err, "event GCMarkAssistStart: "
+			    "goroutine %"
 			    PRIu64 " is already assisting", e->g));
 		g->assist = 1;
 		if (tr_gotrace_assist_begin(o->sink, e->g, ns, cs, err) != 0)
@@ -1307,7 +1335,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	case EV_GO_WAITING:
 	case EV_GO_INSYSCALL:
 		if (g == NULL || g->st != G_RUNNABLE)
-			return (bad(o, e, err, "%s: goroutine %" PRIu64 " is "
+			return (bad(o, e, err, "event %s: goroutine "
+			    "%" PRIu64 " is "
 			    "not runnable", evdescs[e->type].name, e->g));
 		g->st = G_WAITING;
 		if (e->type == EV_GO_INSYSCALL) {
@@ -1324,14 +1353,16 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		if (check_running(o, e, g, p, 1, err) != 0)
 			return (-1);
 		if ((g1 = og_get(o, e->args[0])) != NULL && g1->st != G_DEAD)
-			return (bad(o, e, err, "GoCreate: goroutine %" PRIu64
+			return (bad(o, e, err, "event GoCreate: goroutine "
+			    "%" PRIu64
 			    " already exists", e->args[0]));
 		{
 			struct stack	*st = NULL;
 
 			if (e->args[1] != 0 && (st = tr_gotrace_map_get(
 			    &o->stacks, e->args[1])) == NULL)
-				return (bad(o, e, err, "GoCreate: undefined "
+				return (bad(o, e, err, "event GoCreate: "
+				    "undefined "
 				    "stack id %" PRIu64, e->args[1]));
 			/* The ordering made its record. */
 			g1 = og_get(o, e->args[0]);
@@ -1345,10 +1376,12 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	case EV_GO_START:
 	case EV_GO_START_LABEL:
 		if (g == NULL || g->st != G_RUNNABLE)
-			return (bad(o, e, err, "%s: goroutine %" PRIu64 " is "
+			return (bad(o, e, err, "event %s: goroutine "
+			    "%" PRIu64 " is "
 			    "not runnable", evdescs[e->type].name, e->g));
 		if (p->g != 0)
-			return (bad(o, e, err, "%s: P %" PRId64 " is already "
+			return (bad(o, e, err, "event %s: P %" PRId64 " is "
+			    "already "
 			    "running goroutine %" PRIu64 " when goroutine %"
 			    PRIu64 " starts", evdescs[e->type].name, e->p,
 			    p->g, e->g));
@@ -1401,14 +1434,17 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_GO_UNBLOCK:
 		if (g == NULL || g->st != G_RUNNING)
-			return (bad(o, e, err, "GoUnblock: goroutine %" PRIu64
+			return (bad(o, e, err, "event GoUnblock: goroutine "
+			    "%" PRIu64
 			    " is not running", e->g));
 		if (hp != TIMER_P && p->g != e->g)
-			return (bad(o, e, err, "GoUnblock: P %" PRId64 " is "
+			return (bad(o, e, err, "event GoUnblock: P %" PRId64 " "
+			    "is "
 			    "not running goroutine %" PRIu64, e->p, e->g));
 		if ((g1 = og_get(o, e->args[0])) == NULL ||
 		    g1->st != G_WAITING)
-			return (bad(o, e, err, "GoUnblock: goroutine %" PRIu64
+			return (bad(o, e, err, "event GoUnblock: goroutine "
+			    "%" PRIu64
 			    " is not blocked", e->args[0]));
 		if (g1->blocknet && hp != TIMER_P)
 			hp = NETPOLL_P;
@@ -1452,18 +1488,24 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_GO_SYSEXIT:
 		if (g == NULL || g->st != G_WAITING)
-			return (bad(o, e, err, "GoSysExit: goroutine %" PRIu64
+			return (bad(o, e, err, "event GoSysExit: goroutine "
+			    "%" PRIu64
 			    " is not in a syscall", e->g));
 		if ((e->local ? e->args[1] : e->args[2]) != 0) {
 			uint64_t	real = e->local ? e->args[1] :
 			    e->args[2];
 
+			if (real > (uint64_t)o->maxts)
+				return (bad(o, e, err, "event GoSysExit: exit "
+				    "time %" PRIu64 " after the last event",
+				    real));
 			if (g->sysblock == 0)
-				return (bad(o, e, err, "GoSysExit: stray "
+				return (bad(o, e, err, "event GoSysExit: stray "
 				    "syscall exit of goroutine %" PRIu64,
 				    e->g));
 			if ((int64_t)real < g->sysblock)
-				return (bad(o, e, err, "GoSysExit: time stamps "
+				return (bad(o, e, err, "event GoSysExit: time "
+				    "stamps "
 				    "out of order (exit at tick %" PRIu64
 				    " before the block at %" PRId64 ")",
 				    real, g->sysblock));
@@ -1497,7 +1539,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_TASK_CREATE:
 		if (tr_gotrace_map_get(&o->tasks, e->args[0]) != NULL)
-			return (bad(o, e, err, "UserTaskCreate: task id %"
+			return (bad(o, e, err, "event UserTaskCreate: task id %"
 			    PRIu64 " is already in use", e->args[0]));
 		if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
 			return (-1);
@@ -1516,7 +1558,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
 			return (-1);
 		if (g == NULL)
-			return (bad(o, e, err, "UserRegion: unknown goroutine %"
+			return (bad(o, e, err, "event UserRegion: unknown "
+			    "goroutine %"
 			    PRIu64, e->g));
 		if (e->args[1] == 0) {
 			if (g->nrg + 2 > g->caprg) {
@@ -1533,7 +1576,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			if (g->nrg > 0) {
 				if (g->rg[g->nrg - 2] != e->args[0] ||
 				    g->rg[g->nrg - 1] != e->args[2])
-					return (bad(o, e, err, "UserRegion: "
+					return (bad(o, e, err, "event "
+					    "UserRegion: "
 					    "end of '%s' does not match the "
 					    "innermost open region of "
 					    "goroutine %" PRIu64, s0, e->g));
@@ -1543,7 +1587,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			    s0, ns, cs, err) != 0)
 				return (-1);
 		} else
-			return (bad(o, e, err, "UserRegion: invalid mode %"
+			return (bad(o, e, err, "event UserRegion: invalid mode "
+			    "%"
 			    PRIu64, e->args[1]));
 		break;
 	case EV_LOG:

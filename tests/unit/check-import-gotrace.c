@@ -488,15 +488,15 @@ static const struct {
 } bad[] = {
 	{ "bad-gotrace-dupstring.trace",
 	  "offset 56: string id 1 defined twice" },
-	{ "bad-gotrace-g0.trace", "offset 65: GoEnd on goroutine 0" },
+	{ "bad-gotrace-g0.trace", "offset 65: event GoEnd on goroutine 0" },
 	{ "bad-gotrace-longvarint.trace", "offset 20: malformed varint" },
 	{ "bad-gotrace-nargs.trace",
-	  "offset 56: ProcStop has 2 arguments, want 1" },
+	  "offset 56: event ProcStop has 2 arguments, want 1" },
 	{ "bad-gotrace-nofreq.trace", "offset 88: no Frequency event at the "
 	  "end of the trace (truncated?)" },
 	{ "bad-gotrace-proc.trace",
 	  "offset 16: batch for P 4294967296, more than 2147483647" },
-	{ "bad-gotrace-region.trace", "offset 80: UserRegion: end of "
+	{ "bad-gotrace-region.trace", "offset 80: event UserRegion: end of "
 	  "'main.main' does not match the innermost open region of "
 	  "goroutine 1" },
 	{ "bad-gotrace-sequence.trace", "offset 65: no consistent ordering "
@@ -505,10 +505,11 @@ static const struct {
 	{ "bad-gotrace-stack.trace", "offset 56: undefined stack id 5" },
 	{ "bad-gotrace-string.trace",
 	  "offset 77: stack 1 frame 0: undefined string id 9" },
-	{ "bad-gotrace-time.trace", "offset 64: GoStart: time stamps out of "
-	  "order (tick 502 after 1002)" },
+	{ "bad-gotrace-time.trace", "offset 64: event GoStart: time stamps "
+	  "out of order (tick 502 after 1002)" },
 	{ "bad-gotrace-transition.trace",
-	  "offset 69: ProcStop: P 0 is still running goroutine 1" },
+	  "offset 69: event ProcStop: P 0 is still running "
+	  "goroutine 1" },
 	{ "bad-gotrace-truncated.trace", "offset 20: truncated String event" },
 	{ "bad-gotrace-type.trace", "offset 20: unknown event type 63" },
 	{ "bad-gotrace-varint.trace", "offset 20: truncated ProcStart event" },
@@ -881,7 +882,8 @@ static const struct {
 	{ "bad-gotrace2-dupstring.trace", "offset 182: generation 1, batch 5: "
 	  "multiple strings with the same ID: id=1" },
 	{ "bad-gotrace2-event.trace",
-	  "offset 44: generation 1, batch 2: GoStatus: truncated event" },
+	  "offset 44: generation 1, batch 2: event GoStatus: truncated "
+	  "event" },
 	{ "bad-gotrace2-frame.trace", "offset 81: generation 1, batch 3: "
 	  "found invalid func string ID 9 for stack 1" },
 	{ "bad-gotrace2-gen0.trace",
@@ -903,7 +905,7 @@ static const struct {
 	{ "bad-gotrace2-string.trace", "offset 54: generation 1, batch 2: "
 	  "found invalid string ID 9 for event GoBlock" },
 	{ "bad-gotrace2-transition.trace", "offset 44: generation 1, batch 2: "
-	  "GoDestroy: expected a goroutine but didn't have one" },
+	  "event GoDestroy: expected a goroutine but didn't have one" },
 	{ "bad-gotrace2-truncated.trace", "offset 35: batch 2: truncated "
 	  "batch: 20 bytes of data, 4 left in the file" },
 	{ "bad-gotrace2-type.trace", "offset 40: generation 1, batch 2: "
