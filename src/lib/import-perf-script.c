@@ -22,7 +22,8 @@
 #define PID_MAX		2147483647LL
 #define EXPECT_HDR	"'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:'"
 #define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
-#define STACK_CACHE	(8 << 20)	/* bytes of stack text remembered */
+#define SC_SLOTS	65536		/* stacks remembered, by hash */
+#define SC_BYTES	(6 << 20)	/* and the most text they keep */
 
 struct tok {
 	const char	*p;
@@ -48,6 +49,14 @@ struct hdr {
 	size_t		 tod_len;
 };
 
+/* A stack seen before: its text and call site. */
+struct sc_slot {
+	uint64_t	 hash;
+	int64_t		 cs;
+	char		*text;
+	size_t		 len, cap;
+};
+
 struct ps {
 	struct tr_import	*ctx;
 	struct tr_input		*in;
@@ -71,8 +80,8 @@ struct ps {
 	size_t			 capids;
 	int64_t			*prev, *prevcs;	/* last stack: frames, sites */
 	size_t			 nprev, capprev;
-	struct tr_map		*stacks;	/* stack text -> call site */
-	size_t			 stack_bytes;
+	struct sc_slot		*sc;		/* stack text -> call site */
+	size_t			 sc_bytes;
 
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
@@ -546,14 +555,19 @@ static int64_t
 resolve_stack(struct ps *ps)
 {
 	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl;
+	struct sc_slot	*sc;
 	struct tr_frame	 f;
 	size_t		 n = 0, i;
 	int64_t		 t, cs;
+	uint64_t	 h;
 
 	if (ps->stk.len == 0)
 		return (0);
-	if (tr_map_get(ps->stacks, p, ps->stk.len, &cs))
-		return (cs);
+	h = tr_hash64(p, ps->stk.len);
+	sc = &ps->sc[h % SC_SLOTS];
+	if (sc->text != NULL && sc->hash == h && sc->len == ps->stk.len &&
+	    memcmp(sc->text, p, ps->stk.len) == 0)
+		return (sc->cs);
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		split_frame(p + 1, (size_t)(nl - p - 1), &f);
@@ -600,14 +614,19 @@ resolve_stack(struct ps *ps)
 		ps->prevcs[i] = cs;
 	}
 	ps->nprev = n;
-	/* Bounded memory: start the cache afresh when it grows too big. */
-	if (ps->stack_bytes + ps->stk.len > STACK_CACHE) {
-		tr_map_free(ps->stacks);
-		ps->stacks = tr_map_new();
-		ps->stack_bytes = 0;
+	/* Bounded memory: one stack a slot, the latest one wins. */
+	if (sc->cap < ps->stk.len &&
+	    ps->sc_bytes + ps->stk.len - sc->cap <= SC_BYTES) {
+		ps->sc_bytes += ps->stk.len - sc->cap;
+		sc->cap = ps->stk.len;
+		sc->text = tr_xrealloc(sc->text, sc->cap);
 	}
-	tr_map_put(ps->stacks, ps->stk.data, ps->stk.len, cs);
-	ps->stack_bytes += ps->stk.len;
+	if (sc->cap >= ps->stk.len) {
+		memcpy(sc->text, ps->stk.data, ps->stk.len);
+		sc->len = ps->stk.len;
+		sc->hash = h;
+		sc->cs = cs;
+	}
 	return (cs);
 }
 
@@ -946,11 +965,16 @@ do_line(struct ps *ps, const char *p, size_t n)
 static void
 ps_release(struct ps *ps)
 {
+	size_t	i;
+
 	free(ps->ids);
 	free(ps->prev);
 	free(ps->prevcs);
 	tr_buf_release(&ps->stk);
-	tr_map_free(ps->stacks);
+	if (ps->sc != NULL)
+		for (i = 0; i < SC_SLOTS; i++)
+			free(ps->sc[i].text);
+	free(ps->sc);
 	tr_buf_release(&ps->t_comm);
 	tr_buf_release(&ps->e_name);
 	json_decref(ps->events);
@@ -971,7 +995,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.in = in;
 	ps.err = err;
 	tr_buf_init(&ps.stk);
-	ps.stacks = tr_map_new();
+	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
 	ps.events = json_array();
