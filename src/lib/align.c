@@ -80,7 +80,7 @@ struct src {
 	const char		*anc_kinds;
 	int			 has_uoff;
 	int64_t			 uoff;
-	int			 has_saved_uoff;	/* an earlier --offset */
+	int			 has_saved_uoff;	/* from an --offset */
 	int			 uoff_kept;
 	int64_t			 saved_uoff;
 	int64_t			 pid;		/* --pid, 0: any */
@@ -334,7 +334,7 @@ parse_dec(const char *s, int64_t *out)
 		if (iv > INT64_MAX / scale)
 			return (-1);
 		v = iv * scale;
-		/* The first p10 fraction digits are whole ns; round the rest. */
+		/* The first p10 fraction digits are ns; round the rest. */
 		for (k = 0; k < units[i].p10; k++) {
 			scale /= 10;
 			fv += (k < (int)nf ? fp[k] - '0' : 0) * scale;
@@ -651,7 +651,8 @@ parse_log(const char *msg, int64_t *mono, int64_t *unc)
 	while (*p != '\0') {
 		while (*p == ' ')
 			p++;
-		if (strncmp(p, "mono=", 5) == 0 || strncmp(p, "wall=", 5) == 0 ||
+		if (strncmp(p, "mono=", 5) == 0 ||
+		    strncmp(p, "wall=", 5) == 0 ||
 		    strncmp(p, "unc=", 4) == 0) {
 			const char	*k = p;
 
@@ -1111,8 +1112,8 @@ apply_statements(struct run *r)
 				return (-1);
 			if (s->cls != C_WALL)
 				return (tr_error_set(r->err, TR_EUSAGE, "--tz "
-				    "'%s': source %" PRId64 " does not run on a "
-				    "wall clock", st->text, s->id));
+				    "'%s': source %" PRId64 " does not run on "
+				    "a wall clock", st->text, s->id));
 			s->stated = 1;
 			break;
 		}
@@ -1350,8 +1351,9 @@ decide_exact(struct run *r, struct src *s)
 		}
 		s->map.offset += s->uoff;
 		tr_format_duration(s->uoff, buf, sizeof buf);
-		tr_buf_printf(&s->ev, "%s--offset %s%s%s", s->ev.len ? ", " : "",
-		    s->uoff >= 0 ? "+" : "", buf, s->uoff_kept ?
+		tr_buf_printf(&s->ev, "%s--offset %s%s%s",
+		    s->ev.len ? ", " : "", s->uoff >= 0 ? "+" : "", buf,
+		    s->uoff_kept ?
 		    " (kept from an earlier run)" : "");
 		if (!s->done)
 			s->unc = UNKNOWN;
@@ -1835,7 +1837,7 @@ estimate(struct run *r, struct src *s, int *progress)
 			return (-1);
 		for (j = 0; j < s->ncands; j++)
 			for (k = 0; k < ref->ncands; k++) {
-				/* --pid for 's': that process's samples only. */
+				/* --pid for 's': that process's only. */
 				if (s->pid != 0 && ref->cands[k].sig.kind ==
 				    TR_SIG_POINTS && ref->cands[k].pid !=
 				    s->pid)
@@ -2161,8 +2163,8 @@ drop_indexes(struct run *r, struct saved_index **sv, size_t *nsv)
 		if (moved < BIG_MIN || moved < total / 4)
 			continue;
 		st = tr_db_prepare(r->db, "SELECT name, sql FROM sqlite_master "
-		    "WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL "
-		    "AND sql LIKE '%ts)%'", r->err);
+		    "WHERE type = 'index' AND tbl_name = ?1 "
+		    "AND sql IS NOT NULL AND sql LIKE '%ts)%'", r->err);
 		if (st == NULL)
 			return (-1);
 		sqlite3_bind_text(st, 1, big_tables[t].table, -1,

@@ -52,14 +52,14 @@ enum tr_align_stmt_kind {
 struct tr_align_stmt {
 	enum tr_align_stmt_kind	 kind;
 	char			*text;		/* as given, for messages */
-	char			*src[2];	/* source specs; src[0] may be NULL */
+	char			*src[2];	/* sources; [0] may be NULL */
 	char			*val[2];	/* offset, times, zone or pid */
 };
 
 struct tr_align_opts {
 	int			 dry_run;	/* compute and print only */
-	int			 reset;		/* every source back to native */
-	int			 no_estimate;	/* anchors and statements only */
+	int			 reset;		/* all back to native */
+	int			 no_estimate;	/* anchors, statements only */
 	int			 force;		/* apply weak estimates too */
 	int			 human;		/* times as text, for a table */
 	double			 min_confidence;
@@ -142,8 +142,8 @@ void	tr_align_sig_finish(struct tr_align_sig *);
 
 struct tr_align_xcorr {
 	/* in */
-	int64_t		 lag_lo, lag_hi;	/* search window for the shift */
-	int		 any_sign;		/* anti-correlation counts too */
+	int64_t		 lag_lo, lag_hi;	/* the shifts to search */
+	int		 any_sign;		/* anti-correlation too */
 	int		 coarse_only;		/* skip the fine passes */
 	/* out */
 	int		 ok;		/* a usable peak was found */
@@ -153,17 +153,19 @@ struct tr_align_xcorr {
 	double		 second;	/* best peak outside the main lobe */
 	int64_t		 second_lag;
 	int64_t		 width;		/* full width at half maximum, ns */
-	int64_t		 uncertainty;	/* never below either's interval */
-	double		 confidence;	/* 1 - second/peak, 0 when refused */
+	int64_t		 uncertainty;	/* >= either's interval, the bin */
+	double		 confidence;	/* 1 - second/peak, in [0, 1] */
 	int64_t		 bin;		/* finest bin used, ns */
 };
 
 /*
  * Find the shift L in [lag_lo, lag_hi] that makes a(t - L) look most like
- * b(t): adding L to the times of 'a' puts it on the timeline of 'b'.
- * Returns 0 with 'x' filled in (x->ok says whether a peak was found, and
- * x->why why not: no overlap, a flat signal, too little activity, two
- * equal peaks, a peak at the edge of the window).
+ * b(t): adding L to the times of 'a' puts it on the timeline of 'b'.  The
+ * window is first narrowed (in 'x') to the shifts where the two can meet.
+ * Returns 0 with 'x' filled in: x->ok says whether a peak was found, and
+ * x->why why not (no overlap, a flat signal, too little activity, no
+ * significant peak, a peak at the edge of the window).  Two nearly equal
+ * peaks are found but get a confidence near 0; the caller decides.
  */
 int	tr_align_correlate(const struct tr_align_sig *a,
 	    const struct tr_align_sig *b, struct tr_align_xcorr *x);

@@ -113,8 +113,9 @@ main(int argc, char **argv)
 			break;
 		case 'F':
 			if (tr_out_parse_format(optarg, &fmt) != 0)
-				tool_die(TOOL_EXIT_USAGE, "unknown output format "
-				    "'%s'; use table, csv or json", optarg);
+				tool_die(TOOL_EXIT_USAGE, "unknown output "
+				    "format '%s'; use table, csv or json",
+				    optarg);
 			break;
 		case OPT_RESET:
 			o.reset = 1;
@@ -134,9 +135,9 @@ main(int argc, char **argv)
 		case OPT_SEARCH:
 			if (tr_parse_duration(optarg, &o.search_ns) != 0 ||
 			    o.search_ns <= 0)
-				tool_die(TOOL_EXIT_USAGE, "--search: expected a "
-				    "positive duration such as 10s, got '%s'",
-				    optarg);
+				tool_die(TOOL_EXIT_USAGE, "--search: expected "
+				    "a positive duration such as 10s, got "
+				    "'%s'", optarg);
 			break;
 		case OPT_MINCONF:
 			errno = 0;

@@ -400,8 +400,8 @@ fill_go_activity(struct tr_import *ctx, struct tr_error *err)
 	if (g_pattern == 1)
 		n /= 2;
 	for (i = 0; i < n; i++)
-		if (tr_import_add_slice(ctx, tr, 1000 * SEC + g_iv[i][0] - g_off,
-		    g_iv[i][1] - g_iv[i][0], run, 0, 0, NULL, err) < 0)
+		if (tr_import_add_slice(ctx, tr, 1000 * SEC + g_iv[i][0] -
+		    g_off, g_iv[i][1] - g_iv[i][0], run, 0, 0, NULL, err) < 0)
 			return (-1);
 	return (0);
 }
@@ -560,7 +560,8 @@ START_TEST(test_clock_json)
 	ck_assert_str_eq(err.msg, "pair 2: missing 'wall_ns'");
 	tr_error_init(&err);
 	ck_assert_int_eq(add_text(db, "bad2.json", "{\"pairs\": [{\"wall_ns\": "
-	    "1, \"mono_ns\": 5}, {\"wall_ns\": 2, \"mono_ns\": 4}]}", &err), -1);
+	    "1, \"mono_ns\": 5}, {\"wall_ns\": 2, \"mono_ns\": 4}]}", &err),
+	    -1);
 	ck_assert_str_eq(err.msg, "pair 2: monotonic time goes backwards at "
 	    "'mono_ns'");
 	ck_assert_int_eq(err.column, 42);
@@ -1139,7 +1140,8 @@ fill_gpu(struct tr_import *ctx, struct tr_error *err)
 		for (i = 0; i < n; i++) {
 			lo = g_iv[i][0] * g_scale > t - g_step ?
 			    g_iv[i][0] * g_scale : t - g_step;
-			hi = g_iv[i][1] * g_scale < t ? g_iv[i][1] * g_scale : t;
+			hi = g_iv[i][1] * g_scale < t ?
+			    g_iv[i][1] * g_scale : t;
 			if (hi > lo)
 				busy += hi - lo;
 		}
