@@ -486,6 +486,8 @@ static const struct {
 	const char	*file;
 	const char	*msg;
 } bad[] = {
+	{ "bad-gotrace-bigtime.trace",
+	  "offset 20: event ProcStart: time out of range" },
 	{ "bad-gotrace-dupstring.trace",
 	  "offset 56: string id 1 defined twice" },
 	{ "bad-gotrace-g0.trace", "offset 65: event GoEnd on goroutine 0" },
@@ -879,6 +881,8 @@ static const struct {
 } bad2[] = {
 	{ "bad-gotrace2-batch.trace",
 	  "offset 16: batch 1: expected a batch, found event type 8" },
+	{ "bad-gotrace2-bigtime.trace", "offset 40: generation 1, batch 2: "
+	  "event ProcStatus: time out of range" },
 	{ "bad-gotrace2-dupstring.trace", "offset 182: generation 1, batch 5: "
 	  "multiple strings with the same ID: id=1" },
 	{ "bad-gotrace2-event.trace",

@@ -88,6 +88,9 @@ files = {
         ev('ProcStart', 1, 7), ev('GoStart', 1, 1, 3)]),
     # a batch for P 4294967296
     'bad-gotrace-proc.trace': HDR + ev('Batch', 1 << 32, 1000),
+    # an event 2^63 ticks after its batch began
+    'bad-gotrace-bigtime.trace': HDR + ev('Batch', 0, 1000) +
+        ev('ProcStart', 1 << 63, 1),
     # a region end that does not match the open region
     'bad-gotrace-region.trace': trace(GOOD[:4] + [
         ev('UserRegion', 1, 0, 0, 1, 2), ev('UserRegion', 1, 0, 1, 3, 2)]),
@@ -253,6 +256,8 @@ files.update({
         [ev2('GoStart', 1, 2, 5)]),
     # a P status of 9
     'bad-gotrace2-status.trace': trace2([ev2('ProcStatus', 1, 0, 9)]),
+    # an event 2^63 ticks after its batch began
+    'bad-gotrace2-bigtime.trace': trace2([ev2('ProcStatus', 1 << 63, 0, 1)]),
 })
 
 out = sys.argv[1]
