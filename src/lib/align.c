@@ -30,6 +30,8 @@
 #define PERF_REF_UNC	500		/* perf prints the wall time in us */
 #define SNAPSHOT_UNC	1000		/* Go reads the clocks in turn */
 #define MAX_CAND	4		/* processes or GPUs tried per source */
+#define MAX_POINTS	INT64_C(4000000)	/* samples read per signal */
+#define PERIOD_ROWS	200000		/* samples read for the period */
 
 enum cls {
 	C_MONO,		/* CLOCK_MONOTONIC of the host: aligned as it is */
@@ -1506,67 +1508,88 @@ static int
 load_points(struct run *r, struct src *s, int64_t pid, const char *comm,
     int64_t count)
 {
-	sqlite3_stmt	*st;
+	const char	*from;
+	sqlite3_stmt	*st = NULL;
 	struct cand	*c;
-	int64_t		*th = NULL;
-	size_t		 cap = 0;
-	int		 rc;
+	int64_t		*th = NULL, *tt = NULL, stride;
+	size_t		 n = 0, cap = 0;
+	char		*sql;
+	int		 rc, k;
 
-	st = tr_db_prepare(r->db, pid > 0 ?
-	    "SELECT s.ts, s.thread_id FROM sample s "
-	    "JOIN thread t ON t.id = s.thread_id "
+	from = pid > 0 ? "FROM sample s JOIN thread t ON t.id = s.thread_id "
 	    "JOIN process p ON p.id = t.process_id "
 	    "WHERE s.source_id = ?1 AND p.pid = ?2 AND s.ts IS NOT NULL" :
-	    comm != NULL ?
-	    "SELECT s.ts, s.thread_id FROM sample s "
-	    "JOIN thread t ON t.id = s.thread_id "
+	    comm != NULL ? "FROM sample s JOIN thread t ON t.id = s.thread_id "
 	    "WHERE s.source_id = ?1 AND t.process_id IS NULL "
 	    "AND t.name = ?3 AND s.ts IS NOT NULL" :
-	    "SELECT ts, thread_id FROM sample "
-	    "WHERE source_id = ?1 AND ts IS NOT NULL", r->err);
-	if (st == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, s->id);
+	    "FROM sample s WHERE s.source_id = ?1 AND s.ts IS NOT NULL";
 	c = new_cand(s, TR_SIG_POINTS, U_CPU);
 	if (pid > 0) {
 		c->pid = pid;
-		sqlite3_bind_int64(st, 2, pid);
 		snprintf(c->what, sizeof c->what, "samples of pid %" PRId64
 		    " (%" PRId64 ")", pid, count);
-	} else if (comm != NULL) {
-		sqlite3_bind_text(st, 3, comm, -1, SQLITE_STATIC);
+	} else if (comm != NULL)
 		snprintf(c->what, sizeof c->what, "samples of '%.40s' (%" PRId64
 		    ")", comm, count);
-	} else
+	else
 		snprintf(c->what, sizeof c->what, "samples (%" PRId64 ")",
 		    count);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (c->sig.n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			th = tr_xrealloc(th, cap * sizeof *th);
-		}
-		th[c->sig.n] = sqlite3_column_int64(st, 1);
-		tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
-		    sqlite3_column_int64(st, 0)), 0, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(th);
-		return (tr_db_error(r->db, r->err, "cannot read samples"));
-	}
-	if (c->sig.n > 0) {
-		/* Threads in time order for the period: sort both alike. */
-		int64_t	*t = c->sig.t;
-		size_t	 i, sorted = 1;
+	/*
+	 * Two reads: the first PERIOD_ROWS in time order, with their
+	 * threads, for the sampling period; then every sample, or every
+	 * stride-th one (by id) beyond MAX_POINTS, which changes nothing but
+	 * the scale of a signal that is normalised anyway.
+	 */
+	stride = count > MAX_POINTS ? (count + MAX_POINTS - 1) / MAX_POINTS :
+	    1;
+	for (k = 0; k < 2; k++) {
+		sql = k == 0 ? tr_xasprintf("SELECT s.ts, s.thread_id %s "
+		    "ORDER BY s.ts LIMIT %d", from, PERIOD_ROWS) :
+		    tr_xasprintf("SELECT s.ts %s AND (?4 = 1 OR s.id %% ?4 = 0)",
+		    from);
+		st = tr_db_prepare(r->db, sql, r->err);
+		free(sql);
+		if (st == NULL)
+			goto fail;
+		sqlite3_bind_int64(st, 1, s->id);
+		if (pid > 0)
+			sqlite3_bind_int64(st, 2, pid);
+		if (comm != NULL)
+			sqlite3_bind_text(st, 3, comm, -1, SQLITE_STATIC);
+		if (k == 1)
+			sqlite3_bind_int64(st, 4, stride);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t	t = tr_align_inverse(&s->cur,
+			    sqlite3_column_int64(st, 0));
 
-		for (i = 1; i < c->sig.n && sorted; i++)
-			sorted = t[i] >= t[i - 1];
-		if (sorted)
-			c->sig.res = thread_period(t, th, c->sig.n);
+			if (k == 1) {
+				tr_align_sig_add(&c->sig, t, 0, 0);
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				th = tr_xrealloc(th, cap * sizeof *th);
+				tt = tr_xrealloc(tt, cap * sizeof *tt);
+			}
+			tt[n] = t;
+			th[n++] = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			tr_db_error(r->db, r->err, "cannot read samples");
+			goto fail;
+		}
 	}
+	if (n > 0)
+		c->sig.res = thread_period(tt, th, n);
 	free(th);
+	free(tt);
 	keep_cand(s);
 	return (0);
+fail:
+	free(th);
+	free(tt);
+	return (-1);
 }
 
 static const char gpu_util_sql[] =
