@@ -2017,8 +2017,15 @@ static const char *const move_drift[] = {
 	    "AND ts IS NOT NULL AND ts <> 0",
 	NULL
 };
-/* Times kept in track metadata (Go goroutines). */
-static const char *const meta_times[] = { "created", "seen", "ended", NULL };
+/* Times kept in JSON: track metadata (Go goroutines, tasks), slice args. */
+static const struct {
+	const char	*table, *column, *key;
+} json_times[] = {
+	{ "track", "meta", "created" },
+	{ "track", "meta", "seen" },
+	{ "track", "meta", "ended" },
+	{ "slice", "args", "handoff_ts" },
+};
 
 static int
 move_source(struct run *r, const struct src *s)
@@ -2031,12 +2038,17 @@ move_source(struct run *r, const struct src *s)
 	for (q = fast ? move_fast : move_drift; *q != NULL; q++)
 		if (remap(r, *q, s) != 0)
 			return (-1);
-	for (i = 0; meta_times[i] != NULL; i++) {
-		sql = tr_xasprintf("UPDATE track SET meta = json_set(meta, "
-		    "'$.%s', " RM("json_extract(meta, '$.%s')") ") "
-		    "WHERE source_id = ?8 AND "
-		    "json_type(meta, '$.%s') = 'integer'", meta_times[i],
-		    meta_times[i], meta_times[i]);
+	for (i = 0; i < sizeof json_times / sizeof json_times[0]; i++) {
+		const char	*t = json_times[i].table;
+		const char	*c = json_times[i].column;
+		const char	*k = json_times[i].key;
+
+		/* instr() first: cheaper than parsing every row's JSON. */
+		sql = tr_xasprintf("UPDATE %s SET %s = json_set(%s, '$.%s', "
+		    RM("json_extract(%s, '$.%s')") ") WHERE source_id = ?8 "
+		    "AND instr(%s, '\"%s\"') > 0 "
+		    "AND json_type(%s, '$.%s') = 'integer'",
+		    t, c, c, k, c, k, c, k, c, k);
 		if (remap(r, sql, s) != 0) {
 			free(sql);
 			return (-1);

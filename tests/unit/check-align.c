@@ -260,7 +260,8 @@ fill_go_logs(struct tr_import *ctx, struct tr_error *err)
 
 	tr_import_set_clock(ctx, "go-ticks");
 	if ((tr = tr_import_add_track(ctx, "goroutine", "g1", 1, 0, 0, 0,
-	    NULL, err)) < 0 || (task = tr_import_add_track(ctx, "go-task",
+	    "{\"created\":7000000000,\"ended\":16001000000}", err)) < 0 ||
+	    (task = tr_import_add_track(ctx, "go-task",
 	    "background", 0, 0, 0, 0, NULL, err)) < 0 ||
 	    (run = tr_import_add_str(ctx, "running", 7, err)) < 0 ||
 	    (key = tr_import_add_str(ctx, TR_ALIGN_LOG_KEY,
@@ -270,7 +271,8 @@ fill_go_logs(struct tr_import *ctx, struct tr_error *err)
 	for (k = 0; k < 10; k++) {
 		int64_t	nat = 7 * SEC + k * SEC;
 
-		if (tr_import_add_slice(ctx, tr, nat, MS, run, 0, 0, NULL,
+		if (tr_import_add_slice(ctx, tr, nat, MS, run, 0, 0, k == 4 ?
+		    "{\"handoff\":true,\"handoff_ts\":11000000000}" : NULL,
 		    err) < 0)
 			return (-1);
 		if (k == 0 || k == 9) {
@@ -716,6 +718,15 @@ START_TEST(test_go_log_drift)
 	ck_assert_int_eq(sql_int(db, "SELECT ts FROM slice WHERE "
 	    "name_id = (SELECT id FROM str WHERE s = 'running') ORDER BY "
 	    "ts LIMIT 1 OFFSET 4"), 1004 * SEC - 80 * US);
+	/* Times inside JSON move too. */
+	ck_assert_int_eq(sql_int(db, "SELECT json_extract(meta, '$.created') "
+	    "FROM track WHERE kind = 'goroutine'"), 1000 * SEC);
+	ck_assert_int_eq(sql_int(db, "SELECT json_extract(meta, '$.ended') "
+	    "FROM track WHERE kind = 'goroutine'"), 1009 * SEC - 180 * US +
+	    MS - 20);
+	ck_assert_int_eq(sql_int(db, "SELECT json_extract(args, "
+	    "'$.handoff_ts') FROM slice WHERE args LIKE '%handoff%'"),
+	    1004 * SEC - 80 * US);
 	/* Durations stretch with the drift: 1 ms is 999.98 us. */
 	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM slice WHERE "
 	    "dur = 999980"), 10);
@@ -728,6 +739,11 @@ START_TEST(test_go_log_drift)
 	ck_assert_int_eq(sql_int(db, "SELECT max(ts) FROM slice"), 16 * SEC);
 	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM slice WHERE "
 	    "dur = 1000000"), 10);
+	ck_assert_int_eq(sql_int(db, "SELECT json_extract(meta, '$.ended') "
+	    "FROM track WHERE kind = 'goroutine'"), 16001000000LL);
+	ck_assert_int_eq(sql_int(db, "SELECT json_extract(args, "
+	    "'$.handoff_ts') FROM slice WHERE args LIKE '%handoff%'"),
+	    11 * SEC);
 	ck_assert_int_eq(sql_int(db, "SELECT clock_offset = 0 AND "
 	    "clock_drift_ppm = 0 AND align_method IS NULL AND "
 	    "json_type(meta, '$.align') IS NULL FROM source"), 1);
