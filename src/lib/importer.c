@@ -92,6 +92,16 @@ struct tr_import {
 	struct tr_map			*strs, *frames, *callsites;
 	struct tr_map			*procs, *threads;
 	struct tr_buf			 key;
+	/*
+	 * The largest frame and call site ids before this import: a call
+	 * site whose parent or frame is newer cannot be in the store yet,
+	 * so its lookup is skipped.
+	 */
+	int64_t				 old_frame_max, old_cs_max;
+	int64_t				 old_str_max;
+	/* A cache was emptied: what it held must be looked up again. */
+	int				 strs_evicted, frames_evicted;
+	int				 cs_evicted, other_evicted;
 
 	char				*version, *clock, *host;
 	json_t				*meta;
@@ -286,6 +296,34 @@ bind_opt_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
 }
 
+/*
+ * The interning maps are caches in front of the store's unique keys: one
+ * that grows past its cap is emptied, so memory stays bounded whatever the
+ * input, and later lookups fall back to the store.
+ */
+#define CACHE_CAP_STRS		(64 * 1024)
+#define CACHE_CAP_FRAMES	(256 * 1024)
+#define CACHE_CAP_CALLSITES	(512 * 1024)
+#define CACHE_CAP_THREADS	(64 * 1024)
+
+static size_t
+cap(const struct tr_import *ctx, size_t dflt)
+{
+	return (ctx->opts->cache_cap > 0 ? ctx->opts->cache_cap : dflt);
+}
+
+static void
+cache_put(struct tr_map **m, size_t cap, int *evicted, const void *key,
+    size_t len, int64_t val)
+{
+	if (tr_map_count(*m) >= cap) {
+		tr_map_free(*m);
+		*m = tr_map_new();
+		*evicted = 1;
+	}
+	tr_map_put(*m, key, len, val);
+}
+
 int64_t
 tr_import_add_str(struct tr_import *ctx, const char *s, size_t n,
     struct tr_error *err)
@@ -295,8 +333,10 @@ tr_import_add_str(struct tr_import *ctx, const char *s, size_t n,
 
 	if (tr_map_get(ctx->strs, s, n, &id))
 		return (id);
+	r = 0;
 	bind_text(ctx->st[ST_STR_GET], 1, s, n);
-	if ((r = step_get(ctx, ctx->st[ST_STR_GET], &id, err)) < 0)
+	if ((ctx->old_str_max > 0 || ctx->strs_evicted) &&
+	    (r = step_get(ctx, ctx->st[ST_STR_GET], &id, err)) < 0)
 		return (-1);
 	if (r == 0) {
 		bind_text(ctx->st[ST_STR_PUT], 1, s, n);
@@ -304,7 +344,8 @@ tr_import_add_str(struct tr_import *ctx, const char *s, size_t n,
 			return (-1);
 		id = sqlite3_last_insert_rowid(ctx->db->sq);
 	}
-	tr_map_put(ctx->strs, s, n, id);
+	cache_put(&ctx->strs, cap(ctx, CACHE_CAP_STRS), &ctx->strs_evicted, s,
+	    n, id);
 	return (id);
 }
 
@@ -340,6 +381,8 @@ tr_import_add_frame(struct tr_import *ctx, const struct tr_frame *f,
 		sqlite3_bind_int64(st, 5, (int64_t)f->addr);
 		sqlite3_bind_int(st, 6, f->inlined);
 		if (i == ST_FRAME_GET) {
+			if (ctx->old_frame_max == 0 && !ctx->frames_evicted)
+				continue;
 			if ((r = step_get(ctx, st, &id, err)) < 0)
 				return (-1);
 			if (r == 1)
@@ -351,7 +394,8 @@ tr_import_add_frame(struct tr_import *ctx, const struct tr_frame *f,
 			ctx->res->frames++;
 		}
 	}
-	tr_map_put(ctx->frames, k->data, k->len, id);
+	cache_put(&ctx->frames, cap(ctx, CACHE_CAP_FRAMES),
+	    &ctx->frames_evicted, k->data, k->len, id);
 	return (id);
 }
 
@@ -367,11 +411,15 @@ tr_import_add_callsite(struct tr_import *ctx, int64_t parent,
 	key[1] = frame_id;
 	if (tr_map_get(ctx->callsites, key, sizeof key, &id))
 		return (id);
-	st = ctx->st[ST_CS_GET];
-	bind_id(st, 1, parent);
-	sqlite3_bind_int64(st, 2, frame_id);
-	if ((r = step_get(ctx, st, &id, err)) < 0)
-		return (-1);
+	r = 0;
+	if (ctx->cs_evicted ||
+	    (parent <= ctx->old_cs_max && frame_id <= ctx->old_frame_max)) {
+		st = ctx->st[ST_CS_GET];
+		bind_id(st, 1, parent);
+		sqlite3_bind_int64(st, 2, frame_id);
+		if ((r = step_get(ctx, st, &id, err)) < 0)
+			return (-1);
+	}
 	if (r == 0) {
 		st = ctx->st[ST_CS_PUT];
 		bind_id(st, 1, parent);
@@ -382,7 +430,8 @@ tr_import_add_callsite(struct tr_import *ctx, int64_t parent,
 		id = sqlite3_last_insert_rowid(ctx->db->sq);
 		ctx->res->callsites++;
 	}
-	tr_map_put(ctx->callsites, key, sizeof key, id);
+	cache_put(&ctx->callsites, cap(ctx, CACHE_CAP_CALLSITES),
+	    &ctx->cs_evicted, key, sizeof key, id);
 	return (id);
 }
 
@@ -430,7 +479,8 @@ tr_import_add_process(struct tr_import *ctx, int64_t pid, const char *name,
 			return (-1);
 		id = sqlite3_last_insert_rowid(ctx->db->sq);
 	}
-	tr_map_put(ctx->procs, &pid, sizeof pid, id);
+	cache_put(&ctx->procs, cap(ctx, CACHE_CAP_THREADS),
+	    &ctx->other_evicted, &pid, sizeof pid, id);
 	return (id);
 }
 
@@ -477,7 +527,8 @@ tr_import_add_thread(struct tr_import *ctx, int64_t pid, int64_t tid,
 	tr_buf_add(k, ids, sizeof ids);
 	if (name != NULL)
 		tr_buf_add(k, name, len);
-	tr_map_put(ctx->threads, k->data, k->len, id);
+	cache_put(&ctx->threads, cap(ctx, CACHE_CAP_THREADS),
+	    &ctx->other_evicted, k->data, k->len, id);
 	return (id);
 }
 
@@ -789,6 +840,11 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	for (i = 0; i < ST_COUNT; i++)
 		if ((ctx.st[i] = tr_db_prepare(db, stmt_sql[i], err)) == NULL)
 			goto rollback;
+	if (tr_db_int(db, "SELECT max(id) FROM frame", &ctx.old_frame_max,
+	    err) != 0 || tr_db_int(db, "SELECT max(id) FROM callsite",
+	    &ctx.old_cs_max, err) != 0 || tr_db_int(db,
+	    "SELECT max(id) FROM str", &ctx.old_str_max, err) != 0)
+		goto rollback;
 	if (insert_source(&ctx, err) != 0)
 		goto rollback;
 	if (ctx.imp->run(&ctx, in, err) != 0)

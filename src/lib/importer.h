@@ -49,6 +49,7 @@ struct tr_import_opts {
 	const struct tr_importer *format;	/* NULL: detect by content */
 	const char	*host;			/* host of the traced machine */
 	int		 skip_unknown;		/* unrecognised: skip, no error */
+	size_t		 cache_cap;	/* entries per interning cache; 0: default */
 	int		 nopts;
 	const char	*keys[TR_IMPORT_MAXOPTS];	/* importer options */
 	const char	*vals[TR_IMPORT_MAXOPTS];

@@ -54,7 +54,7 @@ struct tr_input {
 	int		 eof;		/* no more decoded bytes will come */
 	int64_t		 base;		/* decoded offset of buf[0] */
 	int64_t		 decoded;
-	uLong		 crc, adler;
+	struct tr_digest digest;
 
 	long		 lineno;
 };
@@ -217,8 +217,7 @@ decode(struct tr_input *in, struct tr_error *err)
 		}
 	}
 	if (got > 0) {
-		in->crc = crc32(in->crc, dst, (uInt)got);
-		in->adler = adler32(in->adler, dst, (uInt)got);
+		tr_digest_update(&in->digest, dst, got);
 		in->decoded += (int64_t)got;
 		in->end += got;
 	}
@@ -256,8 +255,7 @@ input_new(const char *name)
 	in->fd = -1;
 	in->cap = WINDOW;
 	in->buf = tr_xmalloc(in->cap);
-	in->crc = crc32(0, Z_NULL, 0);
-	in->adler = adler32(0, Z_NULL, 0);
+	tr_digest_init(&in->digest);
 	return (in);
 }
 
@@ -517,8 +515,7 @@ tr_input_decoded(const struct tr_input *in)
 void
 tr_input_digest(const struct tr_input *in, char *buf)
 {
-	snprintf(buf, 40, "%08lx%08lx-%lld", (unsigned long)in->crc,
-	    (unsigned long)in->adler, (long long)in->decoded);
+	tr_digest_final(&in->digest, buf, TR_INPUT_DIGEST);
 }
 
 int

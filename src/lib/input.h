@@ -15,6 +15,7 @@
 
 #define TR_INPUT_PEEK	65536		/* bytes tr_input_peek() offers */
 #define TR_INPUT_MAXLINE (16 << 20)	/* longest line accepted */
+#define TR_INPUT_DIGEST	64		/* bytes for tr_input_digest() */
 
 struct tr_input;
 
@@ -71,9 +72,9 @@ int64_t		 tr_input_offset(const struct tr_input *);
 int64_t		 tr_input_decoded(const struct tr_input *);
 
 /*
- * Digest of the decoded bytes produced so far, as text (crc32, adler32 and
- * length): written into 'buf' of at least 40 bytes.  Read it at end of
- * input for the whole content.
+ * Digest of the decoded bytes produced so far, as text (a 128-bit
+ * tr_digest and the length): written into 'buf' of TR_INPUT_DIGEST bytes.
+ * Read it at end of input for the whole content.
  */
 void		 tr_input_digest(const struct tr_input *, char *buf);
 

@@ -182,6 +182,83 @@ tr_hash64(const void *p, size_t n)
 	return (h);
 }
 
+#define DIG_P1	0x9e3779b185ebca87ULL
+#define DIG_P2	0xc2b2ae3d27d4eb4fULL
+
+static uint64_t
+rotl64(uint64_t x, int r)
+{
+	return ((x << r) | (x >> (64 - r)));
+}
+
+static void
+digest_word(struct tr_digest *d, uint64_t w)
+{
+	d->a = rotl64(d->a ^ w, 31) * DIG_P1;
+	d->b = rotl64(d->b + w, 27) * DIG_P2;
+}
+
+void
+tr_digest_init(struct tr_digest *d)
+{
+	memset(d, 0, sizeof *d);
+	d->a = 0x27d4eb2f165667c5ULL;
+	d->b = 0x165667b19e3779f9ULL;
+}
+
+void
+tr_digest_update(struct tr_digest *d, const void *p, size_t n)
+{
+	const unsigned char	*s = p;
+	uint64_t		 w;
+
+	d->len += n;
+	if (d->ntail > 0) {
+		while (n > 0 && d->ntail < 8) {
+			d->tail[d->ntail++] = *s++;
+			n--;
+		}
+		if (d->ntail < 8)
+			return;
+		memcpy(&w, d->tail, 8);
+		digest_word(d, w);
+		d->ntail = 0;
+	}
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		digest_word(d, w);
+	}
+	memcpy(d->tail, s, n);
+	d->ntail = n;
+}
+
+static uint64_t
+digest_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return (h);
+}
+
+void
+tr_digest_final(const struct tr_digest *d, char *buf, size_t len)
+{
+	struct tr_digest	c = *d;
+	uint64_t		w = 0, a, b;
+
+	/* The tail, padded with zeros; the length tells paddings apart. */
+	memcpy(&w, c.tail, c.ntail);
+	digest_word(&c, w);
+	digest_word(&c, c.len);
+	a = digest_mix(c.a ^ rotl64(c.b, 17));
+	b = digest_mix(c.b ^ rotl64(c.a, 41) ^ c.len);
+	snprintf(buf, len, "%016llx%016llx-%llu", (unsigned long long)a,
+	    (unsigned long long)b, (unsigned long long)c.len);
+}
+
 /* The map: slots hold an offset into the key arena, or 0 when empty. */
 struct map_slot {
 	uint64_t	hash;

@@ -54,6 +54,22 @@ size_t		 tr_map_count(const struct tr_map *);
 uint64_t	 tr_hash64(const void *, size_t);
 
 /*
+ * A streaming 128-bit content digest (two multiply-rotate lanes over 8-byte
+ * words; not cryptographic) for recognising an input imported before.  It
+ * runs at about a byte per instruction, where zlib's crc32 and adler32
+ * together cost several.
+ */
+struct tr_digest {
+	uint64_t	a, b, len;
+	unsigned char	tail[8];
+	size_t		ntail;
+};
+void	tr_digest_init(struct tr_digest *);
+void	tr_digest_update(struct tr_digest *, const void *, size_t);
+/* Write 32 hex digits, '-' and the length into 'buf' (at least 56 bytes). */
+void	tr_digest_final(const struct tr_digest *, char *buf, size_t len);
+
+/*
  * Parse a duration with a unit ("1.5s", "200ms", "10us", "500ns", "2m",
  * "1h"; a bare number is seconds) into nanoseconds.  Returns 0, or -1 if
  * the text is not a duration.  A leading '-' or '+' is accepted.

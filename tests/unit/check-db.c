@@ -656,6 +656,8 @@ static const struct tr_importer head = {
 	.name = "head", .summary = "test", .probe = no_probe, .run = head_run,
 };
 
+static size_t	test_cache_cap;	/* opts.cache_cap for import_mem() */
+
 static int
 import_mem(struct tr_db *db, const struct tr_importer *imp, const char *name,
     const void *data, size_t len, struct tr_import_result *res,
@@ -667,6 +669,7 @@ import_mem(struct tr_db *db, const struct tr_importer *imp, const char *name,
 
 	tr_import_opts_init(&opts);
 	opts.format = imp;
+	opts.cache_cap = test_cache_cap;
 	tr_error_init(err);
 	rc = tr_import_input(db, in, &opts, res, err);
 	tr_input_free(in);
@@ -720,6 +723,44 @@ START_TEST(test_import_ok)
 	    "FROM sample WHERE ts = 2000) ORDER BY s.depth)"), 1);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM thread"), 1);
 	ck_assert_int_eq(q_int(db, "SELECT pid FROM process"), 42);
+	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * Interning caches that overflow are emptied; what they held is then
+ * found in the store, never inserted twice (the unique keys would fail).
+ */
+START_TEST(test_import_cache_evict)
+{
+	static const char	 one[] = "main;a;b\nmain;a;c\nmain;a;b\n"
+	    "main;d\nmain;a;b;e\nmain;a;c\nmain;a;b\n";
+	static const char	 two[] = "main;a;b\nmain;f\nmain;a;b;e\n";
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	test_cache_cap = 2;
+	ck_assert_msg(import_mem(db, &fake, "one.txt", one, sizeof one - 1,
+	    &res, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(res.frames, 6);
+	ck_assert_int_eq(res.callsites, 6);
+	ck_assert_msg(import_mem(db, &fake, "two.txt", two, sizeof two - 1,
+	    &res, &err) == 0, "%s", err.msg);
+	test_cache_cap = 0;
+	ck_assert_int_eq(res.frames, 1);
+	ck_assert_int_eq(res.callsites, 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM frame"), 7);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM callsite"), 7);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM str"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM thread"), 1);
+	/* Each of the five samples of main;a;b has the same stack. */
+	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT callsite_id) FROM "
+	    "sample WHERE (source_id = 1 AND ts IN (1000, 3000, 7000)) OR "
+	    "(source_id = 2 AND ts = 1000)"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sample"), 10);
 	tr_db_free(db);
 }
 END_TEST
@@ -1290,6 +1331,7 @@ main(void)
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);
+	tcase_add_test(ti, test_import_cache_evict);
 	tcase_add_test(ti, test_import_fail_unchanged);
 	tcase_add_test(ti, test_import_duplicate);
 	tcase_add_test(ti, test_import_hash_whole);

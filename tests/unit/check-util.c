@@ -308,6 +308,49 @@ START_TEST(test_strings)
 }
 END_TEST
 
+/* The digest does not depend on how the bytes are cut into pieces. */
+START_TEST(test_digest)
+{
+	static const char	 text[] = "the quick brown fox jumps over the "
+	    "lazy dog, 0123456789";
+	struct tr_digest	 d;
+	char			 whole[64], bytes[64], other[64];
+	size_t			 n = sizeof text - 1, i;
+
+	tr_digest_init(&d);
+	tr_digest_update(&d, text, n);
+	tr_digest_final(&d, whole, sizeof whole);
+	ck_assert_uint_eq(strlen(whole), 32 + 1 + 2);
+	ck_assert_str_eq(whole + 32, "-55");
+	tr_digest_init(&d);
+	for (i = 0; i < n; i++)
+		tr_digest_update(&d, text + i, 1);
+	tr_digest_final(&d, bytes, sizeof bytes);
+	ck_assert_str_eq(whole, bytes);
+	tr_digest_init(&d);
+	tr_digest_update(&d, text, 13);
+	tr_digest_update(&d, text + 13, n - 13);
+	tr_digest_final(&d, bytes, sizeof bytes);
+	ck_assert_str_eq(whole, bytes);
+	/* One byte changed, or a zero byte added, changes the digest. */
+	tr_digest_init(&d);
+	tr_digest_update(&d, "The", 3);
+	tr_digest_update(&d, text + 3, n - 3);
+	tr_digest_final(&d, other, sizeof other);
+	ck_assert_str_ne(whole, other);
+	tr_digest_init(&d);
+	tr_digest_update(&d, text, n);
+	tr_digest_update(&d, "", 1);
+	tr_digest_final(&d, other, sizeof other);
+	ck_assert_str_ne(whole, other);
+	ck_assert_str_eq(other + 32, "-56");
+	/* Empty input has a digest too. */
+	tr_digest_init(&d);
+	tr_digest_final(&d, other, sizeof other);
+	ck_assert_str_eq(other + 32, "-0");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -315,6 +358,8 @@ main(void)
 	TCase	*tc = tcase_create("core");
 	SRunner	*sr;
 	int	 failed;
+
+	tcase_add_test(tc, test_digest);
 
 	tcase_add_test(tc, test_map_basic);
 	tcase_add_test(tc, test_map_binary_keys);
