@@ -17,7 +17,7 @@ perf script --header -i perf.data > out/perf.txt 2>/dev/null
 rm -rf "$out"
 mkdir -p "$out"
 gzip -9n < out/perf.txt > "$out/perf.txt.gz"
-gzip -9n < out/cpu.pprof > "$out/cpu.pb.gz"
+cp out/cpu.pprof "$out/cpu.pb.gz"  # runtime/pprof gzips already
 for f in out/heap-*.pprof; do
 	b=$(basename "$f" .pprof)
 	cp "$f" "$out/$b.pb.gz"
