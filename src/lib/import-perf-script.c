@@ -3,8 +3,8 @@
  * callchain (one frame a line, leaf first, then an empty line) or carrying
  * its one frame at the end of the line (-G, or no callchain recorded), and
  * the "# ..." block that --header prints before the samples.  The input is
- * read line by line; only the latest frame line is copied, because a
- * srcline line after it may still complete it.
+ * read line by line; a sample's stack lines are copied into one buffer,
+ * which finds repeated stacks without parsing their frames again.
  */
 #include "config.h"
 #include "importer.h"
@@ -91,7 +91,7 @@ struct ps {
 	struct tr_buf		 t_comm;
 	struct tr_buf		 e_name;
 	int64_t			 e_id;
-	int64_t			 dflt_event;	/* for headers without one */
+	int64_t			 dflt_event;	/* for samples without one */
 	json_t			*events;	/* "# event : name = X" */
 	/* -F tod: the first and last wall time with their perf time. */
 	json_t			*tod_first;
@@ -698,9 +698,17 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		ps->s.thread_id = id;
 	}
 	if (h->event == NULL) {
-		if (ps->dflt_event == 0 && (ps->dflt_event = tr_import_add_str(
-		    ps->ctx, "unknown", 7, ps->err)) < 0)
-			return (-1);
+		/* Not printed: the header's one event, else "unknown". */
+		if (ps->dflt_event == 0) {
+			const char	*e = "unknown";
+
+			if (json_array_size(ps->events) == 1)
+				e = json_string_value(json_array_get(
+				    ps->events, 0));
+			if ((ps->dflt_event = tr_import_add_str(ps->ctx, e,
+			    strlen(e), ps->err)) < 0)
+				return (-1);
+		}
 		ps->s.event_id = ps->dflt_event;
 	} else if (ps->e_id > 0 && ps->e_name.len == h->event_len &&
 	    memcmp(ps->e_name.data, h->event, h->event_len) == 0)

@@ -504,6 +504,13 @@ START_TEST(test_header)
 	ROWS(db, "SELECT host, pid FROM process", "h1|7\n");
 	tr_db_free(db);
 
+	/* No event on the sample lines: the header's only event. */
+	db = import_ok("# ========\n# event : name = cycles:u, , id = { 1 }\n"
+	    "# ========\nburn 1 1.0: \n\t 1 a (/x)\n\n");
+	ROWS(db, "SELECT e.s FROM sample s JOIN str e ON e.id = s.event_id",
+	    "cycles:u\n");
+	tr_db_free(db);
+
 	/* Without a clockid header: perf's own clock. */
 	db = import_ok("# captured on: x\n# clockid: realtime (0)\n"
 	    "a 1 [000] 1.0: cycles:\n\t 401000 main (/bin/a)\n\n");
