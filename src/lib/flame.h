@@ -21,7 +21,11 @@ struct tr_flame_sel {
 	int64_t		 tid;		/* -1: any */
 	const char	*comm;		/* NULL: any */
 	int		 has_from, has_to;
-	int64_t		 from, to;	/* ns after the store's first ts */
+	/*
+	 * [from, to): ns after the first sample time of the selected
+	 * sources (all, or source_id), with each source's clock offset.
+	 */
+	int64_t		 from, to;
 	const char	*label;		/* "key=value" (pprof), NULL: any */
 };
 
