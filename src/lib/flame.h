@@ -22,7 +22,7 @@ struct tr_flame_sel {
 	const char	*comm;		/* NULL: any */
 	int		 has_from, has_to;
 	/*
-	 * [from, to): ns after the first sample time of the selected
+	 * [from, to): ns after the earliest time stamp of the selected
 	 * sources (all, or source_id), with each source's clock offset.
 	 */
 	int64_t		 from, to;
