@@ -7,6 +7,7 @@
 #include "db.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -209,21 +210,41 @@ tr_db_default_path(const char *opt)
 	return (TR_DB_DEFAULT);
 }
 
+/*
+ * SQLite says "disk I/O error" or "unable to open database file" without
+ * the reason: give the system's (": File too large"), or "" when there is
+ * none.
+ */
+static const char *
+sys_reason(struct tr_db *db, char *buf, size_t len)
+{
+	int	rc = sqlite3_errcode(db->sq) & 0xff, e;
+
+	buf[0] = '\0';
+	if ((rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN) &&
+	    (e = sqlite3_system_errno(db->sq)) != 0)
+		snprintf(buf, len, ": %s", strerror(e));
+	return (buf);
+}
+
 int
 tr_db_error(struct tr_db *db, struct tr_error *err, const char *what)
 {
-	return (tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s: %s", what,
-	    sqlite3_errmsg(db->sq)));
+	char	why[128];
+
+	return (tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s: %s%s",
+	    what, sqlite3_errmsg(db->sq), sys_reason(db, why, sizeof why)));
 }
 
 int
 tr_db_exec(struct tr_db *db, const char *sql, struct tr_error *err)
 {
-	char	*msg = NULL;
+	char	*msg = NULL, why[128];
 
 	if (sqlite3_exec(db->sq, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s",
-		    msg ? msg : sqlite3_errmsg(db->sq));
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s%s",
+		    msg ? msg : sqlite3_errmsg(db->sq),
+		    sys_reason(db, why, sizeof why));
 		sqlite3_free(msg);
 		return (-1);
 	}
@@ -333,7 +354,7 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
 	struct stat	 st;
 	int64_t		 version = 0, objects = 0;
-	int		 oflags;
+	int		 oflags, rc;
 
 	db->path = tr_xstrdup(path);
 	if (stat(path, &st) != 0) {
@@ -364,8 +385,26 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 	sqlite3_extended_result_codes(db->sq, 1);
 	/* Nothing is written to the file before these checks pass. */
 	if (db_state(db, &version, &objects) != 0) {
-		tr_error_set_line(err, TR_EDATA, path, 0, 0,
-		    "not a tracekit store (%s)", sqlite3_errmsg(db->sq));
+		rc = sqlite3_errcode(db->sq) & 0xff;
+		if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+			tr_error_set_line(err, TR_EDATA, path, 0, 0,
+			    "not a tracekit store (%s)",
+			    sqlite3_errmsg(db->sq));
+		else if (rc == SQLITE_READONLY && (flags & TR_DB_READONLY))
+			/* In WAL mode, readers too use the -shm file. */
+			tr_error_set_line(err, TR_EIO, path, 0, 0,
+			    "cannot open store: %s (reading a store in WAL "
+			    "mode needs '%s-shm': write access to its "
+			    "directory, or that file present)",
+			    sqlite3_errmsg(db->sq), path);
+		else if (rc == SQLITE_READONLY)
+			tr_error_set_line(err, TR_EIO, path, 0, 0,
+			    "cannot open store: %s (importing needs write "
+			    "access to it and to its directory, for '%s-wal' "
+			    "and '%s-shm')", sqlite3_errmsg(db->sq), path,
+			    path);
+		else
+			tr_db_error(db, err, "cannot open store");
 		goto fail;
 	}
 	if (version > TR_DB_VERSION) {

@@ -247,13 +247,13 @@ ensure(struct tr_input *in, size_t want, struct tr_error *err)
 }
 
 static struct tr_input *
-input_new(const char *name)
+input_new(const char *name, size_t cap)
 {
 	struct tr_input	*in = tr_xcalloc(1, sizeof *in);
 
 	in->name = tr_xstrdup(name);
 	in->fd = -1;
-	in->cap = WINDOW;
+	in->cap = cap;
 	in->buf = tr_xmalloc(in->cap);
 	tr_digest_init(&in->digest);
 	return (in);
@@ -327,7 +327,7 @@ tr_input_open(const char *path, const char *display, struct tr_error *err)
 			close(fd);
 		return (NULL);
 	}
-	in = input_new(display);
+	in = input_new(display, WINDOW);
 	in->fd = fd;
 	in->close_fd = fd != STDIN_FILENO;
 	in->raw = tr_xmalloc(RAWBUF);
@@ -341,12 +341,21 @@ tr_input_open(const char *path, const char *display, struct tr_error *err)
 struct tr_input *
 tr_input_mem(const char *name, const void *data, size_t len)
 {
-	struct tr_input	*in = input_new(name);
+	struct tr_input	*in = input_new(name, 1);
 
 	in->mem = data;
 	in->mem_len = len;
 	in->raw_eof = 1;
 	detect_codec(in, NULL);
+	/*
+	 * Plain bytes fit a window of their size (one byte more, to see the
+	 * end without growing it), so small inputs cost no 1 MiB window each
+	 * (the fuzzers import thousands a second).  Compressed ones decode
+	 * into the same window as from a file, and so fail at the same
+	 * offsets.
+	 */
+	in->cap = in->codec == CODEC_NONE && len < WINDOW ? len + 1 : WINDOW;
+	in->buf = tr_xrealloc(in->buf, in->cap);
 	return (in);
 }
 

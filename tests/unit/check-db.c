@@ -255,13 +255,13 @@ START_TEST(test_missing)
 	/* Neither left a file behind. */
 	ck_assert_int_eq(stat(path, &st), -1);
 	free(path);
-	/* A directory in the way. */
+	/* A directory in the way: SQLite's message, and the system's reason. */
 	tr_error_init(&err);
 	path = tmp_path("missing/x.db");
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	tr_error_format(&err, buf, sizeof buf);
-	snprintf(want, sizeof want,
-	    "%s: cannot open store: unable to open database file", path);
+	snprintf(want, sizeof want, "%s: cannot open store: unable to open "
+	    "database file: No such file or directory", path);
 	ck_assert_str_eq(buf, want);
 	free(path);
 }
