@@ -320,6 +320,44 @@ foreign(struct tr_db *db, int64_t objects, struct tr_error *err)
 	    "objects of its own and user_version 0)", (long long)objects));
 }
 
+/*
+ * A store in WAL mode needs its -shm file even to be read, and SQLite
+ * cannot create it in a directory we may not write (a store shared
+ * read-only, another user's).  Such a store has no writer: read it as
+ * immutable.  Returns 0 with db->sq reopened, or -1 leaving it as it was.
+ */
+static int
+reopen_immutable(struct tr_db *db)
+{
+	struct tr_buf	 uri;
+	sqlite3		*sq = NULL;
+	const char	*p;
+	int		 rc = sqlite3_errcode(db->sq) & 0xff;
+
+	if (rc != SQLITE_CANTOPEN && rc != SQLITE_READONLY)
+		return (-1);
+	tr_buf_init(&uri);
+	tr_buf_adds(&uri, "file:");
+	for (p = db->path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			tr_buf_printf(&uri, "%%%02X", (unsigned char)*p);
+		else
+			tr_buf_addc(&uri, *p);
+	}
+	tr_buf_adds(&uri, "?immutable=1");
+	rc = sqlite3_open_v2(uri.data, &sq, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	tr_buf_release(&uri);
+	if (rc != SQLITE_OK) {
+		sqlite3_close_v2(sq);
+		return (-1);
+	}
+	sqlite3_close_v2(db->sq);
+	db->sq = sq;
+	sqlite3_extended_result_codes(db->sq, 1);
+	return (0);
+}
+
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
 migrate(struct tr_db *db, struct tr_error *err)
@@ -384,7 +422,9 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 	sqlite3_busy_timeout(db->sq, 60000);
 	sqlite3_extended_result_codes(db->sq, 1);
 	/* Nothing is written to the file before these checks pass. */
-	if (db_state(db, &version, &objects) != 0) {
+	if (db_state(db, &version, &objects) != 0 &&
+	    !((flags & TR_DB_READONLY) && reopen_immutable(db) == 0 &&
+	    db_state(db, &version, &objects) == 0)) {
 		rc = sqlite3_errcode(db->sq) & 0xff;
 		if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
 			tr_error_set_line(err, TR_EDATA, path, 0, 0,

@@ -98,6 +98,38 @@ report(const char *name, const struct tr_import_result *r)
 	tr_buf_release(&b);
 }
 
+/*
+ * Leave no store behind when this run created it and nothing went into it:
+ * but another trace-import may have imported into it meanwhile, so look
+ * (holding the write lock, so that none can begin while we look and
+ * remove) and keep any store that has a source.  Frees 'db'.
+ */
+static void
+remove_if_empty(struct tr_db *db, const char *path)
+{
+	struct tr_error	 err;
+	int64_t		 n = 1;
+	char		*wal, *shm;
+
+	tr_error_init(&err);
+	if (tr_db_exec(db, "BEGIN EXCLUSIVE", &err) != 0 ||
+	    tr_db_int(db, "SELECT count(*) FROM source", &n, &err) != 0 ||
+	    n != 0) {
+		tr_db_exec(db, "ROLLBACK", NULL);
+		tr_db_free(db);
+		return;
+	}
+	wal = tr_xasprintf("%s-wal", path);
+	shm = tr_xasprintf("%s-shm", path);
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	tr_db_exec(db, "ROLLBACK", NULL);
+	tr_db_free(db);
+	free(wal);
+	free(shm);
+}
+
 /* Import one named input; a directory imports what it recognises. */
 static int
 import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
@@ -236,18 +268,9 @@ main(int argc, char **argv)
 	for (i = 0; i < nargs; i++)
 		if (import_arg(db, args[i], &opts, quiet, &imported) != 0)
 			status = TOOL_EXIT_DATA;
-	if (db->created && imported == 0) {
-		/* Leave no store behind when nothing went into it. */
-		char	*wal = tr_xasprintf("%s-wal", path);
-		char	*shm = tr_xasprintf("%s-shm", path);
-
-		tr_db_free(db);
-		unlink(path);
-		unlink(wal);
-		unlink(shm);
-		free(wal);
-		free(shm);
-	} else
+	if (db->created && imported == 0)
+		remove_if_empty(db, path);
+	else
 		tr_db_free(db);
 	free(path);
 	tool_close_stdout();
