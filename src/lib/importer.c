@@ -298,13 +298,15 @@ bind_opt_text(sqlite3_stmt *st, int i, const char *s)
 
 /*
  * The interning maps are caches in front of the store's unique keys: one
- * that grows past its cap is emptied, so memory stays bounded whatever the
- * input, and later lookups fall back to the store.
+ * that grows past its cap (entries or bytes) is emptied, so memory stays
+ * bounded whatever the input (about 70 MB at most with SQLite's cache), and
+ * later lookups fall back to the store.
  */
 #define CACHE_CAP_STRS		(64 * 1024)
-#define CACHE_CAP_FRAMES	(256 * 1024)
-#define CACHE_CAP_CALLSITES	(512 * 1024)
+#define CACHE_CAP_FRAMES	(96 * 1024)
+#define CACHE_CAP_CALLSITES	(384 * 1024)
 #define CACHE_CAP_THREADS	(64 * 1024)
+#define CACHE_CAP_BYTES		(24 << 20)	/* and long keys: at most this */
 
 static size_t
 cap(const struct tr_import *ctx, size_t dflt)
@@ -316,7 +318,7 @@ static void
 cache_put(struct tr_map **m, size_t cap, int *evicted, const void *key,
     size_t len, int64_t val)
 {
-	if (tr_map_count(*m) >= cap) {
+	if (tr_map_count(*m) >= cap || tr_map_bytes(*m) > CACHE_CAP_BYTES) {
 		tr_map_free(*m);
 		*m = tr_map_new();
 		*evicted = 1;

@@ -304,6 +304,12 @@ tr_map_count(const struct tr_map *m)
 	return (m->count);
 }
 
+size_t
+tr_map_bytes(const struct tr_map *m)
+{
+	return (m->nslots * sizeof *m->slots + m->arena_cap);
+}
+
 static struct map_slot *
 map_find(const struct tr_map *m, uint64_t h, const void *key, size_t len)
 {

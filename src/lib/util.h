@@ -49,6 +49,8 @@ int		 tr_map_get(const struct tr_map *, const void *key, size_t len,
 void		 tr_map_put(struct tr_map *, const void *key, size_t len,
 		     int64_t val);
 size_t		 tr_map_count(const struct tr_map *);
+/* Bytes the map holds: its slots and its copies of the keys. */
+size_t		 tr_map_bytes(const struct tr_map *);
 
 /* 64-bit FNV-1a style hash of a byte string (not cryptographic). */
 uint64_t	 tr_hash64(const void *, size_t);
