@@ -180,6 +180,9 @@ bad(struct ps *ps, const char *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* probe() parses headers with no input: only the verdict counts. */
+	if (ps->in == NULL)
+		return (tr_error_set(ps->err, TR_EDATA, "%s", msg));
 	return (tr_input_error(ps->in, ps->err, at ? col_of(ps, at) : 0, "%s",
 	    msg));
 }
