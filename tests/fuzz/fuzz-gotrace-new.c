@@ -1,7 +1,7 @@
 /*
- * libFuzzer harness: the Go execution trace importer, the generation format (Go 1.22+).
- * Inputs whose header names another version are left out of this
- * harness's corpus (the other gotrace harness covers them), so that
+ * libFuzzer harness: the Go execution trace importer, the generation format
+ * (Go 1.22+).  Inputs whose header names another version are left out of
+ * this harness's corpus (the other gotrace harness covers them), so that
  * mutations stay on this parser.
  */
 #include "config.h"

@@ -25,7 +25,8 @@ for f in "$d"/core/small.perf.txt "$d"/core/small2.perf.txt \
     "$d"/perf/flamegraph/perf-*-01.txt.gz; do
 	seed perf-script "$f" 3000
 done
-for f in "$d"/pprof/*.pb "$d"/pprof/gen/*.pb.gz "$d"/pprof/series/heap-00[01].pb.gz \
+for f in "$d"/pprof/*.pb "$d"/pprof/gen/*.pb.gz \
+    "$d"/pprof/series/heap-00[01].pb.gz \
     "$d"/pprof/sample.cpu.pb.gz "$d"/pprof/go.nomappings.crash.pb.gz \
     "$d"/pprof/cppbench.cpu_no_samples_type.pb.gz; do
 	seed pprof "$f"

@@ -41,13 +41,15 @@ counts() {
 # name and so the content.
 gen_perf() {
 	awk -v n="$1" -v s="$2" 'BEGIN {
+		hdr = "prog%s %d/%d [%03d] %.6f: 1001001 cpu-clock:\n"
 		for (i = 0; i < n; i++) {
-			printf "prog%s %d/%d [%03d] %.6f: 1001001 cpu-clock:\n",
-			    s, 100 + i % 7, 200 + i % 13, i % 4, 1000 + i * 0.001001
+			printf hdr, s, 100 + i % 7, 200 + i % 13, i % 4,
+			    1000 + i * 0.001001
 			d = 3 + i % 9
 			for (j = 0; j < d; j++)
 				printf "\t%x f%d_%d+0x%x (/usr/bin/prog)\n",
-				    4096 + j * 16 + i % 50, j, (i * 7 + j) % 97, j
+				    4096 + j * 16 + i % 50, j,
+				    (i * 7 + j) % 97, j
 			printf "\n"
 		}
 	}'
