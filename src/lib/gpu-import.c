@@ -180,7 +180,8 @@ gaps_summary(const struct tr_gpu_gaps *h, json_t *o)
 		}
 	}
 	for (i = 0; i < n; i++)
-		if (pairs[2 * i] * 2 > median * 3)
+		/* 1.5 x median, without overflow for absurd gaps. */
+		if ((double)pairs[2 * i] > 1.5 * (double)median)
 			over += pairs[2 * i + 1];
 	json_object_set_new(o, "median_gap_ns", json_integer(median));
 	json_object_set_new(o, "min_gap_ns", json_integer(pairs[0]));

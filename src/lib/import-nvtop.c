@@ -204,6 +204,8 @@ value(json_t *j, const char *want, double *v, const char **unit)
 static const char *
 json_kind(const json_t *j)
 {
+	if (j == NULL)
+		return ("missing");
 	switch (json_typeof(j)) {
 	case JSON_OBJECT:
 		return ("an object");
