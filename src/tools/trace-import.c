@@ -263,8 +263,10 @@ main(int argc, char **argv)
 
 	tr_error_init(&err);
 	path = tr_xstrdup(tr_db_default_path(dbpath));
-	if ((db = tr_db_open(path, 0, &err)) == NULL)
+	if ((db = tr_db_open(path, 0, &err)) == NULL) {
+		free(path);
 		return (tool_report(&err));
+	}
 	for (i = 0; i < nargs; i++)
 		if (import_arg(db, args[i], &opts, quiet, &imported) != 0)
 			status = TOOL_EXIT_DATA;

@@ -58,11 +58,19 @@ draw(const char *const *stacks, const int64_t *counts, size_t n,
 static size_t
 count_of(const char *s, const char *needle)
 {
-	size_t	n = 0;
+	const size_t	len = strlen(needle);
+	size_t		n = 0;
 
-	while ((s = strstr(s, needle)) != NULL) {
-		n++;
-		s += strlen(needle);
+	/*
+	 * Not strstr() in a loop: ASan's strstr() measures the whole rest
+	 * of the haystack on every call, which makes counting 60,000 frames
+	 * in a 10 MB SVG take minutes under --enable-asan.
+	 */
+	for (; *s != '\0'; s++) {
+		if (*s == *needle && strncmp(s, needle, len) == 0) {
+			n++;
+			s += len - 1;
+		}
 	}
 	return (n);
 }
