@@ -132,6 +132,22 @@ static const struct evdesc evdescs[EV_COUNT] = {
 	    { 0 } },
 };
 
+/*
+ * The name of event 'type' as go tool trace -d of the toolchain that
+ * writes format 'ver' prints it: Go 1.21 renamed GCSTWStart and GCSTWDone
+ * to STWStart and STWDone, when stop-the-world kinds stopped being GC's
+ * alone.
+ */
+static const char *
+evname(int type, int ver)
+{
+	if (ver >= 1021 && type == EV_STW_START)
+		return ("STWStart");
+	if (ver >= 1021 && type == EV_STW_DONE)
+		return ("STWDone");
+	return (evdescs[type].name);
+}
+
 /* The fake Ps go tool trace files some events under. */
 #define TIMER_P		1000001
 #define NETPOLL_P	1000002
@@ -400,7 +416,7 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 		if (len > MAX_LENARGS) {
 			snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
 			    " bytes of arguments, more than %d",
-			    evdescs[r->type].name, len, MAX_LENARGS);
+			    evname(r->type, ver), len, MAX_LENARGS);
 			return (-1);
 		}
 		if (avail - pos < len)
@@ -411,7 +427,7 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 				snprintf(r->msg, sizeof r->msg, "event %s "
 				    "arguments "
 				    "overrun their length %" PRIu64,
-				    evdescs[r->type].name, len);
+				    evname(r->type, ver), len);
 				return (-1);
 			}
 			raw_push(r, v);
@@ -448,7 +464,7 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 	} else if (r->nargs != (want = arg_count(r->type, ver))) {
 		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
 		    "want "
-		    "%zu", evdescs[r->type].name, r->nargs, want);
+		    "%zu", evname(r->type, ver), r->nargs, want);
 		return (-1);
 	}
 	return ((int64_t)pos);
@@ -602,7 +618,7 @@ pass1(struct old *o, struct tr_error *err)
 			if (o->reof)
 				return (tr_input_error_at(o->in, err, off,
 				    "truncated %s event",
-				    evdescs[r->type].name));
+				    evname(r->type, o->ver)));
 			want = (o->rlen - o->rpos) * 2;
 			continue;
 		}
@@ -660,7 +676,7 @@ pass1(struct old *o, struct tr_error *err)
 		}
 		if (bt == NULL)
 			return (tr_input_error_at(o->in, err, off, "event %s "
-			    "before the first batch", evdescs[r->type].name));
+			    "before the first batch", evname(r->type, o->ver)));
 		if (bt->len == 0 && off - bt->off > MAX_BATCH)
 			return (tr_input_error_at(o->in, err, bt->off,
 			    "batch longer than %d bytes", MAX_BATCH));
@@ -668,7 +684,7 @@ pass1(struct old *o, struct tr_error *err)
 		    (r->type == EV_CPU_SAMPLE && r->args[1] >
 		    (uint64_t)TICK_MAX))
 			return (tr_input_error_at(o->in, err, off, "event %s: "
-			    "time out of range", evdescs[r->type].name));
+			    "time out of range", evname(r->type, o->ver)));
 		ts = lastts + (int64_t)r->args[0];
 		lastts = ts;
 		if (r->type == EV_CPU_SAMPLE)
@@ -759,7 +775,7 @@ hook_event(struct old *o, const struct ev *e, int64_t p, uint64_t g,
 	int			 i;
 
 	memset(&h, 0, sizeof h);
-	h.name = d->name;
+	h.name = evname(e->type, o->ver);
 	h.ts = rel_ns(o, ticks);
 	h.p = p;
 	h.g = g;
@@ -1117,7 +1133,7 @@ static int
 check_running(struct old *o, const struct ev *e, const struct og *g,
     const struct op *p, int allow_g0, struct tr_error *err)
 {
-	const char	*name = evdescs[e->type].name;
+	const char	*name = evname(e->type, o->ver);
 
 	if (g == NULL || g->st != G_RUNNING)
 		return (bad(o, e, err, "event %s: goroutine %" PRIu64 " is not "
@@ -1163,7 +1179,7 @@ need_str(struct old *o, const struct ev *e, uint64_t id, struct tr_error *err)
 
 	if (s == NULL)
 		bad(o, e, err, "event %s: undefined string id %" PRIu64,
-		    evdescs[e->type].name, id);
+		    evname(e->type, o->ver), id);
 	return (s);
 }
 
@@ -1201,7 +1217,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	if (e->ts < o->lastticks)
 		return (bad(o, e, err, "event %s: time stamps out of order "
 		    "(tick %"
-		    PRId64 " after %" PRId64 ")", evdescs[e->type].name,
+		    PRId64 " after %" PRId64 ")", evname(e->type, o->ver),
 		    e->ts, o->lastticks));
 	o->lastticks = e->ts;
 	if (e->stk != 0 && (cs = stack_cs(o, e->stk, e->off, err)) < 0)
@@ -1260,9 +1276,9 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	case EV_STW_START:
 		if (o->ver < 1021) {
 			if (e->args[0] > 1)
-				return (bad(o, e, err, "event GCSTWStart: "
-				    "unknown "
-				    "kind %" PRIu64, e->args[0]));
+				return (bad(o, e, err, "event %s: unknown "
+				    "kind %" PRIu64, evname(e->type, o->ver),
+				    e->args[0]));
 			reason = stw_reasons[e->args[0] + 1];
 			s0 = e->args[0] == 0 ? "mark termination" :
 			    "sweep termination";
@@ -1273,8 +1289,9 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			s0 = reason;
 		}
 		if (o->ver < 1010 ? p->stw : o->world.stw)
-			return (bad(o, e, err, "event GCSTWStart: the previous "
-			    "stop-the-world has not ended"));
+			return (bad(o, e, err, "event %s: the previous "
+			    "stop-the-world has not ended",
+			    evname(e->type, o->ver)));
 		*(o->ver < 1010 ? &p->stw : &o->world.stw) = 1;
 		if (tr_gotrace_stw_begin(o->sink, o->ver < 1010 ? e->p : -1,
 		    ns, strncmp(reason, "GC ", 3) == 0 ? "gc" : "other",
@@ -1283,8 +1300,9 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		break;
 	case EV_STW_DONE:
 		if (!(o->ver < 1010 ? p->stw : o->world.stw))
-			return (bad(o, e, err, "event GCSTWDone without "
-			    "GCSTWStart"));
+			return (bad(o, e, err, "event %s without %s",
+			    evname(e->type, o->ver),
+			    evname(EV_STW_START, o->ver)));
 		*(o->ver < 1010 ? &p->stw : &o->world.stw) = 0;
 		if (tr_gotrace_stw_end(o->sink, o->ver < 1010 ? e->p : -1, ns,
 		    err) != 0)
@@ -1337,7 +1355,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		if (g == NULL || g->st != G_RUNNABLE)
 			return (bad(o, e, err, "event %s: goroutine "
 			    "%" PRIu64 " is "
-			    "not runnable", evdescs[e->type].name, e->g));
+			    "not runnable", evname(e->type, o->ver), e->g));
 		g->st = G_WAITING;
 		if (e->type == EV_GO_INSYSCALL) {
 			g->sysblock = e->ts;
@@ -1378,12 +1396,12 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		if (g == NULL || g->st != G_RUNNABLE)
 			return (bad(o, e, err, "event %s: goroutine "
 			    "%" PRIu64 " is "
-			    "not runnable", evdescs[e->type].name, e->g));
+			    "not runnable", evname(e->type, o->ver), e->g));
 		if (p->g != 0)
 			return (bad(o, e, err, "event %s: P %" PRId64 " is "
 			    "already "
 			    "running goroutine %" PRIu64 " when goroutine %"
-			    PRIu64 " starts", evdescs[e->type].name, e->p,
+			    PRIu64 " starts", evname(e->type, o->ver), e->p,
 			    p->g, e->g));
 		g->st = G_RUNNING;
 		p->g = e->g;
@@ -1646,7 +1664,7 @@ stuck_ev(struct old *o, struct ev *e, struct tr_error *err)
 	return (bad(o, &best->head, err, "no consistent ordering of events: "
 	    "%s of goroutine %" PRIu64 " (sequence %" PRId64 ") does not "
 	    "follow from its state (sequence %" PRIu64 ", %s)",
-	    evdescs[best->head.type].name, t.g, t.iseq == NOSEQ ? -1 :
+	    evname(best->head.type, o->ver), t.g, t.iseq == NOSEQ ? -1 :
 	    (int64_t)t.iseq, g ? g->seq : 0, g == NULL ? "not created" :
 	    g->ost == G_RUNNABLE ? "runnable" : g->ost == G_RUNNING ?
 	    "running" : g->ost == G_WAITING ? "blocked" : "dead"));

@@ -196,7 +196,7 @@ START_TEST(test_fixture_dump)
 END_TEST
 
 static const char *const dumps[] = {
-	"gen119.trace", "go119-fixture.trace", "http_1_7_good",
+	"gen119.trace", "gen121.trace", "go119-fixture.trace", "http_1_7_good",
 	"http_1_9_good", "http_1_10_good", "http_1_11_good", "http_1_19_good",
 	"stress_1_7_good", "stress_1_9_good", "stress_1_10_good",
 	"stress_1_11_good", "stress_1_19_good", "stress_start_stop_1_7_good",

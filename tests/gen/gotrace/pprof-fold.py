@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Fold `go tool pprof -raw` output of a `go tool trace -pprof=KIND` profile
 # into one line per stack: COUNT NANOSECONDS FRAMES, the frames root first
-# as "function file:line" joined by ';', stacks merged and sorted.  The
+# as "function file:line" joined by ';', stacks merged and sorted.  (Go
+# 1.23's pprof prints file:line:column; the column, always 0 here, goes.)  The
 # golden test gotrace-pprof.sh prints the same from the store.
 import re, sys
 samples, locs, section = [], {}, None
@@ -16,7 +17,8 @@ for line in open(sys.argv[1]):
             samples.append((int(m.group(1)), int(m.group(2)),
                             [int(x) for x in m.group(3).split()]))
     elif section == 'Locations':
-        m = re.match(r'\s*(\d+): 0x[0-9a-f]+ M=\d+ (.*) (\S+:\d+) s=\d+$', line)
+        m = re.match(r'\s*(\d+): 0x[0-9a-f]+ M=\d+ (.*) (\S*?:\d+)(?::\d+)? '
+                     r's=\d+$', line)
         if m:
             locs[int(m.group(1))] = '%s %s' % (m.group(2), m.group(3))
         elif line.strip():
