@@ -2290,7 +2290,7 @@ stuck(struct nw *w, struct tr_error *err)
 static int
 process_generation(struct nw *w, struct tr_error *err)
 {
-	struct cursor	*c;
+	struct cursor	*c, *first;
 	size_t		 i, k;
 	int		 r, ok;
 
@@ -2365,8 +2365,17 @@ process_generation(struct nw *w, struct tr_error *err)
 			return (-1);
 		if (r == 1)
 			continue;
+		/*
+		 * Then the others, earliest first.  Not from index 1 of the
+		 * sorted frontier, as Go's reader does: with equal times the
+		 * sort may put another cursor first, and the one just tried
+		 * at 1 (go122-confuse-seq-across-generations got stuck so).
+		 */
+		first = w->front[0];
 		qsort(w->front, w->nfront, sizeof *w->front, cmp_front);
-		for (i = 1, ok = 0; i < w->nfront; i++) {
+		for (i = 0, ok = 0; i < w->nfront; i++) {
+			if (w->front[i] == first)
+				continue;
 			if ((r = try_advance(w, i, err)) < 0)
 				return (-1);
 			if (r == 1) {
