@@ -41,8 +41,9 @@ for f in "$d"/gotrace/bad-gotrace-*.trace "$d"/gotrace/min119.trace \
 	seed gotrace-old "$f"
 done
 seed gotrace-old "$d"/gotrace/go119-fixture.trace
+seed gotrace-old "$d"/gotrace/gen121.trace
 for f in "$d"/gotrace/bad-gotrace2-*.trace "$d"/gotrace/go12*.trace \
-    "$d"/gotrace/min122.trace; do
+    "$d"/gotrace/gen12[2-9].trace "$d"/gotrace/min122.trace; do
 	seed gotrace-new "$f"
 done
 for f in "$d"/nvidia-smi/*.csv "$d"/demo/nvidia-smi.csv; do
