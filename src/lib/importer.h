@@ -152,6 +152,11 @@ int64_t	tr_import_add_process(struct tr_import *, int64_t pid,
 /* A thread by (pid, tid, name); pid or tid -1 when unknown. */
 int64_t	tr_import_add_thread(struct tr_import *, int64_t pid, int64_t tid,
 	    const char *name, size_t len, struct tr_error *);
+/*
+ * Samples, slices and counters are written in batches, so these three
+ * return 0 rather than a row id (or -1 with 'err' set; a write error may
+ * surface at a later row, or when the import ends).
+ */
 int64_t	tr_import_add_sample(struct tr_import *, const struct tr_sample *,
 	    struct tr_error *);
 /* A profile row; 'sample_types' and 'meta' are JSON text or NULL. */
