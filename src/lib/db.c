@@ -385,16 +385,36 @@ fail:
 	return (-1);
 }
 
-struct tr_db *
-tr_db_open(const char *path, int flags, struct tr_error *err)
+/*
+ * The file the open store is, so that tr_db_replaced() can tell when the
+ * path names another one (or none) later.  The schema is written by now,
+ * so the file exists.
+ */
+static int
+remember_file(struct tr_db *db, struct tr_error *err)
+{
+	struct stat	st;
+
+	if (stat(db->path, &st) != 0)
+		return (tr_error_set_line(err, TR_EIO, db->path, 0, 0,
+		    "cannot open store: %s", strerror(errno)));
+	db->dev = st.st_dev;
+	db->ino = st.st_ino;
+	return (0);
+}
+
+/* Open db->path into 'db' (its sq NULL): 0, or -1 with 'err' set. */
+static int
+db_open(struct tr_db *db, int flags, struct tr_error *err)
 {
 	static int	 configured;
-	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
+	const char	*path = db->path;
 	struct stat	 st;
 	int64_t		 version = 0, objects = 0;
 	int		 oflags, rc;
 
-	db->path = tr_xstrdup(path);
+	db->flags = flags;
+	db->created = 0;
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT || (flags & (TR_DB_READONLY |
 		    TR_DB_NOCREATE))) {
@@ -470,7 +490,7 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 			    (long long)version, TR_DB_VERSION);
 			goto fail;
 		}
-		return (db);
+		return (remember_file(db, err));
 	}
 	/* WAL lets readers go on while an import writes. */
 	if (tr_db_exec(db, "PRAGMA journal_mode = WAL", err) != 0 ||
@@ -480,10 +500,41 @@ tr_db_open(const char *path, int flags, struct tr_error *err)
 		goto fail;
 	if (version < TR_DB_VERSION && migrate(db, err) != 0)
 		goto fail;
-	return (db);
+	return (remember_file(db, err));
 fail:
-	tr_db_free(db);
-	return (NULL);
+	return (-1);
+}
+
+struct tr_db *
+tr_db_open(const char *path, int flags, struct tr_error *err)
+{
+	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
+
+	db->path = tr_xstrdup(path);
+	if (db_open(db, flags, err) != 0) {
+		tr_db_free(db);
+		return (NULL);
+	}
+	return (db);
+}
+
+int
+tr_db_replaced(const struct tr_db *db)
+{
+	struct stat	st;
+
+	if (stat(db->path, &st) != 0)
+		return (1);
+	return (st.st_dev != db->dev || st.st_ino != db->ino);
+}
+
+int
+tr_db_reopen(struct tr_db *db, struct tr_error *err)
+{
+	if (db->sq != NULL)
+		sqlite3_close_v2(db->sq);
+	db->sq = NULL;
+	return (db_open(db, db->flags, err));
 }
 
 void

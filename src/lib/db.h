@@ -7,6 +7,7 @@
 #define TR_DB_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <sqlite3.h>
 
@@ -22,6 +23,9 @@ struct tr_db {
 	sqlite3		*sq;
 	char		*path;
 	int		 created;	/* this open created the file */
+	int		 flags;		/* as opened */
+	dev_t		 dev;		/* the file opened */
+	ino_t		 ino;
 };
 
 /*
@@ -32,6 +36,18 @@ struct tr_db {
  */
 struct tr_db	*tr_db_open(const char *path, int flags, struct tr_error *err);
 void		 tr_db_free(struct tr_db *);
+/*
+ * Whether db->path no longer names the file that was opened: removed, or
+ * removed and made again (another trace-import took away an empty store
+ * it had created while this one had it open).
+ */
+int		 tr_db_replaced(const struct tr_db *);
+/*
+ * Close and open db->path again with the same flags (creating the store
+ * if it is gone).  0, or -1 with 'err' set and 'db' fit only for
+ * tr_db_free().
+ */
+int		 tr_db_reopen(struct tr_db *, struct tr_error *);
 
 /* The store path to use: 'opt' if set, else $TRACE_DB, else trace.db. */
 const char	*tr_db_default_path(const char *opt);

@@ -918,6 +918,23 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 
 	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
 		goto out;
+	/*
+	 * Another trace-import may have created the store, found none of
+	 * its inputs good and removed it (as it must leave no store behind)
+	 * while this one waited for the lock: writing on would go into the
+	 * removed file.  Open the path again, which makes a new store.
+	 */
+	for (i = 0; tr_db_replaced(db); i++) {
+		tr_db_exec(db, "ROLLBACK", NULL);
+		if (i == 3 || tr_db_reopen(db, err) != 0 ||
+		    tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0) {
+			if (i == 3)
+				tr_error_set_line(err, TR_EIO, db->path, 0, 0,
+				    "the store keeps being removed while "
+				    "importing into it");
+			goto out;
+		}
+	}
 	for (i = 0; i < ST_COUNT; i++)
 		if (stmt_sql[i] != NULL &&
 		    (ctx.st[i] = tr_db_prepare(db, stmt_sql[i], err)) == NULL)
