@@ -388,18 +388,18 @@ fail:
 /*
  * The file the open store is, so that tr_db_replaced() can tell when the
  * path names another one (or none) later.  The schema is written by now,
- * so the file exists.
+ * so the file exists, unless the store is SQLite's ":memory:" (tests).
  */
 static int
-remember_file(struct tr_db *db, struct tr_error *err)
+remember_file(struct tr_db *db)
 {
 	struct stat	st;
 
-	if (stat(db->path, &st) != 0)
-		return (tr_error_set_line(err, TR_EIO, db->path, 0, 0,
-		    "cannot open store: %s", strerror(errno)));
-	db->dev = st.st_dev;
-	db->ino = st.st_ino;
+	db->watched = stat(db->path, &st) == 0;
+	if (db->watched) {
+		db->dev = st.st_dev;
+		db->ino = st.st_ino;
+	}
 	return (0);
 }
 
@@ -490,7 +490,7 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 			    (long long)version, TR_DB_VERSION);
 			goto fail;
 		}
-		return (remember_file(db, err));
+		return (remember_file(db));
 	}
 	/* WAL lets readers go on while an import writes. */
 	if (tr_db_exec(db, "PRAGMA journal_mode = WAL", err) != 0 ||
@@ -500,7 +500,7 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 		goto fail;
 	if (version < TR_DB_VERSION && migrate(db, err) != 0)
 		goto fail;
-	return (remember_file(db, err));
+	return (remember_file(db));
 fail:
 	return (-1);
 }
@@ -523,6 +523,8 @@ tr_db_replaced(const struct tr_db *db)
 {
 	struct stat	st;
 
+	if (!db->watched)
+		return (0);
 	if (stat(db->path, &st) != 0)
 		return (1);
 	return (st.st_dev != db->dev || st.st_ino != db->ino);

@@ -24,6 +24,7 @@ struct tr_db {
 	char		*path;
 	int		 created;	/* this open created the file */
 	int		 flags;		/* as opened */
+	int		 watched;	/* dev and ino are set: */
 	dev_t		 dev;		/* the file opened */
 	ino_t		 ino;
 };
