@@ -519,6 +519,15 @@ tr_gpu_missing(const char *s, size_t n)
 	return (0);
 }
 
+int
+tr_gpu_whole(double v, double max, int64_t *out)
+{
+	if (!(v >= 0 && v <= max) || v != floor(v))
+		return (0);
+	*out = (int64_t)v;
+	return (1);
+}
+
 size_t
 tr_gpu_number(const char *s, size_t n, double *v)
 {

@@ -145,6 +145,14 @@ int	tr_gpu_missing(const char *s, size_t n);
  * the start of s[0..n).  Returns the bytes used (0: not a number).
  */
 size_t	tr_gpu_number(const char *s, size_t n, double *v);
+/*
+ * Whether 'v' is a whole number from 0 to 'max' (not NaN, not infinite),
+ * then stored in *out.  Check before converting to an integer: a double
+ * out of int64_t's range converts to nothing defined.
+ */
+int	tr_gpu_whole(double v, double max, int64_t *out);
+/* The largest process id taken (pid_t is 32-bit on Linux). */
+#define TR_GPU_MAX_PID	4294967295.0
 
 /* The last path component of the first word of 's' (a command line). */
 void	tr_gpu_command_name(const char *s, size_t n, const char **name,

@@ -310,10 +310,8 @@ parse_int(const struct cell *c, int64_t *v)
 {
 	double	d;
 
-	if (tr_gpu_number(c->s, c->n, &d) != c->n || d < 0 || d > 1e12 ||
-	    d != (double)(int64_t)d)
+	if (tr_gpu_number(c->s, c->n, &d) != c->n || !tr_gpu_whole(d, 1e12, v))
 		return (-1);
-	*v = (int64_t)d;
 	return (0);
 }
 

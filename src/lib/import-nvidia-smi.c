@@ -600,18 +600,19 @@ row_index(struct smi *x, struct tr_error *err)
 {
 	const struct cell	*cl;
 	double			 v;
+	int64_t			 index;
 	int			 r;
 
 	if ((r = x->idx[R_INDEX]) < 0)
 		return (-1);
 	cl = &x->cells[r];
-	if (tr_gpu_number(cl->s, cl->n, &v) != cl->n || v < 0 || v > 1e9 ||
-	    v != (double)(int64_t)v) {
+	if (tr_gpu_number(cl->s, cl->n, &v) != cl->n ||
+	    !tr_gpu_whole(v, 1e9, &index)) {
 		tr_input_error(x->in, err, cl->col, "expected a GPU index for "
 		    "'%s', got '%.*s'", x->cols[r].header, (int)cl->n, cl->s);
 		return (-2);
 	}
-	return ((int64_t)v);
+	return (index);
 }
 
 /* Get (or create) the GPU track of this row. */
@@ -666,14 +667,13 @@ row_process(struct smi *x, struct tr_error *err)
 	double			 v;
 	int64_t			 pid, id, ref;
 
-	if (tr_gpu_number(cl->s, cl->n, &v) != cl->n || v < 0 ||
-	    v != (double)(int64_t)v) {
+	if (tr_gpu_number(cl->s, cl->n, &v) != cl->n ||
+	    !tr_gpu_whole(v, TR_GPU_MAX_PID, &pid)) {
 		tr_input_error(x->in, err, cl->col, "expected a process id "
 		    "for '%s', got '%.*s'", x->cols[x->idx[R_PID]].header,
 		    (int)cl->n, cl->s);
 		return (-1);
 	}
-	pid = (int64_t)v;
 	tr_buf_reset(&x->key);
 	tr_buf_add(&x->key, &pid, sizeof pid);
 	tr_buf_add(&x->key, x->gkey.data, x->gkey.len);

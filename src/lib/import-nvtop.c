@@ -334,10 +334,8 @@ process(struct nvtop *x, json_t *p, size_t n, int64_t gpu_track,
 	s = json_is_string(j) ? json_string_value(j) : "";
 	if (json_is_integer(j))
 		pid = json_integer_value(j);
-	else if (tr_gpu_number(s, strlen(s), &v) == strlen(s) && *s != '\0' &&
-	    v >= 0 && v == (double)(int64_t)v)
-		pid = (int64_t)v;
-	else
+	else if (tr_gpu_number(s, strlen(s), &v) != strlen(s) || *s == '\0' ||
+	    !tr_gpu_whole(v, TR_GPU_MAX_PID, &pid))
 		return (obj_error(x, key_offset(x, "pid"), err, "expected a "
 		    "process id for 'pid', got '%s'",
 		    json_is_string(j) ? s : json_kind(j)));
