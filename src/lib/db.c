@@ -390,7 +390,7 @@ fail:
  * path names another one (or none) later.  The schema is written by now,
  * so the file exists, unless the store is SQLite's ":memory:" (tests).
  */
-static int
+static void
 remember_file(struct tr_db *db)
 {
 	struct stat	st;
@@ -400,7 +400,6 @@ remember_file(struct tr_db *db)
 		db->dev = st.st_dev;
 		db->ino = st.st_ino;
 	}
-	return (0);
 }
 
 /* Open db->path into 'db' (its sq NULL): 0, or -1 with 'err' set. */
@@ -490,7 +489,8 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 			    (long long)version, TR_DB_VERSION);
 			goto fail;
 		}
-		return (remember_file(db));
+		remember_file(db);
+		return (0);
 	}
 	/* WAL lets readers go on while an import writes. */
 	if (tr_db_exec(db, "PRAGMA journal_mode = WAL", err) != 0 ||
@@ -500,7 +500,8 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 		goto fail;
 	if (version < TR_DB_VERSION && migrate(db, err) != 0)
 		goto fail;
-	return (remember_file(db));
+	remember_file(db);
+	return (0);
 fail:
 	return (-1);
 }
