@@ -684,7 +684,8 @@ begin_sample(struct ps *ps, const struct hdr *h)
 	if (h->comm != NULL || h->pid >= 0 || h->tid >= 0) {
 		if (ps->t_id > 0 && ps->t_pid == h->pid &&
 		    ps->t_tid == h->tid && ps->t_comm.len == h->comm_len &&
-		    memcmp(ps->t_comm.data, h->comm, h->comm_len) == 0)
+		    (h->comm_len == 0 ||
+		    memcmp(ps->t_comm.data, h->comm, h->comm_len) == 0))
 			id = ps->t_id;
 		else {
 			id = tr_import_add_thread(ps->ctx, h->pid, h->tid,
