@@ -926,14 +926,15 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	 */
 	for (i = 0; tr_db_replaced(db); i++) {
 		tr_db_exec(db, "ROLLBACK", NULL);
-		if (i == 3 || tr_db_reopen(db, err) != 0 ||
-		    tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0) {
-			if (i == 3)
-				tr_error_set_line(err, TR_EIO, db->path, 0, 0,
-				    "the store keeps being removed while "
-				    "importing into it");
+		if (i == 3) {
+			tr_error_set_line(err, TR_EIO, db->path, 0, 0,
+			    "the store keeps being removed while importing "
+			    "into it");
 			goto out;
 		}
+		if (tr_db_reopen(db, err) != 0 ||
+		    tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
+			goto out;
 	}
 	for (i = 0; i < ST_COUNT; i++)
 		if (stmt_sql[i] != NULL &&
