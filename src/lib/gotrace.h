@@ -18,31 +18,6 @@
 #include "input.h"
 #include "util.h"
 
-/* --- a map from 64-bit keys to pointers, with deletion ------------------ */
-
-struct tr_gotrace_map {
-	uint64_t	*keys;
-	void		**vals;
-	unsigned char	*used;
-	size_t		 cap;		/* a power of two, or 0 */
-	size_t		 count;
-};
-
-void	 tr_gotrace_map_init(struct tr_gotrace_map *);
-/* Frees the table only; the values belong to the caller. */
-void	 tr_gotrace_map_release(struct tr_gotrace_map *);
-/* The value for 'key', or NULL. */
-void	*tr_gotrace_map_get(const struct tr_gotrace_map *, uint64_t key);
-/* Insert or replace. */
-void	 tr_gotrace_map_put(struct tr_gotrace_map *, uint64_t key, void *);
-/* Remove 'key' and return its value (NULL when absent). */
-void	*tr_gotrace_map_del(struct tr_gotrace_map *, uint64_t key);
-/*
- * The keys present, sorted, in a new array owned by the caller (NULL when
- * the map is empty).
- */
-uint64_t *tr_gotrace_map_keys(const struct tr_gotrace_map *, size_t *n);
-
 /* --- the sink -------------------------------------------------------- */
 
 /* Goroutine states, as slices on the goroutine's track. */

@@ -283,9 +283,9 @@ struct nw {
 	int			 have_freq;
 	uint64_t		 mints;
 	int			 have_mints;
-	struct tr_gotrace_map	 strings;	/* id -> char * */
-	struct tr_gotrace_map	 pcs;		/* pc -> struct pcframe * */
-	struct tr_gotrace_map	 stacks;	/* id -> struct vstack * */
+	struct tr_imap	 strings;	/* id -> char * */
+	struct tr_imap	 pcs;		/* pc -> struct pcframe * */
+	struct tr_imap	 stacks;	/* id -> struct vstack * */
 	struct cpusample	*samples;
 	size_t			 nsamples, capsamples, nextsample;
 	struct vbatch		*batches;
@@ -296,7 +296,7 @@ struct nw {
 	size_t			 nfront;
 
 	/* ordering */
-	struct tr_gotrace_map	 gs, ps, ms, tasks;
+	struct tr_imap	 gs, ps, ms, tasks;
 	uint64_t		 initial_gen;
 	uint64_t		 gc_seq;
 	int			 gc_state;
@@ -498,17 +498,17 @@ gen_reset(struct nw *w)
 	size_t	i;
 
 	for (i = 0; i < w->strings.cap; i++)
-		if (w->strings.used[i])
-			free(w->strings.vals[i]);
+		if (w->strings.slots[i].val != NULL)
+			free(w->strings.slots[i].val);
 	for (i = 0; i < w->pcs.cap; i++)
-		if (w->pcs.used[i])
-			free(w->pcs.vals[i]);
+		if (w->pcs.slots[i].val != NULL)
+			free(w->pcs.slots[i].val);
 	for (i = 0; i < w->stacks.cap; i++)
-		if (w->stacks.used[i])
-			vstack_free(w->stacks.vals[i]);
-	tr_gotrace_map_release(&w->strings);
-	tr_gotrace_map_release(&w->pcs);
-	tr_gotrace_map_release(&w->stacks);
+		if (w->stacks.slots[i].val != NULL)
+			vstack_free(w->stacks.slots[i].val);
+	tr_imap_release(&w->strings);
+	tr_imap_release(&w->pcs);
+	tr_imap_release(&w->stacks);
 	for (i = 0; i < w->ncurs; i++)
 		free(w->curs[i].buf);
 	free(w->curs);
@@ -553,10 +553,10 @@ add_strings(struct nw *w, const struct vbatch *b, const unsigned char *d,
 		if (len - pos < n)
 			return (bad_at(w, at, b->gen, b->no, err, "string %"
 			    PRIu64 " runs past the end of its batch", id));
-		if (id == 0 || tr_gotrace_map_get(&w->strings, id) != NULL)
+		if (id == 0 || tr_imap_get(&w->strings, id) != NULL)
 			return (bad_at(w, at, b->gen, b->no, err, "multiple "
 			    "strings with the same ID: id=%" PRIu64, id));
-		tr_gotrace_map_put(&w->strings, id,
+		tr_imap_put(&w->strings, id,
 		    tr_xstrndup((const char *)d + pos, (size_t)n));
 		pos += (size_t)n;
 	}
@@ -586,7 +586,7 @@ add_stacks(struct nw *w, const struct vbatch *b, const unsigned char *d,
 			return (bad_at(w, at, b->gen, b->no, err, "invalid "
 			    "stack size %" PRIu64 ", maximum is %d", n,
 			    MAX_FRAMES));
-		if (id == 0 || tr_gotrace_map_get(&w->stacks, id) != NULL)
+		if (id == 0 || tr_imap_get(&w->stacks, id) != NULL)
 			return (bad_at(w, at, b->gen, b->no, err, "multiple "
 			    "stacks with the same ID: id=%" PRIu64, id));
 		s = tr_xcalloc(1, sizeof *s);
@@ -594,18 +594,18 @@ add_stacks(struct nw *w, const struct vbatch *b, const unsigned char *d,
 		s->n = (size_t)n;
 		s->off = at;
 		s->batch = b->no;
-		tr_gotrace_map_put(&w->stacks, id, s);
+		tr_imap_put(&w->stacks, id, s);
 		for (i = 0; i < n; i++) {
 			for (k = 0; k < 4; k++)
 				DNEED(uvarint(d, len, &pos, &v[k]),
 				    "stack frame");
 			s->pcs[i] = v[0];
-			if (tr_gotrace_map_get(&w->pcs, v[0]) == NULL) {
+			if (tr_imap_get(&w->pcs, v[0]) == NULL) {
 				f = tr_xcalloc(1, sizeof *f);
 				f->fn = v[1];
 				f->file = v[2];
 				f->line = v[3];
-				tr_gotrace_map_put(&w->pcs, v[0], f);
+				tr_imap_put(&w->pcs, v[0], f);
 			}
 		}
 	}
@@ -856,18 +856,18 @@ resolve_stacks(struct nw *w, struct tr_error *err)
 	size_t		 i, k, cap = 0;
 
 	for (i = 0; i < w->stacks.cap; i++) {
-		if (!w->stacks.used[i])
+		if (w->stacks.slots[i].val == NULL)
 			continue;
-		s = w->stacks.vals[i];
+		s = w->stacks.slots[i].val;
 		if (s->n > cap) {
 			cap = s->n;
 			ids = tr_xrealloc(ids, cap * sizeof *ids);
 		}
 		for (k = 0; k < s->n; k++) {
-			f = tr_gotrace_map_get(&w->pcs, s->pcs[k]);
-			fn = f->fn ? tr_gotrace_map_get(&w->strings, f->fn) :
+			f = tr_imap_get(&w->pcs, s->pcs[k]);
+			fn = f->fn ? tr_imap_get(&w->strings, f->fn) :
 			    "";
-			file = f->file ? tr_gotrace_map_get(&w->strings,
+			file = f->file ? tr_imap_get(&w->strings,
 			    f->file) : "";
 			if (fn == NULL || file == NULL) {
 				free(ids);
@@ -875,7 +875,7 @@ resolve_stacks(struct nw *w, struct tr_error *err)
 				    err, "found invalid %s string ID %" PRIu64
 				    " for stack %" PRIu64, fn == NULL ?
 				    "func" : "file", fn == NULL ? f->fn :
-				    f->file, w->stacks.keys[i]));
+				    f->file, w->stacks.slots[i].key));
 			}
 			memset(&fr, 0, sizeof fr);
 			fr.name = *fn ? fn : "?";
@@ -1107,13 +1107,13 @@ need(struct nw *w, const struct nev *e, const struct ctx *c, int m, int p,
 static struct vg *
 vg_get(struct nw *w, uint64_t g)
 {
-	return (tr_gotrace_map_get(&w->gs, g));
+	return (tr_imap_get(&w->gs, g));
 }
 
 static struct vp *
 vp_get(struct nw *w, uint64_t p)
 {
-	return (tr_gotrace_map_get(&w->ps, p));
+	return (tr_imap_get(&w->ps, p));
 }
 
 static void
@@ -1222,7 +1222,7 @@ range_end(struct nw *w, const struct nev *e, int *r, uint64_t *d, int *n,
 static const char *
 str_get(struct nw *w, uint64_t id)
 {
-	return (id == 0 ? "" : tr_gotrace_map_get(&w->strings, id));
+	return (id == 0 ? "" : tr_imap_get(&w->strings, id));
 }
 
 /*
@@ -1245,10 +1245,10 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 	cur.m = m;
 	cur.p = cur.g = NO_ID;
 	if (m != NO_ID) {
-		if ((ms = tr_gotrace_map_get(&w->ms, m)) == NULL) {
+		if ((ms = tr_imap_get(&w->ms, m)) == NULL) {
 			ms = tr_xcalloc(1, sizeof *ms);
 			ms->g = ms->p = NO_ID;
-			tr_gotrace_map_put(&w->ms, m, ms);
+			tr_imap_put(&w->ms, m, ms);
 		}
 		cur.p = ms->p;
 		cur.g = ms->g;
@@ -1280,7 +1280,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			p = tr_xcalloc(1, sizeof *p);
 			p->status = status;
 			p->sgen = w->gen;
-			tr_gotrace_map_put(&w->ps, id, p);
+			tr_imap_put(&w->ps, id, p);
 		}
 		if (status == P_RUNNING || status == P_SYSCALL)
 			nc.p = id;
@@ -1292,11 +1292,11 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			for (i = 0; i < w->ms.cap; i++) {
 				struct vm	*x;
 
-				if (!w->ms.used[i])
+				if (w->ms.slots[i].val == NULL)
 					continue;
-				x = w->ms.vals[i];
+				x = w->ms.slots[i].val;
 				if (x->p == id) {
-					cur.m = w->ms.keys[i];
+					cur.m = w->ms.slots[i].key;
 					cur.p = id;
 					cur.g = x->g;
 					found = 1;
@@ -1369,7 +1369,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			break;
 		}
 		{
-			struct vm	*x = tr_gotrace_map_get(&w->ms, mid);
+			struct vm	*x = tr_imap_get(&w->ms, mid);
 
 			if (x == NULL)
 				return (BAD(e, "stole proc from non-existent "
@@ -1403,7 +1403,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 			g = tr_xcalloc(1, sizeof *g);
 			g->status = status;
 			g->sgen = w->gen;
-			tr_gotrace_map_put(&w->gs, id, g);
+			tr_imap_put(&w->gs, id, g);
 			e->extra = 1;	/* new to us */
 		} else
 			return (BAD(e, "found goroutine status for new "
@@ -1423,7 +1423,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 					    id, (int64_t)cur.g));
 				nc.g = id;
 			} else {
-				struct vm	*x = tr_gotrace_map_get(&w->ms,
+				struct vm	*x = tr_imap_get(&w->ms,
 				    mid);
 
 				if (x != NULL) {
@@ -1438,7 +1438,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 					x = tr_xcalloc(1, sizeof *x);
 					x->g = id;
 					x->p = NO_ID;
-					tr_gotrace_map_put(&w->ms, mid, x);
+					tr_imap_put(&w->ms, mid, x);
 				}
 				cur.m = mid;
 			}
@@ -1459,7 +1459,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		g = tr_xcalloc(1, sizeof *g);
 		g->status = e->type == EV_GO_CREATE ? GO_RUNNABLE : GO_WAITING;
 		g->sgen = w->gen;
-		tr_gotrace_map_put(&w->gs, id, g);
+		tr_imap_put(&w->gs, id, g);
 		push(w, e, &cur);
 		break;
 	case EV_GO_DESTROY:
@@ -1476,7 +1476,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		nc.g = NO_ID;
 		push(w, e, &cur);
 		if (e->type == EV_GO_DESTROY)
-			vg_free(tr_gotrace_map_del(&w->gs, cur.g));
+			vg_free(tr_imap_del(&w->gs, cur.g));
 		else
 			g->status = e->type == EV_GO_STOP ? GO_RUNNABLE :
 			    GO_WAITING;
@@ -1535,7 +1535,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 				x.type = EV_GO_BLOCK;
 			} else {
 				x.type = EV_GO_DESTROY;
-				vg_free(tr_gotrace_map_del(&w->gs, cur.g));
+				vg_free(tr_imap_del(&w->gs, cur.g));
 			}
 			push(w, &x, &cur);
 			ng->status = GO_RUNNING;
@@ -1623,7 +1623,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		g = tr_xcalloc(1, sizeof *g);
 		g->status = GO_SYSCALL;
 		g->sgen = w->gen;
-		tr_gotrace_map_put(&w->gs, id, g);
+		tr_imap_put(&w->gs, id, g);
 		nc.g = id;
 		push(w, e, &cur);
 		break;
@@ -1636,7 +1636,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		if (g->status != GO_SYSCALL)
 			return (BAD(e, "event %s for goroutine that's not "
 			    "Syscall", ev_name(e->type)));
-		vg_free(tr_gotrace_map_del(&w->gs, cur.g));
+		vg_free(tr_imap_del(&w->gs, cur.g));
 		nc.g = NO_ID;
 		if (cur.p != NO_ID) {
 			struct nev	x = *e;
@@ -1663,7 +1663,7 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		break;
 	case EV_TASK_BEGIN:
 		id = e->args[0];
-		if (tr_gotrace_map_get(&w->tasks, id) != NULL)
+		if (tr_imap_get(&w->tasks, id) != NULL)
 			return (BAD(e, "task ID conflict: %" PRIu64, id));
 		if ((s = str_get(w, e->args[2])) == NULL)
 			return (BAD(e, "invalid string ID %" PRIu64 " for %s "
@@ -1671,13 +1671,13 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		t = tr_xcalloc(1, sizeof *t);
 		t->name = tr_xstrdup(s);
 		t->parent = e->args[1];
-		tr_gotrace_map_put(&w->tasks, id, t);
+		tr_imap_put(&w->tasks, id, t);
 		if (USER_GO(&cur) != 0)
 			return (-1);
 		push(w, e, &cur);
 		break;
 	case EV_TASK_END:
-		if ((t = tr_gotrace_map_del(&w->tasks, e->args[0])) != NULL) {
+		if ((t = tr_imap_del(&w->tasks, e->args[0])) != NULL) {
 			free(t->name);
 			free(t);
 		}
@@ -1886,7 +1886,7 @@ stack_cs(struct nw *w, uint64_t id, const char **leaf)
 
 	if (leaf != NULL)
 		*leaf = NULL;
-	if (id == 0 || (s = tr_gotrace_map_get(&w->stacks, id)) == NULL)
+	if (id == 0 || (s = tr_imap_get(&w->stacks, id)) == NULL)
 		return (0);
 	if (leaf != NULL)
 		*leaf = s->leaf;
@@ -1962,7 +1962,7 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 	for (k = 0; k < 2; k++) {
 		int	i = specs[e->type].stk[k];
 
-		if (i > 0 && e->args[i - 1] != 0 && tr_gotrace_map_get(
+		if (i > 0 && e->args[i - 1] != 0 && tr_imap_get(
 		    &w->stacks, e->args[i - 1]) == NULL)
 			return (BAD(e, "found invalid stack ID %" PRIu64
 			    " for event %s", e->args[i - 1],
@@ -2187,7 +2187,7 @@ deliver_sample(struct nw *w, struct cpusample *smp, struct tr_error *err)
 {
 	int64_t	ts = smp->time;
 
-	if (smp->stack != 0 && tr_gotrace_map_get(&w->stacks, smp->stack) ==
+	if (smp->stack != 0 && tr_imap_get(&w->stacks, smp->stack) ==
 	    NULL)
 		return (bad_at(w, smp->off, w->gen, smp->batch, err, "found "
 		    "invalid stack ID %" PRIu64 " for event CPUSample",
@@ -2398,25 +2398,25 @@ nw_release(struct nw *w)
 
 	gen_reset(w);
 	for (i = 0; i < w->gs.cap; i++)
-		if (w->gs.used[i])
-			vg_free(w->gs.vals[i]);
+		if (w->gs.slots[i].val != NULL)
+			vg_free(w->gs.slots[i].val);
 	for (i = 0; i < w->ps.cap; i++)
-		if (w->ps.used[i])
-			free(w->ps.vals[i]);
+		if (w->ps.slots[i].val != NULL)
+			free(w->ps.slots[i].val);
 	for (i = 0; i < w->ms.cap; i++)
-		if (w->ms.used[i])
-			free(w->ms.vals[i]);
+		if (w->ms.slots[i].val != NULL)
+			free(w->ms.slots[i].val);
 	for (i = 0; i < w->tasks.cap; i++)
-		if (w->tasks.used[i]) {
-			struct vtask	*t = w->tasks.vals[i];
+		if (w->tasks.slots[i].val != NULL) {
+			struct vtask	*t = w->tasks.slots[i].val;
 
 			free(t->name);
 			free(t);
 		}
-	tr_gotrace_map_release(&w->gs);
-	tr_gotrace_map_release(&w->ps);
-	tr_gotrace_map_release(&w->ms);
-	tr_gotrace_map_release(&w->tasks);
+	tr_imap_release(&w->gs);
+	tr_imap_release(&w->ps);
+	tr_imap_release(&w->ms);
+	tr_imap_release(&w->tasks);
 	free(w->front);
 	free(w->queue);
 	free(w->samples);
@@ -2469,13 +2469,13 @@ tr_gotrace_new_run(struct tr_import *ctx, struct tr_input *in, int ver,
 	w.rbase = HDR;
 	w.snapshots = json_array();
 	tr_buf_init(&w.b);
-	tr_gotrace_map_init(&w.strings);
-	tr_gotrace_map_init(&w.pcs);
-	tr_gotrace_map_init(&w.stacks);
-	tr_gotrace_map_init(&w.gs);
-	tr_gotrace_map_init(&w.ps);
-	tr_gotrace_map_init(&w.ms);
-	tr_gotrace_map_init(&w.tasks);
+	tr_imap_init(&w.strings);
+	tr_imap_init(&w.pcs);
+	tr_imap_init(&w.stacks);
+	tr_imap_init(&w.gs);
+	tr_imap_init(&w.ps);
+	tr_imap_init(&w.ms);
+	tr_imap_init(&w.tasks);
 	if (ver != 1022 && ver != 1023 && ver != 1025 && ver != 1026) {
 		tr_input_error_at(in, err, 0, "unsupported Go trace version "
 		    "%d.%d (the generation format has 1.22, 1.23, 1.25 and "

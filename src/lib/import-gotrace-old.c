@@ -260,9 +260,9 @@ struct old {
 	int			 reof;
 	int			 spill_fd;
 	FILE			*spill;
-	struct tr_gotrace_map	 strings;	/* id -> char * */
-	struct tr_gotrace_map	 stacks;	/* id -> struct stack * */
-	struct tr_gotrace_map	 timers;	/* goid -> non-NULL */
+	struct tr_imap	 strings;	/* id -> char * */
+	struct tr_imap	 stacks;	/* id -> struct stack * */
+	struct tr_imap	 timers;	/* goid -> non-NULL */
 	struct batch		*batches;
 	size_t			 nbatches, capbatches;
 	int64_t			 freq;
@@ -278,9 +278,9 @@ struct old {
 	size_t			 ncurs;
 	struct cursor		**heap, **avail;
 	size_t			 nheap, navail;
-	struct tr_gotrace_map	 gs;		/* goid -> struct og * */
-	struct tr_gotrace_map	 ps;		/* p -> struct op * */
-	struct tr_gotrace_map	 tasks;		/* open task ids */
+	struct tr_imap	 gs;		/* goid -> struct og * */
+	struct tr_imap	 ps;		/* p -> struct op * */
+	struct tr_imap	 tasks;		/* open task ids */
 	struct og		 g0;
 	struct op		 world;
 	uint64_t		 gcseq;
@@ -544,7 +544,7 @@ str_get(struct old *o, uint64_t id)
 {
 	if (id == 0)
 		return ("");
-	return (tr_gotrace_map_get(&o->strings, id));
+	return (tr_imap_get(&o->strings, id));
 }
 
 static int
@@ -585,8 +585,8 @@ add_stack(struct old *o, struct raw *r, int64_t off, struct tr_error *err)
 	}
 	if ((s->cs = tr_import_add_stack(o->ctx, ids, n, err)) < 0)
 		goto out;
-	free(tr_gotrace_map_del(&o->stacks, r->args[0]));
-	tr_gotrace_map_put(&o->stacks, r->args[0], s);
+	free(tr_imap_del(&o->stacks, r->args[0]));
+	tr_imap_put(&o->stacks, r->args[0], s);
 	s = NULL;
 	rc = 0;
 out:
@@ -626,11 +626,11 @@ pass1(struct old *o, struct tr_error *err)
 		o->rpos += (size_t)n;
 		switch (r->type) {
 		case EV_STRING:
-			if (tr_gotrace_map_get(&o->strings, r->args[0]))
+			if (tr_imap_get(&o->strings, r->args[0]))
 				return (tr_input_error_at(o->in, err, off,
 				    "string id %" PRIu64 " defined twice",
 				    r->args[0]));
-			tr_gotrace_map_put(&o->strings, r->args[0],
+			tr_imap_put(&o->strings, r->args[0],
 			    tr_xstrndup((const char *)r->str, r->slen));
 			continue;
 		case EV_BATCH:
@@ -671,7 +671,7 @@ pass1(struct old *o, struct tr_error *err)
 				    o->freq));
 			continue;
 		case EV_TIMER_GOROUTINE:
-			tr_gotrace_map_put(&o->timers, r->args[0], o);
+			tr_imap_put(&o->timers, r->args[0], o);
 			continue;
 		}
 		if (bt == NULL)
@@ -758,7 +758,7 @@ stack_cs(struct old *o, uint64_t id, int64_t off, struct tr_error *err)
 
 	if (id == 0)
 		return (0);
-	if ((s = tr_gotrace_map_get(&o->stacks, id)) == NULL) {
+	if ((s = tr_imap_get(&o->stacks, id)) == NULL) {
 		tr_input_error_at(o->in, err, off, "undefined stack id %"
 		    PRIu64, id);
 		return (-1);
@@ -1005,7 +1005,7 @@ og_get(struct old *o, uint64_t g)
 {
 	if (g == 0)
 		return (&o->g0);
-	return (tr_gotrace_map_get(&o->gs, g));
+	return (tr_imap_get(&o->gs, g));
 }
 
 static int
@@ -1040,7 +1040,7 @@ apply(struct old *o, const struct trans *t)
 	}
 	if ((g = og_get(o, t->g)) == NULL) {
 		g = tr_xcalloc(1, sizeof *g);
-		tr_gotrace_map_put(&o->gs, t->g, g);
+		tr_imap_put(&o->gs, t->g, g);
 	}
 	seq = t->nseq == NOSEQ ? g->seq : t->nseq == SEQINC ? g->seq + 1 :
 	    t->nseq;
@@ -1105,9 +1105,9 @@ op_get(struct old *o, int64_t p)
 {
 	struct op	*pp;
 
-	if ((pp = tr_gotrace_map_get(&o->ps, (uint64_t)p)) == NULL) {
+	if ((pp = tr_imap_get(&o->ps, (uint64_t)p)) == NULL) {
 		pp = tr_xcalloc(1, sizeof *pp);
-		tr_gotrace_map_put(&o->ps, (uint64_t)p, pp);
+		tr_imap_put(&o->ps, (uint64_t)p, pp);
 	}
 	return (pp);
 }
@@ -1227,7 +1227,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	if (g != NULL && g->sys_pending && e->type != EV_GO_SYSBLOCK &&
 	    flush_syscall(o, e->g, g, err) != 0)
 		return (-1);
-	if (e->type == EV_GO_UNBLOCK && tr_gotrace_map_get(&o->timers, e->g))
+	if (e->type == EV_GO_UNBLOCK && tr_imap_get(&o->timers, e->g))
 		hp = TIMER_P;
 	ns = tick_ns(o, e->ts);
 
@@ -1377,7 +1377,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		{
 			struct stack	*st = NULL;
 
-			if (e->args[1] != 0 && (st = tr_gotrace_map_get(
+			if (e->args[1] != 0 && (st = tr_imap_get(
 			    &o->stacks, e->args[1])) == NULL)
 				return (bad(o, e, err, "event GoCreate: "
 				    "undefined "
@@ -1436,7 +1436,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		}
 		if (tr_gotrace_go_end(o->sink, e->g, ns, err) != 0)
 			return (-1);
-		og_free(tr_gotrace_map_del(&o->gs, e->g));
+		og_free(tr_imap_del(&o->gs, e->g));
 		g = NULL;
 		break;
 	case EV_GO_SCHED:
@@ -1556,18 +1556,18 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			return (-1);
 		break;
 	case EV_TASK_CREATE:
-		if (tr_gotrace_map_get(&o->tasks, e->args[0]) != NULL)
+		if (tr_imap_get(&o->tasks, e->args[0]) != NULL)
 			return (bad(o, e, err, "event UserTaskCreate: task id %"
 			    PRIu64 " is already in use", e->args[0]));
 		if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
 			return (-1);
-		tr_gotrace_map_put(&o->tasks, e->args[0], o);
+		tr_imap_put(&o->tasks, e->args[0], o);
 		if (tr_gotrace_task_begin(o->sink, e->args[0], e->args[1], s0,
 		    e->g, ns, cs, err) != 0)
 			return (-1);
 		break;
 	case EV_TASK_END:
-		tr_gotrace_map_del(&o->tasks, e->args[0]);
+		tr_imap_del(&o->tasks, e->args[0]);
 		if (tr_gotrace_task_end(o->sink, e->args[0], e->g, ns,
 		    err) != 0)
 			return (-1);
@@ -1776,9 +1776,9 @@ pass2(struct old *o, struct tr_error *err)
 	}
 
 	/* Syscalls still pending at the end returned without blocking. */
-	keys = tr_gotrace_map_keys(&o->gs, &nkeys);
+	keys = tr_imap_keys(&o->gs, &nkeys);
 	for (i = 0; i < nkeys; i++)
-		if (flush_syscall(o, keys[i], tr_gotrace_map_get(&o->gs,
+		if (flush_syscall(o, keys[i], tr_imap_get(&o->gs,
 		    keys[i]), err) != 0) {
 			free(keys);
 			return (-1);
@@ -1804,23 +1804,23 @@ old_release(struct old *o)
 	size_t	i;
 
 	for (i = 0; i < o->strings.cap; i++)
-		if (o->strings.used[i])
-			free(o->strings.vals[i]);
+		if (o->strings.slots[i].val != NULL)
+			free(o->strings.slots[i].val);
 	for (i = 0; i < o->stacks.cap; i++)
-		if (o->stacks.used[i])
-			free(o->stacks.vals[i]);
+		if (o->stacks.slots[i].val != NULL)
+			free(o->stacks.slots[i].val);
 	for (i = 0; i < o->gs.cap; i++)
-		if (o->gs.used[i])
-			og_free(o->gs.vals[i]);
+		if (o->gs.slots[i].val != NULL)
+			og_free(o->gs.slots[i].val);
 	for (i = 0; i < o->ps.cap; i++)
-		if (o->ps.used[i])
-			free(o->ps.vals[i]);
-	tr_gotrace_map_release(&o->strings);
-	tr_gotrace_map_release(&o->stacks);
-	tr_gotrace_map_release(&o->timers);
-	tr_gotrace_map_release(&o->gs);
-	tr_gotrace_map_release(&o->ps);
-	tr_gotrace_map_release(&o->tasks);
+		if (o->ps.slots[i].val != NULL)
+			free(o->ps.slots[i].val);
+	tr_imap_release(&o->strings);
+	tr_imap_release(&o->stacks);
+	tr_imap_release(&o->timers);
+	tr_imap_release(&o->gs);
+	tr_imap_release(&o->ps);
+	tr_imap_release(&o->tasks);
 	for (i = 0; i < o->ncurs; i++) {
 		free(o->curs[i].buf);
 		free(o->curs[i].raw.args);
@@ -1858,12 +1858,12 @@ tr_gotrace_old_run(struct tr_import *ctx, struct tr_input *in, int ver,
 	o.preinit = 1;
 	o.end_ns = INT64_MIN;
 	tr_buf_init(&o.b);
-	tr_gotrace_map_init(&o.strings);
-	tr_gotrace_map_init(&o.stacks);
-	tr_gotrace_map_init(&o.timers);
-	tr_gotrace_map_init(&o.gs);
-	tr_gotrace_map_init(&o.ps);
-	tr_gotrace_map_init(&o.tasks);
+	tr_imap_init(&o.strings);
+	tr_imap_init(&o.stacks);
+	tr_imap_init(&o.timers);
+	tr_imap_init(&o.gs);
+	tr_imap_init(&o.ps);
+	tr_imap_init(&o.tasks);
 	if ((ver > 1011 && ver != 1019 && ver != 1021) || ver == 1006) {
 		tr_input_error_at(in, err, 0, "unsupported Go trace version "
 		    "%d.%d (the old format has 1.7 to 1.11, 1.19 and 1.21)",

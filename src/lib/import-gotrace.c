@@ -18,141 +18,6 @@
 tr_gotrace_hook_fn	*tr_gotrace_hook;
 void			*tr_gotrace_hook_arg;
 
-/* --- the map --------------------------------------------------------- */
-
-void
-tr_gotrace_map_init(struct tr_gotrace_map *m)
-{
-	memset(m, 0, sizeof *m);
-}
-
-void
-tr_gotrace_map_release(struct tr_gotrace_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	memset(m, 0, sizeof *m);
-}
-
-static size_t
-map_slot(uint64_t key, size_t cap)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return ((size_t)key & (cap - 1));
-}
-
-void *
-tr_gotrace_map_get(const struct tr_gotrace_map *m, uint64_t key)
-{
-	size_t	i;
-
-	if (m->cap == 0)
-		return (NULL);
-	for (i = map_slot(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			return (m->vals[i]);
-	return (NULL);
-}
-
-static void
-map_grow(struct tr_gotrace_map *m)
-{
-	struct tr_gotrace_map	n;
-	size_t			i;
-
-	n.cap = m->cap ? m->cap * 2 : 64;
-	n.count = 0;
-	n.keys = tr_xcalloc(n.cap, sizeof *n.keys);
-	n.vals = tr_xcalloc(n.cap, sizeof *n.vals);
-	n.used = tr_xcalloc(n.cap, 1);
-	for (i = 0; i < m->cap; i++)
-		if (m->used[i])
-			tr_gotrace_map_put(&n, m->keys[i], m->vals[i]);
-	tr_gotrace_map_release(m);
-	*m = n;
-}
-
-void
-tr_gotrace_map_put(struct tr_gotrace_map *m, uint64_t key, void *val)
-{
-	size_t	i;
-
-	if ((m->count + 1) * 4 > m->cap * 3)
-		map_grow(m);
-	for (i = map_slot(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
-			return;
-		}
-	m->used[i] = 1;
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->count++;
-}
-
-void *
-tr_gotrace_map_del(struct tr_gotrace_map *m, uint64_t key)
-{
-	size_t	 i, j, k, mask = m->cap - 1;
-	void	*val;
-
-	if (m->cap == 0)
-		return (NULL);
-	for (i = map_slot(key, m->cap); m->used[i]; i = (i + 1) & mask)
-		if (m->keys[i] == key)
-			break;
-	if (!m->used[i])
-		return (NULL);
-	val = m->vals[i];
-	/* Backward-shift deletion keeps probe chains whole, no tombstones. */
-	j = i;
-	for (;;) {
-		j = (j + 1) & mask;
-		if (!m->used[j])
-			break;
-		k = map_slot(m->keys[j], m->cap);
-		if ((j > i && (k <= i || k > j)) ||
-		    (j < i && k <= i && k > j)) {
-			m->keys[i] = m->keys[j];
-			m->vals[i] = m->vals[j];
-			i = j;
-		}
-	}
-	m->used[i] = 0;
-	m->vals[i] = NULL;
-	m->count--;
-	return (val);
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-uint64_t *
-tr_gotrace_map_keys(const struct tr_gotrace_map *m, size_t *n)
-{
-	uint64_t	*k;
-	size_t		 i, j = 0;
-
-	*n = 0;
-	if (m->count == 0)
-		return (NULL);
-	k = tr_xcalloc(m->count, sizeof *k);
-	for (i = 0; i < m->cap; i++)
-		if (m->used[i])
-			k[j++] = m->keys[i];
-	qsort(k, j, sizeof *k, cmp_u64);
-	*n = j;
-	return (k);
-}
-
 /* --- JSON ------------------------------------------------------------ */
 
 void
@@ -237,7 +102,7 @@ static const char *const sink_names[S_COUNT] = {
 
 struct tr_gotrace_sink {
 	struct tr_import	*ctx;
-	struct tr_gotrace_map	 gs, ps, tasks;
+	struct tr_imap	 gs, ps, tasks;
 	int64_t			 ids[S_COUNT];
 	int64_t			 gc_track, stw_track, heap_track, rt_track;
 	int			 gc_open;
@@ -253,9 +118,9 @@ tr_gotrace_sink_new(struct tr_import *ctx)
 	struct tr_gotrace_sink	*s = tr_xcalloc(1, sizeof *s);
 
 	s->ctx = ctx;
-	tr_gotrace_map_init(&s->gs);
-	tr_gotrace_map_init(&s->ps);
-	tr_gotrace_map_init(&s->tasks);
+	tr_imap_init(&s->gs);
+	tr_imap_init(&s->ps);
+	tr_imap_init(&s->tasks);
 	tr_buf_init(&s->b);
 	return (s);
 }
@@ -278,17 +143,17 @@ tr_gotrace_sink_free(struct tr_gotrace_sink *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->gs.cap; i++)
-		if (s->gs.used[i])
-			gor_free(s->gs.vals[i]);
+		if (s->gs.slots[i].val != NULL)
+			gor_free(s->gs.slots[i].val);
 	for (i = 0; i < s->ps.cap; i++)
-		if (s->ps.used[i])
-			free(s->ps.vals[i]);
+		if (s->ps.slots[i].val != NULL)
+			free(s->ps.slots[i].val);
 	for (i = 0; i < s->tasks.cap; i++)
-		if (s->tasks.used[i])
-			free(s->tasks.vals[i]);
-	tr_gotrace_map_release(&s->gs);
-	tr_gotrace_map_release(&s->ps);
-	tr_gotrace_map_release(&s->tasks);
+		if (s->tasks.slots[i].val != NULL)
+			free(s->tasks.slots[i].val);
+	tr_imap_release(&s->gs);
+	tr_imap_release(&s->ps);
+	tr_imap_release(&s->tasks);
 	sqlite3_finalize(s->st_ended);
 	tr_buf_release(&s->b);
 	free(s);
@@ -358,8 +223,8 @@ gor_new(struct tr_gotrace_sink *s, uint64_t goid)
 	struct gor	*g = tr_xcalloc(1, sizeof *g);
 
 	tr_buf_init(&g->args);
-	gor_free(tr_gotrace_map_del(&s->gs, goid));
-	tr_gotrace_map_put(&s->gs, goid, g);
+	gor_free(tr_imap_del(&s->gs, goid));
+	tr_imap_put(&s->gs, goid, g);
 	return (g);
 }
 
@@ -412,7 +277,7 @@ tr_gotrace_go_create(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 	int64_t		 cat;
 	int		 n;
 
-	if ((g = tr_gotrace_map_get(&s->gs, goid)) != NULL &&
+	if ((g = tr_imap_get(&s->gs, goid)) != NULL &&
 	    gor_close(s, g, ts, 0, err) != 0)
 		return (-1);
 	g = gor_new(s, goid);
@@ -445,7 +310,7 @@ gor_get(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 	struct gor	*g;
 	char		 meta[64];
 
-	if ((g = tr_gotrace_map_get(&s->gs, goid)) != NULL)
+	if ((g = tr_imap_get(&s->gs, goid)) != NULL)
 		return (g);
 	g = gor_new(s, goid);
 	snprintf(meta, sizeof meta, "{\"at_start\":true,\"seen\":%" PRId64 "}",
@@ -483,7 +348,7 @@ tr_gotrace_go_restate(struct tr_gotrace_sink *s, uint64_t goid,
 	struct gor	*g;
 	int64_t		 cat_id = 0;
 
-	if ((g = tr_gotrace_map_get(&s->gs, goid)) == NULL)
+	if ((g = tr_imap_get(&s->gs, goid)) == NULL)
 		return (0);
 	if (cat != NULL && (cat_id = tr_gotrace_str(s, cat, err)) < 0)
 		return (-1);
@@ -494,7 +359,7 @@ tr_gotrace_go_restate(struct tr_gotrace_sink *s, uint64_t goid,
 enum tr_gotrace_state
 tr_gotrace_go_current(struct tr_gotrace_sink *s, uint64_t goid)
 {
-	struct gor	*g = tr_gotrace_map_get(&s->gs, goid);
+	struct gor	*g = tr_imap_get(&s->gs, goid);
 
 	return (g ? (enum tr_gotrace_state)g->state : 0);
 }
@@ -529,7 +394,7 @@ tr_gotrace_go_end(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(tr_import_db(s->ctx), err,
 		    "cannot write to store"));
-	gor_free(tr_gotrace_map_del(&s->gs, goid));
+	gor_free(tr_imap_del(&s->gs, goid));
 	return (0);
 }
 
@@ -558,11 +423,11 @@ proc_get(struct tr_gotrace_sink *s, int64_t p, struct tr_error *err)
 	struct proc	*pp;
 	char		 name[32];
 
-	if ((pp = tr_gotrace_map_get(&s->ps, (uint64_t)p)) != NULL)
+	if ((pp = tr_imap_get(&s->ps, (uint64_t)p)) != NULL)
 		return (pp);
 	pp = tr_xcalloc(1, sizeof *pp);
 	pp->m = -1;
-	tr_gotrace_map_put(&s->ps, (uint64_t)p, pp);
+	tr_imap_put(&s->ps, (uint64_t)p, pp);
 	snprintf(name, sizeof name, "P%" PRId64, p);
 	pp->track = tr_import_add_track(s->ctx, "go-proc", name, p, 0, 0, 0,
 	    NULL, err);
@@ -616,7 +481,7 @@ tr_gotrace_proc_stop(struct tr_gotrace_sink *s, int64_t p, int64_t ts,
 int64_t
 tr_gotrace_proc_m(struct tr_gotrace_sink *s, int64_t p)
 {
-	struct proc	*pp = tr_gotrace_map_get(&s->ps, (uint64_t)p);
+	struct proc	*pp = tr_imap_get(&s->ps, (uint64_t)p);
 
 	return (pp && pp->running ? pp->m : -1);
 }
@@ -801,7 +666,7 @@ tr_gotrace_assist_end(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 {
 	struct gor	*g;
 
-	if ((g = tr_gotrace_map_get(&s->gs, goid)) == NULL)
+	if ((g = tr_imap_get(&s->gs, goid)) == NULL)
 		return (0);
 	return (assist_close(s, g, goid, ts, 0, err));
 }
@@ -844,10 +709,10 @@ task_get(struct tr_gotrace_sink *s, uint64_t id, const char *name,
 	struct task	*t;
 	char		 buf[32];
 
-	if ((t = tr_gotrace_map_get(&s->tasks, id)) != NULL)
+	if ((t = tr_imap_get(&s->tasks, id)) != NULL)
 		return (t);
 	t = tr_xcalloc(1, sizeof *t);
-	tr_gotrace_map_put(&s->tasks, id, t);
+	tr_imap_put(&s->tasks, id, t);
 	if (name == NULL) {
 		if (id == 0)
 			name = "background";
@@ -869,7 +734,7 @@ tr_gotrace_task_begin(struct tr_gotrace_sink *s, uint64_t id,
 	struct task	*t;
 	char		 meta[128];
 
-	free(tr_gotrace_map_del(&s->tasks, id));
+	free(tr_imap_del(&s->tasks, id));
 	snprintf(meta, sizeof meta, "{\"parent\":%" PRIu64 ",\"goid\":%" PRIu64
 	    ",\"created\":%" PRId64 "}", parent, goid, ts);
 	if ((t = task_get(s, id, name, meta, err)) == NULL)
@@ -911,7 +776,7 @@ tr_gotrace_task_end(struct tr_gotrace_sink *s, uint64_t id, uint64_t goid,
 	struct task	*t;
 	int		 rc;
 
-	if ((t = tr_gotrace_map_get(&s->tasks, id)) == NULL) {
+	if ((t = tr_imap_get(&s->tasks, id)) == NULL) {
 		/* Created before the trace began: an instant on its track. */
 		if ((t = task_get(s, id, NULL, "{\"at_start\":true}", err)) ==
 		    NULL)
@@ -923,7 +788,7 @@ tr_gotrace_task_end(struct tr_gotrace_sink *s, uint64_t id, uint64_t goid,
 			return (-1);
 	}
 	rc = task_close(s, t, goid, ts, 0, err);
-	free(tr_gotrace_map_del(&s->tasks, id));
+	free(tr_imap_del(&s->tasks, id));
 	return (rc);
 }
 
@@ -1081,18 +946,18 @@ tr_gotrace_sink_finish(struct tr_gotrace_sink *s, int64_t ts,
 	int		 rc = 0;
 
 	/* Sorted keys: rows come out in the same order on every run. */
-	keys = tr_gotrace_map_keys(&s->gs, &n);
+	keys = tr_imap_keys(&s->gs, &n);
 	for (i = 0; rc == 0 && i < n; i++) {
-		g = tr_gotrace_map_get(&s->gs, keys[i]);
+		g = tr_imap_get(&s->gs, keys[i]);
 		if (gor_close(s, g, ts, 1, err) != 0 ||
 		    gor_end_regions(s, g, keys[i], ts, 1, err) != 0 ||
 		    assist_close(s, g, keys[i], ts, 1, err) != 0)
 			rc = -1;
 	}
 	free(keys);
-	keys = tr_gotrace_map_keys(&s->ps, &n);
+	keys = tr_imap_keys(&s->ps, &n);
 	for (i = 0; rc == 0 && i < n; i++) {
-		pp = tr_gotrace_map_get(&s->ps, keys[i]);
+		pp = tr_imap_get(&s->ps, keys[i]);
 		if (proc_close(s, pp, ts, 1, err) != 0 ||
 		    sweep_close(s, pp, (int64_t)keys[i], ts, NULL, 1,
 		    err) != 0 || stw_close(s, pp, (int64_t)keys[i], ts, 1,
@@ -1103,9 +968,9 @@ tr_gotrace_sink_finish(struct tr_gotrace_sink *s, int64_t ts,
 	if (rc == 0 && (stw_close(s, &s->world, -1, ts, 1, err) != 0 ||
 	    gc_close(s, ts, 1, err) != 0))
 		rc = -1;
-	keys = tr_gotrace_map_keys(&s->tasks, &n);
+	keys = tr_imap_keys(&s->tasks, &n);
 	for (i = 0; rc == 0 && i < n; i++) {
-		t = tr_gotrace_map_get(&s->tasks, keys[i]);
+		t = tr_imap_get(&s->tasks, keys[i]);
 		if (task_close(s, t, 0, ts, 1, err) != 0)
 			rc = -1;
 	}

@@ -382,6 +382,142 @@ tr_map_put(struct tr_map *m, const void *key, size_t len, int64_t val)
 		map_grow(m);
 }
 
+/* --- the integer map ------------------------------------------------- */
+
+void
+tr_imap_init(struct tr_imap *m)
+{
+	memset(m, 0, sizeof *m);
+}
+
+void
+tr_imap_release(struct tr_imap *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof *m);
+}
+
+static size_t
+imap_slot(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return ((size_t)key & (cap - 1));
+}
+
+void *
+tr_imap_get(const struct tr_imap *m, uint64_t key)
+{
+	const struct tr_imap_slot	*s;
+	size_t				 i, mask = m->cap - 1;
+
+	if (m->cap == 0)
+		return (NULL);
+	for (i = imap_slot(key, m->cap);; i = (i + 1) & mask) {
+		s = &m->slots[i];
+		if (s->val == NULL || s->key == key)
+			return (s->val);
+	}
+}
+
+static void
+imap_grow(struct tr_imap *m)
+{
+	struct tr_imap	n;
+	size_t		i;
+
+	n.cap = m->cap ? m->cap * 2 : 64;
+	n.count = 0;
+	n.slots = tr_xcalloc(n.cap, sizeof *n.slots);
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].val != NULL)
+			tr_imap_put(&n, m->slots[i].key, m->slots[i].val);
+	free(m->slots);
+	*m = n;
+}
+
+void
+tr_imap_put(struct tr_imap *m, uint64_t key, void *val)
+{
+	struct tr_imap_slot	*s;
+	size_t			 i;
+
+	if ((m->count + 1) * 4 > m->cap * 3)
+		imap_grow(m);
+	for (i = imap_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		s = &m->slots[i];
+		if (s->val == NULL)
+			break;
+		if (s->key == key) {
+			s->val = val;
+			return;
+		}
+	}
+	s->key = key;
+	s->val = val;
+	m->count++;
+}
+
+void *
+tr_imap_del(struct tr_imap *m, uint64_t key)
+{
+	struct tr_imap_slot	*s = m->slots;
+	size_t			 i, j, k, mask = m->cap - 1;
+	void			*val;
+
+	if (m->cap == 0)
+		return (NULL);
+	for (i = imap_slot(key, m->cap); s[i].val != NULL; i = (i + 1) & mask)
+		if (s[i].key == key)
+			break;
+	if ((val = s[i].val) == NULL)
+		return (NULL);
+	/* Backward-shift deletion keeps probe chains whole, no tombstones. */
+	j = i;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (s[j].val == NULL)
+			break;
+		k = imap_slot(s[j].key, m->cap);
+		if ((j > i && (k <= i || k > j)) ||
+		    (j < i && k <= i && k > j)) {
+			s[i] = s[j];
+			i = j;
+		}
+	}
+	s[i].val = NULL;
+	s[i].key = 0;
+	m->count--;
+	return (val);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+uint64_t *
+tr_imap_keys(const struct tr_imap *m, size_t *n)
+{
+	uint64_t	*k;
+	size_t		 i, j = 0;
+
+	*n = 0;
+	if (m->count == 0)
+		return (NULL);
+	k = tr_xcalloc(m->count, sizeof *k);
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].val != NULL)
+			k[j++] = m->slots[i].key;
+	qsort(k, j, sizeof *k, cmp_u64);
+	*n = j;
+	return (k);
+}
+
 int
 tr_parse_duration(const char *s, int64_t *out)
 {

@@ -52,6 +52,36 @@ size_t		 tr_map_count(const struct tr_map *);
 /* Bytes the map holds: its slots and its copies of the keys. */
 size_t		 tr_map_bytes(const struct tr_map *);
 
+/*
+ * An open-addressing hash map from 64-bit keys to non-NULL pointers, with
+ * deletion (backward shift, no tombstones).  A slot holds its key and its
+ * value side by side, so a lookup touches one cache line.
+ */
+struct tr_imap_slot {
+	uint64_t	 key;
+	void		*val;		/* NULL: the slot is free */
+};
+struct tr_imap {
+	struct tr_imap_slot	*slots;
+	size_t			 cap;	/* a power of two, or 0 */
+	size_t			 count;
+};
+
+void	 tr_imap_init(struct tr_imap *);
+/* Frees the table only; the values belong to the caller. */
+void	 tr_imap_release(struct tr_imap *);
+/* The value for 'key', or NULL. */
+void	*tr_imap_get(const struct tr_imap *, uint64_t key);
+/* Insert or replace; 'val' must not be NULL. */
+void	 tr_imap_put(struct tr_imap *, uint64_t key, void *val);
+/* Remove 'key' and return its value (NULL when absent). */
+void	*tr_imap_del(struct tr_imap *, uint64_t key);
+/*
+ * The keys present, sorted, in a new array owned by the caller (NULL when
+ * the map is empty).
+ */
+uint64_t *tr_imap_keys(const struct tr_imap *, size_t *n);
+
 /* 64-bit FNV-1a style hash of a byte string (not cryptographic). */
 uint64_t	 tr_hash64(const void *, size_t);
 

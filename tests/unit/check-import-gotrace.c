@@ -958,31 +958,31 @@ END_TEST
 
 START_TEST(test_map)
 {
-	struct tr_gotrace_map	 m;
+	struct tr_imap	 m;
 	uint64_t		*keys, k;
 	size_t			 n, i;
 	static char		 vals[1];
 
-	tr_gotrace_map_init(&m);
-	ck_assert_ptr_null(tr_gotrace_map_get(&m, 5));
-	ck_assert_ptr_null(tr_gotrace_map_del(&m, 5));
+	tr_imap_init(&m);
+	ck_assert_ptr_null(tr_imap_get(&m, 5));
+	ck_assert_ptr_null(tr_imap_del(&m, 5));
 	/* Keys that collide in the low bits, inserted and removed. */
 	for (i = 0; i < 5000; i++)
-		tr_gotrace_map_put(&m, (uint64_t)i << 20, vals + (i % 1));
+		tr_imap_put(&m, (uint64_t)i << 20, vals + (i % 1));
 	for (i = 0; i < 5000; i += 2)
-		ck_assert_ptr_eq(tr_gotrace_map_del(&m, (uint64_t)i << 20),
+		ck_assert_ptr_eq(tr_imap_del(&m, (uint64_t)i << 20),
 		    vals);
 	ck_assert_uint_eq(m.count, 2500);
 	for (i = 0; i < 5000; i++) {
 		k = (uint64_t)i << 20;
 		if (i % 2)
-			ck_assert_ptr_eq(tr_gotrace_map_get(&m, k), vals);
+			ck_assert_ptr_eq(tr_imap_get(&m, k), vals);
 		else
-			ck_assert_ptr_null(tr_gotrace_map_get(&m, k));
+			ck_assert_ptr_null(tr_imap_get(&m, k));
 	}
-	tr_gotrace_map_put(&m, UINT64_MAX, vals);
-	tr_gotrace_map_put(&m, 0, vals);
-	keys = tr_gotrace_map_keys(&m, &n);
+	tr_imap_put(&m, UINT64_MAX, vals);
+	tr_imap_put(&m, 0, vals);
+	keys = tr_imap_keys(&m, &n);
 	ck_assert_uint_eq(n, 2502);
 	ck_assert_uint_eq(keys[0], 0);
 	ck_assert_uint_eq(keys[1], (uint64_t)1 << 20);
@@ -990,7 +990,7 @@ START_TEST(test_map)
 	for (i = 1; i < n; i++)
 		ck_assert(keys[i - 1] < keys[i]);
 	free(keys);
-	tr_gotrace_map_release(&m);
+	tr_imap_release(&m);
 }
 END_TEST
 
