@@ -1991,6 +1991,8 @@ remap(struct run *r, const char *sql, const struct src *s)
 }
 
 #define RM(x)	"tr_align_remap(" x ", ?1, ?2, ?3, ?4, ?5, ?6)"
+/* The start of slice j of a run. */
+#define SR_TS	"(slice_run.ts + json_extract(j.value, '$[0]'))"
 
 /*
  * Every time of a source, moved from its current mapping to the new one:
@@ -2000,7 +2002,8 @@ remap(struct run *r, const char *sql, const struct src *s)
 static const char *const move_fast[] = {
 	"UPDATE sample SET ts = ts + ?9 WHERE source_id = ?8 "
 	    "AND ts IS NOT NULL",
-	"UPDATE slice SET ts = ts + ?9 WHERE source_id = ?8",
+	"UPDATE slice_run SET ts = ts + ?9, end_ts = end_ts + ?9 "
+	    "WHERE source_id = ?8",
 	"UPDATE counter SET ts = ts + ?9 WHERE source_id = ?8",
 	/* A profile without a time has ts 0 (pprof's time_nanos unset). */
 	"UPDATE profile SET ts = ts + ?9 WHERE source_id = ?8 "
@@ -2010,8 +2013,15 @@ static const char *const move_fast[] = {
 static const char *const move_drift[] = {
 	"UPDATE sample SET ts = " RM("ts") " WHERE source_id = ?8 "
 	    "AND ts IS NOT NULL",
-	"UPDATE slice SET ts = " RM("ts") ", dur = " RM("ts + dur") " - "
-	    RM("ts") " WHERE source_id = ?8",
+	/*
+	 * A run's slices (db.c: TR_DB_SLICE_VIEW) hold their times as
+	 * [ts - run.ts, dur]: each is moved as the slice table's were.
+	 */
+	"UPDATE slice_run SET slices = (SELECT '[' || group_concat("
+	    "json_set(j.value, '$[0]', " RM(SR_TS) " - " RM("slice_run.ts")
+	    ", '$[1]', " RM(SR_TS " + json_extract(j.value, '$[1]')") " - "
+	    RM(SR_TS) "), ',') || ']' FROM json_each(slice_run.slices) j), "
+	    "ts = " RM("ts") ", end_ts = " RM("end_ts") " WHERE source_id = ?8",
 	"UPDATE counter SET ts = " RM("ts") " WHERE source_id = ?8",
 	"UPDATE profile SET ts = " RM("ts") " WHERE source_id = ?8 "
 	    "AND ts IS NOT NULL AND ts <> 0",
@@ -2024,8 +2034,17 @@ static const struct {
 	{ "track", "meta", "created" },
 	{ "track", "meta", "seen" },
 	{ "track", "meta", "ended" },
-	{ "slice", "args", "handoff_ts" },
 };
+/* And in slice args, inside the runs' JSON. */
+#define SLICE_ARGS_TIME	"handoff_ts"
+static const char move_slice_args[] =
+	"UPDATE slice_run SET slices = (SELECT '[' || group_concat("
+	"CASE WHEN json_type(j.value, '$[5]." SLICE_ARGS_TIME "') = 'integer' "
+	"THEN json_set(j.value, '$[5]." SLICE_ARGS_TIME "', "
+	RM("json_extract(j.value, '$[5]." SLICE_ARGS_TIME "')") ") "
+	"ELSE json(j.value) END, ',') || ']' "
+	"FROM json_each(slice_run.slices) j) WHERE source_id = ?8 "
+	"AND instr(slices, '\"" SLICE_ARGS_TIME "\"') > 0";
 
 static int
 move_source(struct run *r, const struct src *s)
@@ -2055,7 +2074,7 @@ move_source(struct run *r, const struct src *s)
 		}
 		free(sql);
 	}
-	return (0);
+	return (remap(r, move_slice_args, s));
 }
 
 static int
@@ -2137,7 +2156,7 @@ static const struct {
 	const char	*count;		/* rows of source ?1 in it */
 } big_tables[] = {
 	{ "sample", "SELECT count(*) FROM sample WHERE source_id = ?1" },
-	{ "slice", "SELECT count(*) FROM slice WHERE source_id = ?1" },
+	{ "slice_run", "SELECT count(*) FROM slice_run WHERE source_id = ?1" },
 	{ "counter", "SELECT count(*) FROM counter WHERE track_id IN "
 	    "(SELECT id FROM track WHERE source_id = ?1)" },
 };

@@ -15,6 +15,26 @@
 
 #include "util.h"
 
+/*
+ * Slices are stored in runs: up to TR_SLICE_RUN slices of one track in a
+ * row of slice_run, as a JSON array of [ts - run.ts, dur, name_id,
+ * category_id, callsite_id, args] (trailing NULLs left out).  A row per
+ * slice cost 2-3 us with its two indexes, which bounded the import of a
+ * Go trace (millions of goroutine states); a run costs about as much as
+ * one row.  The slice view gives them back one row each; a run's slices
+ * have the ids id .. id + n - 1.
+ */
+#define TR_DB_SLICE_VIEW \
+"CREATE VIEW slice AS\n" \
+"  SELECT r.id + j.key AS id, r.source_id, r.track_id,\n" \
+"         r.ts + json_extract(j.value, '$[0]') AS ts,\n" \
+"         json_extract(j.value, '$[1]') AS dur,\n" \
+"         json_extract(j.value, '$[2]') AS name_id,\n" \
+"         json_extract(j.value, '$[3]') AS category_id,\n" \
+"         json_extract(j.value, '$[4]') AS callsite_id,\n" \
+"         json_extract(j.value, '$[5]') AS args\n" \
+"    FROM slice_run r, json_each(r.slices) j;\n"
+
 const char tr_db_schema[] =
 "CREATE TABLE source (\n"
 "  id INTEGER PRIMARY KEY,\n"
@@ -109,19 +129,18 @@ const char tr_db_schema[] =
 "  meta TEXT NOT NULL DEFAULT '{}'\n"
 ");\n"
 "CREATE INDEX track_source ON track (source_id, kind, ref);\n"
-"CREATE TABLE slice (\n"
+"CREATE TABLE slice_run (\n"
 "  id INTEGER PRIMARY KEY,\n"
 "  source_id INTEGER NOT NULL REFERENCES source,\n"
 "  track_id INTEGER NOT NULL REFERENCES track,\n"
 "  ts INTEGER NOT NULL,\n"
-"  dur INTEGER NOT NULL,\n"
-"  name_id INTEGER NOT NULL REFERENCES str,\n"
-"  category_id INTEGER REFERENCES str,\n"
-"  callsite_id INTEGER REFERENCES callsite,\n"
-"  args TEXT\n"
+"  end_ts INTEGER NOT NULL,\n"
+"  n INTEGER NOT NULL,\n"
+"  slices TEXT NOT NULL\n"
 ");\n"
-"CREATE INDEX slice_track_ts ON slice (track_id, ts);\n"
-"CREATE INDEX slice_source_ts ON slice (source_id, ts);\n"
+"CREATE INDEX slice_run_track_ts ON slice_run (track_id, ts);\n"
+"CREATE INDEX slice_run_source_ts ON slice_run (source_id, ts);\n"
+TR_DB_SLICE_VIEW
 "CREATE TABLE counter (\n"
 "  id INTEGER PRIMARY KEY,\n"
 "  source_id INTEGER NOT NULL REFERENCES source,\n"
@@ -358,6 +377,43 @@ reopen_immutable(struct tr_db *db)
 	return (0);
 }
 
+/*
+ * Version 2: slices in runs (see TR_DB_SLICE_VIEW).  Each track's slices,
+ * in time order, go TR_SLICE_RUN to a run, and are numbered again from 1
+ * so that a run's ids follow each other.
+ */
+static const char migrate_v2[] =
+"CREATE TABLE slice_run (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  ts INTEGER NOT NULL,\n"
+"  end_ts INTEGER NOT NULL,\n"
+"  n INTEGER NOT NULL,\n"
+"  slices TEXT NOT NULL\n"
+");\n"
+"INSERT INTO slice_run (id, source_id, track_id, ts, end_ts, n, slices)\n"
+"  WITH c AS (\n"
+"    SELECT s.*, (row_number() OVER (PARTITION BY track_id\n"
+"             ORDER BY ts, id) - 1) / " TR_DB_STRINGIFY(TR_SLICE_RUN)
+" AS chunk\n"
+"      FROM slice s),\n"
+"  m AS (\n"
+"    SELECT c.*, min(ts) OVER (PARTITION BY track_id, chunk) AS t0\n"
+"      FROM c ORDER BY track_id, chunk, ts, id),\n"
+"  g AS (\n"
+"    SELECT source_id, track_id, chunk, min(t0) AS t0,\n"
+"           max(ts + dur) AS e, count(*) AS n,\n"
+"           '[' || group_concat(json_array(ts - t0, dur, name_id,\n"
+"               category_id, callsite_id, json(args)), ',') || ']' AS js\n"
+"      FROM m GROUP BY track_id, chunk)\n"
+"  SELECT sum(n) OVER (ORDER BY track_id, chunk) - n + 1, source_id,\n"
+"         track_id, t0, e, n, js FROM g;\n"
+"DROP TABLE slice;\n"
+"CREATE INDEX slice_run_track_ts ON slice_run (track_id, ts);\n"
+"CREATE INDEX slice_run_source_ts ON slice_run (source_id, ts);\n"
+TR_DB_SLICE_VIEW;
+
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
 migrate(struct tr_db *db, struct tr_error *err)
@@ -375,9 +431,16 @@ migrate(struct tr_db *db, struct tr_error *err)
 		foreign(db, objects, err);
 		goto fail;
 	}
-	/* Version 1 is the first; later versions add their steps here. */
-	if (version == 0 && (tr_db_exec(db, tr_db_schema, err) != 0 ||
-	    tr_db_exec(db, "PRAGMA user_version = 1", err) != 0))
+	/* A new store gets the whole schema; an older one, its steps. */
+	if (version == 0) {
+		if (tr_db_exec(db, tr_db_schema, err) != 0)
+			goto fail;
+		version = TR_DB_VERSION;
+	}
+	if (version == 1 && tr_db_exec(db, migrate_v2, err) != 0)
+		goto fail;
+	if (tr_db_exec(db, "PRAGMA user_version = "
+	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
 		goto fail;
 	return (tr_db_exec(db, "COMMIT", err));
 fail:

@@ -1,5 +1,5 @@
 /*
- * The store: one SQLite file with schema v1 (see trace-store(5)).  This
+ * The store: one SQLite file with schema v2 (see trace-store(5)).  This
  * module opens it, creates or migrates the schema, and wraps the few
  * SQLite calls everyone needs so that failures land in a struct tr_error.
  */
@@ -13,7 +13,10 @@
 
 #include "error.h"
 
-#define TR_DB_VERSION	1	/* PRAGMA user_version of this schema */
+#define TR_DB_VERSION	2	/* PRAGMA user_version of this schema */
+#define TR_SLICE_RUN	64	/* slices in a row of slice_run, at most */
+#define TR_DB_STRINGIFY(x)	TR_DB_STRINGIFY_(x)
+#define TR_DB_STRINGIFY_(x)	#x
 #define TR_DB_DEFAULT	"trace.db"
 
 #define TR_DB_READONLY	0x1	/* open for queries only */

@@ -69,8 +69,6 @@ static const struct batch {
 } batches[] = {
 	{ ST_SAMPLE, "sample", "source_id, profile_id, ts, thread_id, cpu, "
 	    "callsite_id, event_id, value, labels", 9 },
-	{ ST_SLICE, "slice", "source_id, track_id, ts, dur, name_id, "
-	    "category_id, callsite_id, args", 8 },
 	{ ST_COUNTER, "counter", "source_id, track_id, ts, name_id, value",
 	    5 },
 };
@@ -98,7 +96,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO track (source_id, kind, name, ref, process_id, thread_id, "
 	    "parent_id, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
 	    "coalesce(?8, '{}'))",
-	NULL,	/* ST_SLICE */
+	"INSERT INTO slice_run (id, source_id, track_id, ts, end_ts, n, "
+	    "slices) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	NULL,	/* ST_COUNTER */
 };
 
@@ -130,6 +129,24 @@ struct tr_import {
 
 	int				 pending[ST_COUNT]; /* batched rows */
 	int				 ncols[ST_COUNT];
+
+	/* Slices not yet written, a run per track (see flush_run()). */
+	struct tr_imap			 runs;
+	size_t				 run_slices;	/* in all of them */
+	int64_t				 next_slice_id;
+	struct tr_buf			 json;
+};
+
+/* A track's slices waiting to go into one row of slice_run. */
+struct run_slice {
+	int64_t	ts, dur, name_id, category_id, callsite_id;
+	size_t	args_off, args_len;	/* in run->args; len 0: none */
+};
+struct run {
+	int64_t			 track_id;
+	int			 n, cap;
+	struct run_slice	*s;
+	struct tr_buf		 args;
 };
 
 const struct tr_importer *
@@ -695,27 +712,167 @@ tr_import_add_track(struct tr_import *ctx, const char *kind,
 	return (sqlite3_last_insert_rowid(ctx->db->sq));
 }
 
+/*
+ * Slices go to the store TR_SLICE_RUN at a time per track, as one row of
+ * slice_run (db.c: TR_DB_SLICE_VIEW).  Waiting slices are bounded: past
+ * RUN_PENDING of them in all, or RUN_ARGS bytes of one run's args, every
+ * run (or that one) is written as it stands.
+ */
+#define RUN_PENDING	(128 * 1024)
+#define RUN_ARGS	(16 * 1024)
+
+static void
+json_int(struct tr_buf *b, int64_t v)
+{
+	char		 d[24], *p = d + sizeof d;
+	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	tr_buf_add(b, p, (size_t)(d + sizeof d - p));
+}
+
+static void
+run_free(struct run *r)
+{
+	tr_buf_release(&r->args);
+	free(r->s);
+	free(r);
+}
+
+/* Write run 'r' as one row and empty it. */
+static int
+flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
+{
+	sqlite3_stmt		*st = ctx->st[ST_SLICE];
+	struct tr_buf		*j = &ctx->json;
+	const struct run_slice	*s;
+	int64_t			 t0, end;
+	int			 i, last;
+
+	if (r->n == 0)
+		return (0);
+	t0 = r->s[0].ts;
+	end = r->s[0].ts + r->s[0].dur;
+	for (i = 1; i < r->n; i++) {
+		s = &r->s[i];
+		if (s->ts < t0)
+			t0 = s->ts;
+		if (s->ts + s->dur > end)
+			end = s->ts + s->dur;
+	}
+	tr_buf_reset(j);
+	tr_buf_addc(j, '[');
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		tr_buf_adds(j, i ? ",[" : "[");
+		json_int(j, s->ts - t0);
+		tr_buf_addc(j, ',');
+		json_int(j, s->dur);
+		tr_buf_addc(j, ',');
+		json_int(j, s->name_id);
+		/* The last field present; the ones after it are left out. */
+		last = s->args_len ? 5 : s->callsite_id > 0 ? 4 :
+		    s->category_id > 0 ? 3 : 2;
+		if (last >= 3) {
+			tr_buf_addc(j, ',');
+			if (s->category_id > 0)
+				json_int(j, s->category_id);
+			else
+				tr_buf_adds(j, "null");
+		}
+		if (last >= 4) {
+			tr_buf_addc(j, ',');
+			if (s->callsite_id > 0)
+				json_int(j, s->callsite_id);
+			else
+				tr_buf_adds(j, "null");
+		}
+		if (last == 5) {
+			tr_buf_addc(j, ',');
+			tr_buf_add(j, r->args.data + s->args_off, s->args_len);
+		}
+		tr_buf_addc(j, ']');
+	}
+	tr_buf_addc(j, ']');
+	sqlite3_bind_int64(st, 1, ctx->next_slice_id);
+	sqlite3_bind_int64(st, 2, ctx->source_id);
+	sqlite3_bind_int64(st, 3, r->track_id);
+	sqlite3_bind_int64(st, 4, t0);
+	sqlite3_bind_int64(st, 5, end);
+	sqlite3_bind_int(st, 6, r->n);
+	sqlite3_bind_text(st, 7, j->data, (int)j->len, SQLITE_STATIC);
+	ctx->next_slice_id += r->n;
+	ctx->run_slices -= (size_t)r->n;
+	r->n = 0;
+	tr_buf_reset(&r->args);
+	return (step_done(ctx, st, err));
+}
+
+/* Write every waiting run, and forget the runs. */
+static int
+flush_runs(struct tr_import *ctx, struct tr_error *err)
+{
+	struct tr_imap_slot	*sl;
+	size_t			 i;
+	int			 rc = 0;
+
+	for (i = 0; i < ctx->runs.cap; i++) {
+		sl = &ctx->runs.slots[i];
+		if (sl->val == NULL)
+			continue;
+		if (rc == 0 && flush_run(ctx, sl->val, err) != 0)
+			rc = -1;
+		run_free(sl->val);
+	}
+	tr_imap_release(&ctx->runs);
+	ctx->run_slices = 0;
+	return (rc);
+}
+
 int64_t
 tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
     int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
     const char *args, struct tr_error *err)
 {
-	sqlite3_stmt	*st = ctx->st[ST_SLICE];
-	const int	 p = batch_base(ctx, ST_SLICE);
+	struct run		*r;
+	struct run_slice	*s;
 
-	sqlite3_bind_int64(st, p + 1, ctx->source_id);
-	sqlite3_bind_int64(st, p + 2, track_id);
-	sqlite3_bind_int64(st, p + 3, ts);
-	sqlite3_bind_int64(st, p + 4, dur);
-	sqlite3_bind_int64(st, p + 5, name_id);
-	bind_id(st, p + 6, category_id);
-	bind_id(st, p + 7, callsite_id);
-	bind_opt_text(st, p + 8, args);
-	if (batch_add(ctx, ST_SLICE, err) != 0)
-		return (-1);
+	if ((r = tr_imap_get(&ctx->runs, (uint64_t)track_id)) == NULL) {
+		if (ctx->run_slices >= RUN_PENDING &&
+		    flush_runs(ctx, err) != 0)
+			return (-1);
+		r = tr_xcalloc(1, sizeof *r);
+		r->track_id = track_id;
+		tr_buf_init(&r->args);
+		tr_imap_put(&ctx->runs, (uint64_t)track_id, r);
+	}
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 4;
+		r->s = tr_xrealloc(r->s, (size_t)r->cap * sizeof *r->s);
+	}
+	s = &r->s[r->n++];
+	s->ts = ts;
+	s->dur = dur;
+	s->name_id = name_id;
+	s->category_id = category_id;
+	s->callsite_id = callsite_id;
+	s->args_off = r->args.len;
+	s->args_len = 0;
+	if (args != NULL && *args != '\0') {
+		s->args_len = strlen(args);
+		tr_buf_add(&r->args, args, s->args_len);
+	}
+	ctx->run_slices++;
 	see_ts(ctx, ts);
 	see_ts(ctx, ts + dur);
 	ctx->res->slices++;
+	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
+	    flush_run(ctx, r, err) != 0)
+		return (-1);
 	return (0);
 }
 
@@ -746,6 +903,17 @@ tr_import_add_counter(struct tr_import *ctx, int64_t track_id, int64_t ts,
 /* --- the transaction ------------------------------------------------ */
 
 static void
+flush_runs_free(struct tr_import *ctx)
+{
+	size_t	i;
+
+	for (i = 0; i < ctx->runs.cap; i++)
+		if (ctx->runs.slots[i].val != NULL)
+			run_free(ctx->runs.slots[i].val);
+	tr_imap_release(&ctx->runs);
+}
+
+static void
 ctx_release(struct tr_import *ctx)
 {
 	int	i;
@@ -758,6 +926,8 @@ ctx_release(struct tr_import *ctx)
 	tr_map_free(ctx->procs);
 	tr_map_free(ctx->threads);
 	tr_buf_release(&ctx->key);
+	flush_runs_free(ctx);
+	tr_buf_release(&ctx->json);
 	free(ctx->version);
 	free(ctx->clock);
 	free(ctx->host);
@@ -912,6 +1082,8 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	ctx.procs = tr_map_new();
 	ctx.threads = tr_map_new();
 	tr_buf_init(&ctx.key);
+	tr_buf_init(&ctx.json);
+	tr_imap_init(&ctx.runs);
 	ctx.meta = json_object();
 	if (opts->host != NULL)
 		tr_import_set_host(&ctx, opts->host);
@@ -951,7 +1123,9 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	if (tr_db_int(db, "SELECT max(id) FROM frame", &ctx.old_frame_max,
 	    err) != 0 || tr_db_int(db, "SELECT max(id) FROM callsite",
 	    &ctx.old_cs_max, err) != 0 || tr_db_int(db,
-	    "SELECT max(id) FROM str", &ctx.old_str_max, err) != 0)
+	    "SELECT max(id) FROM str", &ctx.old_str_max, err) != 0 ||
+	    tr_db_int(db, "SELECT coalesce((SELECT id + n FROM slice_run "
+	    "ORDER BY id DESC LIMIT 1), 1)", &ctx.next_slice_id, err) != 0)
 		goto rollback;
 	if (insert_source(&ctx, err) != 0)
 		goto rollback;
@@ -960,6 +1134,8 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	for (i = 0; i < (int)NBATCHES; i++)
 		if (batch_flush(&ctx, batches[i].st, err) != 0)
 			goto rollback;
+	if (flush_runs(&ctx, err) != 0)
+		goto rollback;
 	if ((r = finish_source(&ctx, err)) < 0)
 		goto rollback;
 	if (r == 1) {

@@ -27,19 +27,26 @@
 #include "query.h"
 #include "util.h"
 
-static char	tmpdir[64];
+static char	tmpdir[512];
 
+/*
+ * Under $TMPDIR, not the build tree: Check skips the teardown of a test
+ * that fails, which left its directory behind.
+ */
 static void
 setup_tmp(void)
 {
-	snprintf(tmpdir, sizeof tmpdir, "check-db.XXXXXX");
+	const char	*t = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof tmpdir, "%s/check-db.XXXXXX",
+	    t != NULL && *t != '\0' ? t : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
 
 static void
 teardown_tmp(void)
 {
-	char	cmd[128];
+	char	cmd[600];
 
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
@@ -124,11 +131,11 @@ raw_sql(const char *path, const char *sql)
 
 static const char *const tables[] = {
 	"callsite", "counter", "frame", "process", "profile", "sample",
-	"slice", "source", "str", "thread", "track", NULL
+	"slice_run", "source", "str", "thread", "track", NULL
 };
 static const char *const views[] = {
 	"go_gc", "go_goroutine", "go_state", "go_stw", "gpu_metric",
-	"gpu_process", "perf_sample", "pprof_sample", "stack", NULL
+	"gpu_process", "perf_sample", "pprof_sample", "slice", "stack", NULL
 };
 
 static void
@@ -167,8 +174,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
-	ck_assert_int_eq(TR_DB_VERSION, 1);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
+	ck_assert_int_eq(TR_DB_VERSION, 2);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -278,10 +285,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 2");
+	raw_sql(path, "PRAGMA user_version = 3");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 2 is newer than "
-	    "this tracekit's (1)", path);
+	snprintf(want, sizeof want, "%s: store schema version 3 is newer than "
+	    "this tracekit's (2)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -380,7 +387,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, TR_DB_NOCREATE, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -395,7 +402,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
