@@ -14,7 +14,7 @@
 #include "error.h"
 
 #define TR_DB_VERSION	2	/* PRAGMA user_version of this schema */
-#define TR_SLICE_RUN	64	/* slices in a row of slice_run, at most */
+#define TR_SLICE_RUN	256	/* slices in a row of slice_run, at most */
 #define TR_DB_STRINGIFY(x)	TR_DB_STRINGIFY_(x)
 #define TR_DB_STRINGIFY_(x)	#x
 #define TR_DB_DEFAULT	"trace.db"

@@ -1407,9 +1407,12 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		p->g = e->g;
 		m = tr_gotrace_proc_m(o->sink, e->p);
 		tr_buf_reset(b);
-		tr_buf_printf(b, "\"p\":%" PRId64, e->p);
-		if (m >= 0)
-			tr_buf_printf(b, ",\"m\":%" PRId64, m);
+		tr_buf_adds(b, "\"p\":");
+		tr_buf_addi(b, e->p);
+		if (m >= 0) {
+			tr_buf_adds(b, ",\"m\":");
+			tr_buf_addi(b, m);
+		}
 		if (e->type == EV_GO_START_LABEL) {
 			if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
 				return (-1);
@@ -1468,11 +1471,13 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			hp = NETPOLL_P;
 		g1->blocknet = 0;
 		g1->st = G_RUNNABLE;
-		args[0] = '\0';
-		if (e->g != 0)
-			snprintf(args, sizeof args, "\"waker\":%" PRIu64, e->g);
+		tr_buf_reset(b);
+		if (e->g != 0) {
+			tr_buf_adds(b, "\"waker\":");
+			tr_buf_addu(b, e->g);
+		}
 		if (tr_gotrace_go_state(o->sink, e->args[0], ns,
-		    TR_GOTRACE_RUNNABLE, "unblocked", cs, args[0] ? args :
+		    TR_GOTRACE_RUNNABLE, "unblocked", cs, b->len ? b->data :
 		    NULL, err) != 0)
 			return (-1);
 		break;

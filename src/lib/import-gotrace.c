@@ -827,13 +827,20 @@ region_emit(struct tr_gotrace_sink *s, uint64_t goid, int64_t track,
     int64_t name_id, int64_t ts, int64_t end, int64_t cs, size_t depth,
     const char *more, int unfinished, struct tr_error *err)
 {
-	char	args[96];
-	int	n;
+	struct tr_buf	*b = &s->b;
 
-	n = snprintf(args, sizeof args, "\"goid\":%" PRIu64 ",\"depth\":%zu%s",
-	    goid, depth, more ? more : "");
+	tr_buf_reset(b);
+	tr_buf_adds(b, "{\"goid\":");
+	tr_buf_addu(b, goid);
+	tr_buf_adds(b, ",\"depth\":");
+	tr_buf_addu(b, depth);
+	if (more != NULL)
+		tr_buf_adds(b, more);
+	if (unfinished)
+		tr_buf_adds(b, ",\"unfinished\":true");
+	tr_buf_addc(b, '}');
 	return (add_slice(s, track, ts, end, name_id, sid(s, S_REGION, err),
-	    cs, wrap_args(s, args, n, unfinished), err));
+	    cs, b->data, err));
 }
 
 int

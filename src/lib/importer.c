@@ -714,26 +714,15 @@ tr_import_add_track(struct tr_import *ctx, const char *kind,
 
 /*
  * Slices go to the store TR_SLICE_RUN at a time per track, as one row of
- * slice_run (db.c: TR_DB_SLICE_VIEW).  Waiting slices are bounded: past
- * RUN_PENDING of them in all, or RUN_ARGS bytes of one run's args, every
- * run (or that one) is written as it stands.
+ * slice_run (db.c: TR_DB_SLICE_VIEW).  Waiting slices are bounded: at
+ * RUN_PENDING of them in all every run is written as it stands, and a run
+ * with RUN_ARGS bytes of args is written at once.  A run of 256 slices
+ * is about 10 kB of JSON: SQLite keeps such a row in full overflow pages
+ * and a part on a shared leaf, where 64 (2.3 kB) left most of a page
+ * empty (a 4 kB page fits one such row: a 280 MB store against 180 MB).
  */
-#define RUN_PENDING	(128 * 1024)
+#define RUN_PENDING	(512 * 1024)
 #define RUN_ARGS	(16 * 1024)
-
-static void
-json_int(struct tr_buf *b, int64_t v)
-{
-	char		 d[24], *p = d + sizeof d;
-	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--p = '-';
-	tr_buf_add(b, p, (size_t)(d + sizeof d - p));
-}
 
 static void
 run_free(struct run *r)
@@ -769,25 +758,25 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 	for (i = 0; i < r->n; i++) {
 		s = &r->s[i];
 		tr_buf_adds(j, i ? ",[" : "[");
-		json_int(j, s->ts - t0);
+		tr_buf_addi(j, s->ts - t0);
 		tr_buf_addc(j, ',');
-		json_int(j, s->dur);
+		tr_buf_addi(j, s->dur);
 		tr_buf_addc(j, ',');
-		json_int(j, s->name_id);
+		tr_buf_addi(j, s->name_id);
 		/* The last field present; the ones after it are left out. */
 		last = s->args_len ? 5 : s->callsite_id > 0 ? 4 :
 		    s->category_id > 0 ? 3 : 2;
 		if (last >= 3) {
 			tr_buf_addc(j, ',');
 			if (s->category_id > 0)
-				json_int(j, s->category_id);
+				tr_buf_addi(j, s->category_id);
 			else
 				tr_buf_adds(j, "null");
 		}
 		if (last >= 4) {
 			tr_buf_addc(j, ',');
 			if (s->callsite_id > 0)
-				json_int(j, s->callsite_id);
+				tr_buf_addi(j, s->callsite_id);
 			else
 				tr_buf_adds(j, "null");
 		}
@@ -807,8 +796,12 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 	sqlite3_bind_text(st, 7, j->data, (int)j->len, SQLITE_STATIC);
 	ctx->next_slice_id += r->n;
 	ctx->run_slices -= (size_t)r->n;
-	r->n = 0;
-	tr_buf_reset(&r->args);
+	/* What an idle track holds stays small. */
+	r->n = r->cap = 0;
+	free(r->s);
+	r->s = NULL;
+	tr_buf_release(&r->args);
+	tr_buf_init(&r->args);
 	return (step_done(ctx, st, err));
 }
 
@@ -841,10 +834,9 @@ tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
 	struct run		*r;
 	struct run_slice	*s;
 
+	if (ctx->run_slices >= RUN_PENDING && flush_runs(ctx, err) != 0)
+		return (-1);
 	if ((r = tr_imap_get(&ctx->runs, (uint64_t)track_id)) == NULL) {
-		if (ctx->run_slices >= RUN_PENDING &&
-		    flush_runs(ctx, err) != 0)
-			return (-1);
 		r = tr_xcalloc(1, sizeof *r);
 		r->track_id = track_id;
 		tr_buf_init(&r->args);

@@ -142,6 +142,27 @@ tr_buf_addc(struct tr_buf *b, char c)
 }
 
 void
+tr_buf_addu(struct tr_buf *b, uint64_t u)
+{
+	char	 d[24], *p = d + sizeof d;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	tr_buf_add(b, p, (size_t)(d + sizeof d - p));
+}
+
+void
+tr_buf_addi(struct tr_buf *b, int64_t v)
+{
+	if (v < 0) {
+		tr_buf_addc(b, '-');
+		tr_buf_addu(b, -(uint64_t)v);
+	} else
+		tr_buf_addu(b, (uint64_t)v);
+}
+
+void
 tr_buf_printf(struct tr_buf *b, const char *fmt, ...)
 {
 	va_list	ap;

@@ -31,6 +31,9 @@ void	 tr_buf_reset(struct tr_buf *);
 void	 tr_buf_add(struct tr_buf *, const void *, size_t);
 void	 tr_buf_adds(struct tr_buf *, const char *);
 void	 tr_buf_addc(struct tr_buf *, char);
+/* A decimal integer, as printf would write it. */
+void	 tr_buf_addi(struct tr_buf *, int64_t);
+void	 tr_buf_addu(struct tr_buf *, uint64_t);
 void	 tr_buf_printf(struct tr_buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
