@@ -724,6 +724,31 @@ tr_import_add_track(struct tr_import *ctx, const char *kind,
 #define RUN_PENDING	(512 * 1024)
 #define RUN_ARGS	(16 * 1024)
 
+/* Write v in decimal at o; return the end. */
+static char *
+put_int(char *o, int64_t v)
+{
+	char		 d[20], *p = d + sizeof d;
+	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	size_t		 n;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*o++ = '-';
+	n = (size_t)(d + sizeof d - p);
+	memcpy(o, p, n);
+	return (o + n);
+}
+
+static char *
+put_null(char *o)
+{
+	memcpy(o, "null", 4);
+	return (o + 4);
+}
+
 static void
 run_free(struct run *r)
 {
@@ -741,6 +766,7 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 	const struct run_slice	*s;
 	int64_t			 t0, end;
 	int			 i, last;
+	char			*o, *start;
 
 	if (r->n == 0)
 		return (0);
@@ -753,40 +779,43 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 		if (s->ts + s->dur > end)
 			end = s->ts + s->dur;
 	}
+	/* Each slice: 5 numbers of 20 characters at most, 10 more, args. */
 	tr_buf_reset(j);
-	tr_buf_addc(j, '[');
+	o = start = tr_buf_reserve(j, (size_t)r->n * 110 + r->args.len + 2);
+	*o++ = '[';
 	for (i = 0; i < r->n; i++) {
 		s = &r->s[i];
-		tr_buf_adds(j, i ? ",[" : "[");
-		tr_buf_addi(j, s->ts - t0);
-		tr_buf_addc(j, ',');
-		tr_buf_addi(j, s->dur);
-		tr_buf_addc(j, ',');
-		tr_buf_addi(j, s->name_id);
+		if (i > 0)
+			*o++ = ',';
+		*o++ = '[';
+		o = put_int(o, s->ts - t0);
+		*o++ = ',';
+		o = put_int(o, s->dur);
+		*o++ = ',';
+		o = put_int(o, s->name_id);
 		/* The last field present; the ones after it are left out. */
 		last = s->args_len ? 5 : s->callsite_id > 0 ? 4 :
 		    s->category_id > 0 ? 3 : 2;
 		if (last >= 3) {
-			tr_buf_addc(j, ',');
-			if (s->category_id > 0)
-				tr_buf_addi(j, s->category_id);
-			else
-				tr_buf_adds(j, "null");
+			*o++ = ',';
+			o = s->category_id > 0 ? put_int(o, s->category_id) :
+			    put_null(o);
 		}
 		if (last >= 4) {
-			tr_buf_addc(j, ',');
-			if (s->callsite_id > 0)
-				tr_buf_addi(j, s->callsite_id);
-			else
-				tr_buf_adds(j, "null");
+			*o++ = ',';
+			o = s->callsite_id > 0 ? put_int(o, s->callsite_id) :
+			    put_null(o);
 		}
 		if (last == 5) {
-			tr_buf_addc(j, ',');
-			tr_buf_add(j, r->args.data + s->args_off, s->args_len);
+			*o++ = ',';
+			memcpy(o, r->args.data + s->args_off, s->args_len);
+			o += s->args_len;
 		}
-		tr_buf_addc(j, ']');
+		*o++ = ']';
 	}
-	tr_buf_addc(j, ']');
+	*o++ = ']';
+	*o = '\0';
+	j->len = (size_t)(o - start);
 	sqlite3_bind_int64(st, 1, ctx->next_slice_id);
 	sqlite3_bind_int64(st, 2, ctx->source_id);
 	sqlite3_bind_int64(st, 3, r->track_id);
@@ -843,7 +872,7 @@ tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
 		tr_imap_put(&ctx->runs, (uint64_t)track_id, r);
 	}
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 4;
+		r->cap = r->cap ? r->cap * 2 : 16;
 		r->s = tr_xrealloc(r->s, (size_t)r->cap * sizeof *r->s);
 	}
 	s = &r->s[r->n++];

@@ -118,6 +118,13 @@ buf_grow(struct tr_buf *b, size_t extra)
 	b->data = tr_xrealloc(b->data, b->cap);
 }
 
+char *
+tr_buf_reserve(struct tr_buf *b, size_t n)
+{
+	buf_grow(b, n);
+	return (b->data + b->len);
+}
+
 void
 tr_buf_add(struct tr_buf *b, const void *p, size_t n)
 {

@@ -28,6 +28,11 @@ struct tr_buf {
 void	 tr_buf_init(struct tr_buf *);
 void	 tr_buf_release(struct tr_buf *);
 void	 tr_buf_reset(struct tr_buf *);
+/*
+ * Room for 'n' more bytes (and the NUL): where they go.  The caller
+ * writes them, then sets len and the NUL itself.
+ */
+char	*tr_buf_reserve(struct tr_buf *, size_t n);
 void	 tr_buf_add(struct tr_buf *, const void *, size_t);
 void	 tr_buf_adds(struct tr_buf *, const char *);
 void	 tr_buf_addc(struct tr_buf *, char);
