@@ -728,18 +728,18 @@ tr_import_add_track(struct tr_import *ctx, const char *kind,
 static char *
 put_int(char *o, int64_t v)
 {
-	char		 d[20], *p = d + sizeof d;
-	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	size_t		 n;
+	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v, t;
+	char		*e;
 
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
 	if (v < 0)
 		*o++ = '-';
-	n = (size_t)(d + sizeof d - p);
-	memcpy(o, p, n);
-	return (o + n);
+	for (e = o + 1, t = u; t >= 10; t /= 10)
+		e++;
+	o = e;
+	do
+		*--o = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	return (e);
 }
 
 static char *
