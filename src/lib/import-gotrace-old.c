@@ -211,6 +211,8 @@ struct cursor {
 	int64_t		 lastts;
 	uint64_t	 lastg;
 	int		 has, done, queued;
+	int		 wgc;		/* waiting: on the GC sequence, */
+	uint64_t	 wg;		/* or on this goroutine */
 	struct ev	 head;
 	struct raw	 raw;
 };
@@ -276,8 +278,8 @@ struct old {
 	int64_t			 base_ns;
 	struct cursor		*curs;
 	size_t			 ncurs;
-	struct cursor		**heap, **avail;
-	size_t			 nheap, navail;
+	struct cursor		**heap, **avail, **wait;
+	size_t			 nheap, navail, nwait;
 	struct tr_imap	 gs;		/* goid -> struct og * */
 	struct tr_imap	 ps;		/* p -> struct op * */
 	struct tr_imap	 tasks;		/* open task ids */
@@ -1682,8 +1684,8 @@ stuck(struct old *o, struct tr_error *err)
 	struct cursor	*c, *best = NULL;
 	size_t		 i;
 
-	for (i = 0; i < o->navail; i++) {
-		c = o->avail[i];
+	for (i = 0; i < o->nwait; i++) {
+		c = o->wait[i];
 		if (c->has && (best == NULL || heap_less(c, best)))
 			best = c;
 	}
@@ -1693,11 +1695,24 @@ stuck(struct old *o, struct tr_error *err)
 	return (stuck_ev(o, &best->head, err));
 }
 
+/*
+ * Whether a cursor waiting (see pass2()) may go after the event of
+ * transition 't' on goroutine 'g': what it waits on has changed.
+ */
+static int
+woken(const struct cursor *w, const struct trans *t, uint64_t g)
+{
+	if (w->wgc)
+		return (t->ordered && t->gc);
+	return ((t->ordered && !t->gc && w->wg == t->g) || w->wg == g);
+}
+
 static int
 pass2(struct old *o, struct tr_error *err)
 {
-	struct cursor	*c;
+	struct cursor	*c, *w;
 	struct trans	 t;
+	uint64_t	 g;
 	size_t		 i, k;
 	uint64_t	*keys;
 	size_t		 nkeys;
@@ -1725,29 +1740,36 @@ pass2(struct old *o, struct tr_error *err)
 		o->curs[k].cur = -1;
 	o->heap = tr_xcalloc(o->ncurs + 1, sizeof *o->heap);
 	o->avail = tr_xcalloc(o->ncurs + 1, sizeof *o->avail);
+	o->wait = tr_xcalloc(o->ncurs + 1, sizeof *o->wait);
 	for (k = 0; k < o->ncurs; k++)
 		o->avail[o->navail++] = &o->curs[k];
 	o->g0.st = o->g0.ost = G_RUNNING;
 
+	/*
+	 * Cursors whose next event can go (its goroutine or the GC is in
+	 * the state it needs) are in the heap, by time; the others wait on
+	 * that goroutine or the GC, and are looked at again only after an
+	 * event changes it (apply(), or GoEnd forgetting the goroutine).
+	 */
 	for (;;) {
-		for (i = 0; i < o->navail;) {
+		for (i = 0; i < o->navail; i++) {
 			c = o->avail[i];
 			if (!c->has && !c->done && advance(o, c, err) != 0)
 				return (-1);
-			if (c->done) {
-				o->avail[i] = o->avail[--o->navail];
+			if (c->done)
 				continue;
-			}
 			transition(&c->head, &t);
-			if (!ready(o, &t)) {
-				i++;
+			if (ready(o, &t)) {
+				heap_push(o, c);
 				continue;
 			}
-			heap_push(o, c);
-			o->avail[i] = o->avail[--o->navail];
+			c->wgc = t.gc;
+			c->wg = t.g;
+			o->wait[o->nwait++] = c;
 		}
+		o->navail = 0;
 		if (o->nheap == 0) {
-			if (o->navail == 0)
+			if (o->nwait == 0)
 				break;
 			return (stuck(o, err));
 		}
@@ -1774,10 +1796,20 @@ pass2(struct old *o, struct tr_error *err)
 			c->head.local = 1;
 			break;
 		}
+		g = c->head.g;
 		if (process(o, &c->head, err) != 0)
 			return (-1);
 		c->has = 0;
 		o->avail[o->navail++] = c;
+		for (i = 0; i < o->nwait;) {
+			w = o->wait[i];
+			if (!woken(w, &t, g)) {
+				i++;
+				continue;
+			}
+			o->avail[o->navail++] = w;
+			o->wait[i] = o->wait[--o->nwait];
+		}
 	}
 
 	/* Syscalls still pending at the end returned without blocking. */
@@ -1833,6 +1865,7 @@ old_release(struct old *o)
 	free(o->curs);
 	free(o->heap);
 	free(o->avail);
+	free(o->wait);
 	free(o->batches);
 	free(o->rbuf);
 	free(o->raw.args);

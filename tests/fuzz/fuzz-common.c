@@ -21,7 +21,7 @@ static const char count_sql[] =
     "(SELECT count(*) FROM process) + (SELECT count(*) FROM thread) + "
     "(SELECT count(*) FROM frame) + (SELECT count(*) FROM callsite) + "
     "(SELECT count(*) FROM profile) + (SELECT count(*) FROM sample) + "
-    "(SELECT count(*) FROM track) + (SELECT count(*) FROM slice) + "
+    "(SELECT count(*) FROM track) + (SELECT count(*) FROM slice_run) + "
     "(SELECT count(*) FROM counter)";
 
 /*
@@ -33,7 +33,7 @@ static const char clear_sql[] =
     "BEGIN; DELETE FROM source; DELETE FROM str; DELETE FROM process; "
     "DELETE FROM thread; DELETE FROM frame; DELETE FROM callsite; "
     "DELETE FROM profile; DELETE FROM sample; DELETE FROM track; "
-    "DELETE FROM slice; DELETE FROM counter; COMMIT";
+    "DELETE FROM slice_run; DELETE FROM counter; COMMIT";
 
 #define SEEN_MAX	256
 
