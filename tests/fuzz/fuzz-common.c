@@ -144,6 +144,15 @@ tr_fuzz_import(const char *format, const uint8_t *data, size_t size,
 		if (res.skipped || res.duplicate)
 			tr_fuzz_fail("%s: a forced import into an empty store "
 			    "was skipped or a duplicate", format);
+		/* The runs' JSON reads back: a slice per slice written. */
+		if (tr_db_int(db, "SELECT count(*) FROM slice", &rows,
+		    &err) != 0)
+			tr_fuzz_fail("%s: the slice view fails: %s", format,
+			    err.msg);
+		if (rows != res.slices)
+			tr_fuzz_fail("%s: %lld slices written, the view has "
+			    "%lld", format, (long long)res.slices,
+			    (long long)rows);
 		if (tr_db_exec(db, clear_sql, &err) != 0)
 			tr_fuzz_fail("cannot empty the store: %s", err.msg);
 	}
