@@ -26,6 +26,19 @@
  * bounds, which a time window can be tested against with the run index
  * before any JSON is read.
  */
+#define TR_DB_SLICE_RUN \
+"CREATE TABLE slice_run (\n" \
+"  id INTEGER PRIMARY KEY,\n" \
+"  source_id INTEGER NOT NULL REFERENCES source,\n" \
+"  track_id INTEGER NOT NULL REFERENCES track,\n" \
+"  ts INTEGER NOT NULL,\n" \
+"  end_ts INTEGER NOT NULL,\n" \
+"  n INTEGER NOT NULL,\n" \
+"  slices TEXT NOT NULL\n" \
+");\n"
+#define TR_DB_SLICE_RUN_INDEXES \
+"CREATE INDEX slice_run_track_ts ON slice_run (track_id, ts);\n" \
+"CREATE INDEX slice_run_source_ts ON slice_run (source_id, ts);\n"
 #define TR_DB_SLICE_VIEW \
 "CREATE VIEW slice AS\n" \
 "  SELECT r.id + j.key AS id, r.source_id, r.track_id,\n" \
@@ -160,17 +173,8 @@ const char tr_db_schema[] =
 "  meta TEXT NOT NULL DEFAULT '{}'\n"
 ");\n"
 "CREATE INDEX track_source ON track (source_id, kind, ref);\n"
-"CREATE TABLE slice_run (\n"
-"  id INTEGER PRIMARY KEY,\n"
-"  source_id INTEGER NOT NULL REFERENCES source,\n"
-"  track_id INTEGER NOT NULL REFERENCES track,\n"
-"  ts INTEGER NOT NULL,\n"
-"  end_ts INTEGER NOT NULL,\n"
-"  n INTEGER NOT NULL,\n"
-"  slices TEXT NOT NULL\n"
-");\n"
-"CREATE INDEX slice_run_track_ts ON slice_run (track_id, ts);\n"
-"CREATE INDEX slice_run_source_ts ON slice_run (source_id, ts);\n"
+TR_DB_SLICE_RUN
+TR_DB_SLICE_RUN_INDEXES
 TR_DB_SLICE_VIEW
 "CREATE TABLE counter (\n"
 "  id INTEGER PRIMARY KEY,\n"
@@ -397,15 +401,7 @@ reopen_immutable(struct tr_db *db)
  * so that a run's ids follow each other.
  */
 static const char migrate_v2[] =
-"CREATE TABLE slice_run (\n"
-"  id INTEGER PRIMARY KEY,\n"
-"  source_id INTEGER NOT NULL REFERENCES source,\n"
-"  track_id INTEGER NOT NULL REFERENCES track,\n"
-"  ts INTEGER NOT NULL,\n"
-"  end_ts INTEGER NOT NULL,\n"
-"  n INTEGER NOT NULL,\n"
-"  slices TEXT NOT NULL\n"
-");\n"
+TR_DB_SLICE_RUN
 "INSERT INTO slice_run (id, source_id, track_id, ts, end_ts, n, slices)\n"
 "  WITH c AS (\n"
 "    SELECT s.*, (row_number() OVER (PARTITION BY track_id\n"
@@ -427,8 +423,7 @@ static const char migrate_v2[] =
 "DROP VIEW go_state;\n"
 "DROP VIEW go_gc;\n"
 "DROP VIEW go_stw;\n"
-"CREATE INDEX slice_run_track_ts ON slice_run (track_id, ts);\n"
-"CREATE INDEX slice_run_source_ts ON slice_run (source_id, ts);\n"
+TR_DB_SLICE_RUN_INDEXES
 TR_DB_SLICE_VIEW
 TR_DB_GO_VIEWS;
 
