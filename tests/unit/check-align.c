@@ -694,6 +694,12 @@ START_TEST(test_go_snapshot_anchor)
 }
 END_TEST
 
+/* Runs (slice_run) whose bounds are not those of their slices. */
+#define RUNS_OFF	"SELECT count(*) FROM slice_run r WHERE ts <> " \
+	"(SELECT min(ts) FROM slice s WHERE s.id BETWEEN r.id AND " \
+	"r.id + r.n - 1) OR end_ts <> (SELECT max(ts + dur) FROM slice s " \
+	"WHERE s.id BETWEEN r.id AND r.id + r.n - 1)"
+
 START_TEST(test_go_log_drift)
 {
 	struct tr_align_opts	 o;
@@ -730,6 +736,8 @@ START_TEST(test_go_log_drift)
 	/* Durations stretch with the drift: 1 ms is 999.98 us. */
 	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM slice WHERE "
 	    "dur = 999980"), 10);
+	/* The runs' bounds move with their slices. */
+	ck_assert_int_eq(sql_int(db, RUNS_OFF), 0);
 
 	/* --reset brings every time back to the ns. */
 	o.reset = 1;
@@ -975,6 +983,7 @@ START_TEST(test_estimate)
 	    "source_id = 2 AND ts < 1000000000000 - 250000"), 0);
 	ck_assert_int_eq(sql_int(db, "SELECT abs(min(ts) - 1000000000000) <= "
 	    "250000 FROM slice WHERE source_id = 2"), 1);
+	ck_assert_int_eq(sql_int(db, RUNS_OFF), 0);
 	tr_align_opts_release(&o);
 	tr_db_free(db);
 }
