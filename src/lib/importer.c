@@ -133,6 +133,7 @@ struct tr_import {
 	/* Slices not yet written, a run per track (see flush_run()). */
 	struct tr_imap			 runs;
 	size_t				 run_slices;	/* in all of them */
+	struct run_chunk		*free_chunks;
 	int64_t				 next_slice_id;
 	struct tr_buf			 json;
 };
@@ -142,10 +143,16 @@ struct run_slice {
 	int64_t	ts, dur, name_id, category_id, callsite_id;
 	size_t	args_off, args_len;	/* in run->args; len 0: none */
 };
+/* A run's slices, RUN_CHUNK at a time, from a pool (see add_slice). */
+#define RUN_CHUNK	16
+struct run_chunk {
+	struct run_chunk	*next;
+	struct run_slice	 s[RUN_CHUNK];
+};
 struct run {
 	int64_t			 track_id;
-	int			 n, cap;
-	struct run_slice	*s;
+	int			 n;
+	struct run_chunk	*head, *tail;
 	struct tr_buf		 args;
 };
 
@@ -714,15 +721,20 @@ tr_import_add_track(struct tr_import *ctx, const char *kind,
 
 /*
  * Slices go to the store TR_SLICE_RUN at a time per track, as one row of
- * slice_run (db.c: TR_DB_SLICE_VIEW).  Waiting slices are bounded: at
- * RUN_PENDING of them in all every run is written as it stands, and a run
- * with RUN_ARGS bytes of args is written at once.  A run of 256 slices
+ * slice_run (db.c: TR_DB_SLICE_VIEW).  What waits is bounded: at
+ * RUN_PENDING slices in all, or a slice for a new track when RUN_TRACKS
+ * tracks wait (many goroutines that each had a few states), every run is
+ * written as it stands; a run with RUN_ARGS bytes of args is written at
+ * once.  Slices wait in chunks from a pool, so that a run neither grows
+ * by realloc() nor keeps memory once written (realloc() was 5% of a Go
+ * trace's import).  A run of 256 slices
  * is about 10 kB of JSON: SQLite keeps such a row in full overflow pages
  * and a part on a shared leaf, where 64 (2.3 kB) left most of a page
  * empty (a 4 kB page fits one such row: a 280 MB store against 180 MB).
  */
 #define RUN_PENDING	(512 * 1024)
 #define RUN_ARGS	(16 * 1024)
+#define RUN_TRACKS	(16 * 1024)
 
 /* Write v in decimal at o; return the end. */
 static char *
@@ -750,12 +762,27 @@ put_null(char *o)
 }
 
 static void
+chunks_free(struct run_chunk *k)
+{
+	struct run_chunk	*next;
+
+	for (; k != NULL; k = next) {
+		next = k->next;
+		free(k);
+	}
+}
+
+static void
 run_free(struct run *r)
 {
 	tr_buf_release(&r->args);
-	free(r->s);
+	chunks_free(r->head);
 	free(r);
 }
+
+/* Slice i of run r (chunk k holds it; k advances as i does). */
+#define RUN_SLICE(k, i)	(&(k)->s[(i) % RUN_CHUNK])
+#define RUN_NEXT(k, i)	((i) % RUN_CHUNK == RUN_CHUNK - 1 ? (k)->next : (k))
 
 /* Write run 'r' as one row and empty it. */
 static int
@@ -764,16 +791,17 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 	sqlite3_stmt		*st = ctx->st[ST_SLICE];
 	struct tr_buf		*j = &ctx->json;
 	const struct run_slice	*s;
+	const struct run_chunk	*k;
 	int64_t			 t0, end;
 	int			 i, last;
 	char			*o, *start;
 
 	if (r->n == 0)
 		return (0);
-	t0 = r->s[0].ts;
-	end = r->s[0].ts + r->s[0].dur;
-	for (i = 1; i < r->n; i++) {
-		s = &r->s[i];
+	t0 = r->head->s[0].ts;
+	end = t0 + r->head->s[0].dur;
+	for (k = r->head, i = 0; i < r->n; k = RUN_NEXT(k, i), i++) {
+		s = RUN_SLICE(k, i);
 		if (s->ts < t0)
 			t0 = s->ts;
 		if (s->ts + s->dur > end)
@@ -783,8 +811,8 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 	tr_buf_reset(j);
 	o = start = tr_buf_reserve(j, (size_t)r->n * 110 + r->args.len + 2);
 	*o++ = '[';
-	for (i = 0; i < r->n; i++) {
-		s = &r->s[i];
+	for (k = r->head, i = 0; i < r->n; k = RUN_NEXT(k, i), i++) {
+		s = RUN_SLICE(k, i);
 		if (i > 0)
 			*o++ = ',';
 		*o++ = '[';
@@ -825,12 +853,16 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 	sqlite3_bind_text(st, 7, j->data, (int)j->len, SQLITE_STATIC);
 	ctx->next_slice_id += r->n;
 	ctx->run_slices -= (size_t)r->n;
-	/* What an idle track holds stays small. */
-	r->n = r->cap = 0;
-	free(r->s);
-	r->s = NULL;
-	tr_buf_release(&r->args);
-	tr_buf_init(&r->args);
+	/* The chunks go back to the pool; a big args buffer goes. */
+	r->tail->next = ctx->free_chunks;
+	ctx->free_chunks = r->head;
+	r->head = r->tail = NULL;
+	r->n = 0;
+	if (r->args.cap > 4096) {
+		tr_buf_release(&r->args);
+		tr_buf_init(&r->args);
+	} else
+		tr_buf_reset(&r->args);
 	return (step_done(ctx, st, err));
 }
 
@@ -862,20 +894,32 @@ tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
 {
 	struct run		*r;
 	struct run_slice	*s;
+	struct run_chunk	*k;
 
 	if (ctx->run_slices >= RUN_PENDING && flush_runs(ctx, err) != 0)
 		return (-1);
 	if ((r = tr_imap_get(&ctx->runs, (uint64_t)track_id)) == NULL) {
+		if (ctx->runs.count >= RUN_TRACKS &&
+		    flush_runs(ctx, err) != 0)
+			return (-1);
 		r = tr_xcalloc(1, sizeof *r);
 		r->track_id = track_id;
 		tr_buf_init(&r->args);
 		tr_imap_put(&ctx->runs, (uint64_t)track_id, r);
 	}
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->s = tr_xrealloc(r->s, (size_t)r->cap * sizeof *r->s);
+	if (r->n % RUN_CHUNK == 0) {
+		if ((k = ctx->free_chunks) != NULL)
+			ctx->free_chunks = k->next;
+		else
+			k = tr_xmalloc(sizeof *k);
+		k->next = NULL;
+		if (r->tail != NULL)
+			r->tail->next = k;
+		else
+			r->head = k;
+		r->tail = k;
 	}
-	s = &r->s[r->n++];
+	s = &r->tail->s[r->n++ % RUN_CHUNK];
 	s->ts = ts;
 	s->dur = dur;
 	s->name_id = name_id;
@@ -932,6 +976,8 @@ flush_runs_free(struct tr_import *ctx)
 		if (ctx->runs.slots[i].val != NULL)
 			run_free(ctx->runs.slots[i].val);
 	tr_imap_release(&ctx->runs);
+	chunks_free(ctx->free_chunks);
+	ctx->free_chunks = NULL;
 }
 
 static void
