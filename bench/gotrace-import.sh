@@ -15,6 +15,8 @@
 #   BENCH_RUNS  runs of each command; the median is shown (default 3)
 #   BENCH_SECS  length of the long generated trace in seconds (default 20)
 #   BENCH_G     goroutines of the generated program (default 1000)
+#   BENCH_MANY  goroutines of a third trace, where each runs once and
+#               ends (default 400000; 0: no such trace)
 #   BENCH_DIR   scratch directory (default: a new one under $TMPDIR;
 #               removed at the end unless BENCH_KEEP=1)
 set -u
@@ -22,6 +24,7 @@ set -u
 runs=${BENCH_RUNS:-3}
 secs=${BENCH_SECS:-20}
 ngo=${BENCH_G:-1000}
+many=${BENCH_MANY:-400000}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ -n "${TR_BINDIR:-}" ]; then
@@ -60,6 +63,11 @@ if [ $# -eq 0 ]; then
 	"$dir/load/gotrace-load" "$dir/short.trace" "$short" "$ngo" || exit 1
 	"$dir/load/gotrace-load" "$dir/long.trace" "$secs" "$ngo" || exit 1
 	set -- "$dir/short.trace" "$dir/long.trace"
+	if [ "$many" -gt 0 ]; then
+		echo "recording $many goroutines that each run once"
+		"$dir/load/gotrace-load" "$dir/many.trace" 0 "$many" || exit 1
+		set -- "$@" "$dir/many.trace"
+	fi
 fi
 
 # Run "$@" $runs times; print the median "wall user+sys maxrss_kB".

@@ -1,7 +1,8 @@
 // Command gotrace-load writes a Go execution trace of a busy program for
 // bench/gotrace-import.sh: many goroutines passing messages over channels,
 // contending on mutexes, sleeping, allocating (GC cycles and assists), in
-// user tasks and regions, for the given duration.
+// user tasks and regions, for the given duration.  With SECONDS 0: that
+// many goroutines that each run once and end.
 package main
 
 import (
@@ -30,8 +31,21 @@ func main() {
 	if err := trace.Start(out); err != nil {
 		panic(err)
 	}
-	end := time.Now().Add(time.Duration(secs * float64(time.Second)))
 	var wg sync.WaitGroup
+	if secs == 0 {
+		// The other extreme: GOROUTINES goroutines that each run once.
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() { wg.Done() }()
+		}
+		wg.Wait()
+		trace.Stop()
+		if err := out.Close(); err != nil {
+			panic(err)
+		}
+		return
+	}
+	end := time.Now().Add(time.Duration(secs * float64(time.Second)))
 	var mu sync.Mutex
 	var allocMu sync.Mutex
 	shared := 0
