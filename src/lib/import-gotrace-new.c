@@ -484,8 +484,10 @@ read_batch(struct nw *w, struct vbatch *b, const unsigned char **data,
 /* --- the generation's tables ----------------------------------------- */
 
 static void
-vstack_free(struct vstack *s)
+vstack_free(void *p)
 {
+	struct vstack	*s = p;
+
 	if (s != NULL) {
 		free(s->pcs);
 		free(s);
@@ -497,18 +499,9 @@ gen_reset(struct nw *w)
 {
 	size_t	i;
 
-	for (i = 0; i < w->strings.cap; i++)
-		if (w->strings.slots[i].val != NULL)
-			free(w->strings.slots[i].val);
-	for (i = 0; i < w->pcs.cap; i++)
-		if (w->pcs.slots[i].val != NULL)
-			free(w->pcs.slots[i].val);
-	for (i = 0; i < w->stacks.cap; i++)
-		if (w->stacks.slots[i].val != NULL)
-			vstack_free(w->stacks.slots[i].val);
-	tr_imap_release(&w->strings);
-	tr_imap_release(&w->pcs);
-	tr_imap_release(&w->stacks);
+	tr_imap_free(&w->strings, free);
+	tr_imap_free(&w->pcs, free);
+	tr_imap_free(&w->stacks, vstack_free);
 	for (i = 0; i < w->ncurs; i++)
 		free(w->curs[i].buf);
 	free(w->curs);
@@ -1117,8 +1110,10 @@ vp_get(struct nw *w, uint64_t p)
 }
 
 static void
-vg_free(struct vg *g)
+vg_free(void *p)
 {
+	struct vg	*g = p;
+
 	size_t	i;
 
 	if (g == NULL)
@@ -2397,15 +2392,9 @@ nw_release(struct nw *w)
 	size_t	i;
 
 	gen_reset(w);
-	for (i = 0; i < w->gs.cap; i++)
-		if (w->gs.slots[i].val != NULL)
-			vg_free(w->gs.slots[i].val);
-	for (i = 0; i < w->ps.cap; i++)
-		if (w->ps.slots[i].val != NULL)
-			free(w->ps.slots[i].val);
-	for (i = 0; i < w->ms.cap; i++)
-		if (w->ms.slots[i].val != NULL)
-			free(w->ms.slots[i].val);
+	tr_imap_free(&w->gs, vg_free);
+	tr_imap_free(&w->ps, free);
+	tr_imap_free(&w->ms, free);
 	for (i = 0; i < w->tasks.cap; i++)
 		if (w->tasks.slots[i].val != NULL) {
 			struct vtask	*t = w->tasks.slots[i].val;
@@ -2413,9 +2402,6 @@ nw_release(struct nw *w)
 			free(t->name);
 			free(t);
 		}
-	tr_imap_release(&w->gs);
-	tr_imap_release(&w->ps);
-	tr_imap_release(&w->ms);
 	tr_imap_release(&w->tasks);
 	free(w->front);
 	free(w->queue);

@@ -1197,8 +1197,10 @@ flush_syscall(struct old *o, uint64_t gid, struct og *g, struct tr_error *err)
 }
 
 static void
-og_free(struct og *g)
+og_free(void *p)
 {
+	struct og	*g = p;
+
 	if (g != NULL) {
 		free(g->rg);
 		free(g);
@@ -1840,23 +1842,11 @@ old_release(struct old *o)
 {
 	size_t	i;
 
-	for (i = 0; i < o->strings.cap; i++)
-		if (o->strings.slots[i].val != NULL)
-			free(o->strings.slots[i].val);
-	for (i = 0; i < o->stacks.cap; i++)
-		if (o->stacks.slots[i].val != NULL)
-			free(o->stacks.slots[i].val);
-	for (i = 0; i < o->gs.cap; i++)
-		if (o->gs.slots[i].val != NULL)
-			og_free(o->gs.slots[i].val);
-	for (i = 0; i < o->ps.cap; i++)
-		if (o->ps.slots[i].val != NULL)
-			free(o->ps.slots[i].val);
-	tr_imap_release(&o->strings);
-	tr_imap_release(&o->stacks);
+	tr_imap_free(&o->strings, free);
+	tr_imap_free(&o->stacks, free);
+	tr_imap_free(&o->gs, og_free);
+	tr_imap_free(&o->ps, free);
 	tr_imap_release(&o->timers);
-	tr_imap_release(&o->gs);
-	tr_imap_release(&o->ps);
 	tr_imap_release(&o->tasks);
 	for (i = 0; i < o->ncurs; i++) {
 		free(o->curs[i].buf);

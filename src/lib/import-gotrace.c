@@ -126,8 +126,10 @@ tr_gotrace_sink_new(struct tr_import *ctx)
 }
 
 static void
-gor_free(struct gor *g)
+gor_free(void *p)
 {
+	struct gor	*g = p;
+
 	if (g == NULL)
 		return;
 	tr_buf_release(&g->args);
@@ -138,22 +140,11 @@ gor_free(struct gor *g)
 void
 tr_gotrace_sink_free(struct tr_gotrace_sink *s)
 {
-	size_t		 i;
-
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->gs.cap; i++)
-		if (s->gs.slots[i].val != NULL)
-			gor_free(s->gs.slots[i].val);
-	for (i = 0; i < s->ps.cap; i++)
-		if (s->ps.slots[i].val != NULL)
-			free(s->ps.slots[i].val);
-	for (i = 0; i < s->tasks.cap; i++)
-		if (s->tasks.slots[i].val != NULL)
-			free(s->tasks.slots[i].val);
-	tr_imap_release(&s->gs);
-	tr_imap_release(&s->ps);
-	tr_imap_release(&s->tasks);
+	tr_imap_free(&s->gs, gor_free);
+	tr_imap_free(&s->ps, free);
+	tr_imap_free(&s->tasks, free);
 	sqlite3_finalize(s->st_ended);
 	tr_buf_release(&s->b);
 	free(s);

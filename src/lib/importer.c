@@ -736,6 +736,12 @@ tr_import_add_track(struct tr_import *ctx, const char *kind,
 #define RUN_ARGS	(16 * 1024)
 #define RUN_TRACKS	(16 * 1024)
 
+static size_t
+run_cap(const struct tr_import *ctx, size_t dflt)
+{
+	return (ctx->opts->run_cap > 0 ? ctx->opts->run_cap : dflt);
+}
+
 /* Write v in decimal at o; return the end. */
 static char *
 put_int(char *o, int64_t v)
@@ -773,8 +779,10 @@ chunks_free(struct run_chunk *k)
 }
 
 static void
-run_free(struct run *r)
+run_free(void *p)
 {
+	struct run	*r = p;
+
 	tr_buf_release(&r->args);
 	chunks_free(r->head);
 	free(r);
@@ -896,10 +904,11 @@ tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
 	struct run_slice	*s;
 	struct run_chunk	*k;
 
-	if (ctx->run_slices >= RUN_PENDING && flush_runs(ctx, err) != 0)
+	if (ctx->run_slices >= run_cap(ctx, RUN_PENDING) &&
+	    flush_runs(ctx, err) != 0)
 		return (-1);
 	if ((r = tr_imap_get(&ctx->runs, (uint64_t)track_id)) == NULL) {
-		if (ctx->runs.count >= RUN_TRACKS &&
+		if (ctx->runs.count >= run_cap(ctx, RUN_TRACKS) &&
 		    flush_runs(ctx, err) != 0)
 			return (-1);
 		r = tr_xcalloc(1, sizeof *r);
@@ -970,12 +979,7 @@ tr_import_add_counter(struct tr_import *ctx, int64_t track_id, int64_t ts,
 static void
 flush_runs_free(struct tr_import *ctx)
 {
-	size_t	i;
-
-	for (i = 0; i < ctx->runs.cap; i++)
-		if (ctx->runs.slots[i].val != NULL)
-			run_free(ctx->runs.slots[i].val);
-	tr_imap_release(&ctx->runs);
+	tr_imap_free(&ctx->runs, run_free);
 	chunks_free(ctx->free_chunks);
 	ctx->free_chunks = NULL;
 }

@@ -50,6 +50,8 @@ struct tr_import_opts {
 	const char	*host;			/* host of the traced machine */
 	int		 skip_unknown;		/* unrecognised: skip, no error */
 	size_t		 cache_cap;	/* entries per interning cache; 0: default */
+	size_t		 run_cap;	/* slices, and tracks, that may wait to be
+					   written in runs; 0: default (tests) */
 	int		 nopts;
 	const char	*keys[TR_IMPORT_MAXOPTS];	/* importer options */
 	const char	*vals[TR_IMPORT_MAXOPTS];

@@ -425,6 +425,17 @@ tr_imap_release(struct tr_imap *m)
 	memset(m, 0, sizeof *m);
 }
 
+void
+tr_imap_free(struct tr_imap *m, void (*fn)(void *))
+{
+	size_t	i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].val != NULL)
+			fn(m->slots[i].val);
+	tr_imap_release(m);
+}
+
 static size_t
 imap_slot(uint64_t key, size_t cap)
 {

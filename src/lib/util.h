@@ -78,6 +78,8 @@ struct tr_imap {
 void	 tr_imap_init(struct tr_imap *);
 /* Frees the table only; the values belong to the caller. */
 void	 tr_imap_release(struct tr_imap *);
+/* Call fn on every value (free, or the values' own), then release. */
+void	 tr_imap_free(struct tr_imap *, void (*fn)(void *));
 /* The value for 'key', or NULL. */
 void	*tr_imap_get(const struct tr_imap *, uint64_t key);
 /* Insert or replace; 'val' must not be NULL. */

@@ -106,6 +106,24 @@ import(const char *name, struct lines *l, struct tr_import_result *res,
 	return (db);
 }
 
+/* Every slice of the store as text, in one order (ids left out). */
+static char *
+slices_text(struct tr_db *db)
+{
+	sqlite3_stmt	*st;
+	char		*s;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(db->sq, "SELECT group_concat(x, "
+	    "';') FROM (SELECT track_id || ',' || ts || ',' || dur || ',' || "
+	    "name_id || ',' || ifnull(category_id, '') || ',' || "
+	    "ifnull(callsite_id, '') || ',' || ifnull(args, '') AS x FROM "
+	    "slice ORDER BY x)", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	s = tr_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return (s);
+}
+
 static int64_t
 q(struct tr_db *db, const char *sql)
 {
@@ -956,6 +974,47 @@ START_TEST(test_header)
 }
 END_TEST
 
+/*
+ * Slices wait in runs before they are written; past the cap on waiting
+ * slices or tracks, every run is written as it stands.  With a cap of 3,
+ * the same trace gives the same slices in many more runs.
+ */
+START_TEST(test_run_cap)
+{
+	struct tr_import_result	 res;
+	struct tr_import_opts	 o;
+	struct tr_error		 err;
+	struct tr_db		*a, *b;
+	char			*path = data_path("gen119.trace"), *sa, *sb;
+	int64_t			 ra, rb;
+
+	a = import("gen119.trace", NULL, &res, &err);
+	ck_assert_msg(a != NULL, "%s", err.msg);
+	b = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(b);
+	tr_import_opts_init(&o);
+	o.run_cap = 3;
+	ck_assert_msg(tr_import_file(b, path, "gen119.trace", &o, &res,
+	    &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(res.slices, 3556);
+	sa = slices_text(a);
+	sb = slices_text(b);
+	ck_assert_str_eq(sa, sb);
+	ra = q(a, "SELECT count(*) FROM slice_run");
+	rb = q(b, "SELECT count(*) FROM slice_run");
+	ck_assert_int_eq(ra, 51);
+	ck_assert_int_ge(rb, 3556 / 3);
+	ck_assert_int_eq(q(b, "SELECT sum(n) FROM slice_run"), 3556);
+	ck_assert_int_eq(q(b, "SELECT count(*) FROM slice WHERE ts < run_ts "
+	    "OR ts + dur > run_end_ts"), 0);
+	free(sa);
+	free(sb);
+	free(path);
+	tr_db_free(a);
+	tr_db_free(b);
+}
+END_TEST
+
 START_TEST(test_map)
 {
 	struct tr_imap	 m;
@@ -1016,6 +1075,7 @@ main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_map);
+	tcase_add_test(tc, test_run_cap);
 	tcase_add_test(tc, test_json_str);
 	tcase_add_test(tc, test_fixture_dump);
 	tcase_add_loop_test(tc, test_dumpsums, 0,
