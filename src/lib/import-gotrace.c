@@ -177,6 +177,17 @@ one_track(struct tr_gotrace_sink *s, int64_t *id, const char *kind,
 	return (*id);
 }
 
+/* End the args object opened in b: [, "unfinished":true] "}". */
+static const char *
+close_args(struct tr_buf *b, int unfinished)
+{
+	if (unfinished)
+		tr_buf_adds(b, b->len > 1 ? ",\"unfinished\":true" :
+		    "\"unfinished\":true");
+	tr_buf_addc(b, '}');
+	return (b->data);
+}
+
 /* "{" args [, "unfinished":true] "}" in s->b, or NULL for none. */
 static const char *
 wrap_args(struct tr_gotrace_sink *s, const char *args, size_t len,
@@ -188,11 +199,7 @@ wrap_args(struct tr_gotrace_sink *s, const char *args, size_t len,
 	tr_buf_addc(&s->b, '{');
 	if (len > 0)
 		tr_buf_add(&s->b, args, len);
-	if (unfinished)
-		tr_buf_adds(&s->b, len > 0 ? ",\"unfinished\":true" :
-		    "\"unfinished\":true");
-	tr_buf_addc(&s->b, '}');
-	return (s->b.data);
+	return (close_args(&s->b, unfinished));
 }
 
 static int
@@ -827,11 +834,8 @@ region_emit(struct tr_gotrace_sink *s, uint64_t goid, int64_t track,
 	tr_buf_addu(b, depth);
 	if (more != NULL)
 		tr_buf_adds(b, more);
-	if (unfinished)
-		tr_buf_adds(b, ",\"unfinished\":true");
-	tr_buf_addc(b, '}');
 	return (add_slice(s, track, ts, end, name_id, sid(s, S_REGION, err),
-	    cs, b->data, err));
+	    cs, close_args(b, unfinished), err));
 }
 
 int

@@ -127,12 +127,13 @@ struct tr_import {
 	char				*version, *clock, *host;
 	json_t				*meta;
 
-	int				 pending[ST_COUNT]; /* batched rows */
+	/* Rows waiting in each batched statement. */
+	int				 pending[ST_COUNT];
 	int				 ncols[ST_COUNT];
 
 	/* Slices not yet written, a run per track (see flush_run()). */
 	struct tr_imap			 runs;
-	size_t				 run_slices;	/* in all of them */
+	size_t				 run_slices;	/* in all */
 	struct run_chunk		*free_chunks;
 	int64_t				 next_slice_id;
 	struct tr_buf			 json;
@@ -742,24 +743,6 @@ run_cap(const struct tr_import *ctx, size_t dflt)
 	return (ctx->opts->run_cap > 0 ? ctx->opts->run_cap : dflt);
 }
 
-/* Write v in decimal at o; return the end. */
-static char *
-put_int(char *o, int64_t v)
-{
-	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v, t;
-	char		*e;
-
-	if (v < 0)
-		*o++ = '-';
-	for (e = o + 1, t = u; t >= 10; t /= 10)
-		e++;
-	o = e;
-	do
-		*--o = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	return (e);
-}
-
 static char *
 put_null(char *o)
 {
@@ -790,7 +773,8 @@ run_free(void *p)
 
 /* Slice i of run r (chunk k holds it; k advances as i does). */
 #define RUN_SLICE(k, i)	(&(k)->s[(i) % RUN_CHUNK])
-#define RUN_NEXT(k, i)	((i) % RUN_CHUNK == RUN_CHUNK - 1 ? (k)->next : (k))
+#define RUN_NEXT(k, i)	\
+	((i) % RUN_CHUNK == RUN_CHUNK - 1 ? (k)->next : (k))
 
 /* Write run 'r' as one row and empty it. */
 static int
@@ -824,22 +808,22 @@ flush_run(struct tr_import *ctx, struct run *r, struct tr_error *err)
 		if (i > 0)
 			*o++ = ',';
 		*o++ = '[';
-		o = put_int(o, s->ts - t0);
+		o = tr_put_int(o, s->ts - t0);
 		*o++ = ',';
-		o = put_int(o, s->dur);
+		o = tr_put_int(o, s->dur);
 		*o++ = ',';
-		o = put_int(o, s->name_id);
+		o = tr_put_int(o, s->name_id);
 		/* The last field present; the ones after it are left out. */
 		last = s->args_len ? 5 : s->callsite_id > 0 ? 4 :
 		    s->category_id > 0 ? 3 : 2;
 		if (last >= 3) {
 			*o++ = ',';
-			o = s->category_id > 0 ? put_int(o, s->category_id) :
+			o = s->category_id > 0 ? tr_put_int(o, s->category_id) :
 			    put_null(o);
 		}
 		if (last >= 4) {
 			*o++ = ',';
-			o = s->callsite_id > 0 ? put_int(o, s->callsite_id) :
+			o = s->callsite_id > 0 ? tr_put_int(o, s->callsite_id) :
 			    put_null(o);
 		}
 		if (last == 5) {

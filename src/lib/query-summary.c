@@ -11,7 +11,8 @@ static const char summary_sql[] =
 "       s.clock_offset AS offset_ns, s.ts_min, s.ts_max,\n"
 "       round((s.ts_max - s.ts_min) / 1e9, 3) AS span_s,\n"
 "       (SELECT count(*) FROM sample WHERE source_id = s.id) AS samples,\n"
-"       (SELECT coalesce(sum(n), 0) FROM slice_run WHERE source_id = s.id) AS slices,\n"
+"       (SELECT coalesce(sum(n), 0) FROM slice_run\n"
+"         WHERE source_id = s.id) AS slices,\n"
 "       (SELECT count(*) FROM counter WHERE source_id = s.id) AS counters,\n"
 "       s.size AS bytes\n"
 "  FROM source s ORDER BY s.id";

@@ -148,25 +148,46 @@ tr_buf_addc(struct tr_buf *b, char c)
 	b->data[b->len] = '\0';
 }
 
+char *
+tr_put_uint(char *o, uint64_t u)
+{
+	uint64_t	 t;
+	char		*e;
+
+	for (e = o + 1, t = u; t >= 10; t /= 10)
+		e++;
+	o = e;
+	do
+		*--o = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	return (e);
+}
+
+char *
+tr_put_int(char *o, int64_t v)
+{
+	if (v >= 0)
+		return (tr_put_uint(o, (uint64_t)v));
+	*o++ = '-';
+	return (tr_put_uint(o, -(uint64_t)v));
+}
+
 void
 tr_buf_addu(struct tr_buf *b, uint64_t u)
 {
-	char	 d[24], *p = d + sizeof d;
+	char	*e = tr_put_uint(tr_buf_reserve(b, 20), u);
 
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	tr_buf_add(b, p, (size_t)(d + sizeof d - p));
+	b->len = (size_t)(e - b->data);
+	*e = '\0';
 }
 
 void
 tr_buf_addi(struct tr_buf *b, int64_t v)
 {
-	if (v < 0) {
-		tr_buf_addc(b, '-');
-		tr_buf_addu(b, -(uint64_t)v);
-	} else
-		tr_buf_addu(b, (uint64_t)v);
+	char	*e = tr_put_int(tr_buf_reserve(b, 21), v);
+
+	b->len = (size_t)(e - b->data);
+	*e = '\0';
 }
 
 void

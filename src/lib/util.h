@@ -39,6 +39,12 @@ void	 tr_buf_addc(struct tr_buf *, char);
 /* A decimal integer, as printf would write it. */
 void	 tr_buf_addi(struct tr_buf *, int64_t);
 void	 tr_buf_addu(struct tr_buf *, uint64_t);
+/*
+ * The same at 'o' (room for 20 characters, 21 with a sign; no NUL):
+ * returns the end.
+ */
+char	*tr_put_int(char *o, int64_t);
+char	*tr_put_uint(char *o, uint64_t);
 void	 tr_buf_printf(struct tr_buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
