@@ -450,8 +450,15 @@ migrate(struct tr_db *db, struct tr_error *err)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
-	if (version == 1 && tr_db_exec(db, migrate_v2, err) != 0)
+	if (version == 1 && tr_db_exec(db, migrate_v2, err) != 0) {
+		char	why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		tr_error_init(err);
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
+		    "the store from schema version 1 to 2: %s", why);
 		goto fail;
+	}
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
 		goto fail;
