@@ -5,7 +5,7 @@
 #ifndef TR_TOOL_H
 #define TR_TOOL_H
 
-#include "error.h"
+#include "base/error.h"
 
 #define TOOL_EXIT_DATA	1
 #define TOOL_EXIT_USAGE	2

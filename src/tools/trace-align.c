@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "align.h"
-#include "db.h"
-#include "out.h"
+#include "align/align.h"
+#include "store/db.h"
+#include "base/out.h"
 #include "tool.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char usage_text[] =
 "usage: trace-align [-n] [-d DB] [-F table|csv|json] [--reset]\n"

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "flame.h"
-#include "pprof-export.h"
+#include "store/db.h"
+#include "flame/flame.h"
+#include "flame/pprof-export.h"
 #include "tool.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char usage_text[] =
 "usage: trace-flame [-d DB] [--folded] [selection] [naming] [drawing]\n"

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "importer.h"
+#include "store/db.h"
+#include "import/importer.h"
 #include "tool.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char usage_text[] =
 "usage: trace-import [-q] [-d DB] [-f FORMAT] [-H HOST] [--tz ZONE]\n"

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "out.h"
-#include "query.h"
+#include "store/db.h"
+#include "base/out.h"
+#include "query/query.h"
 #include "tool.h"
 
 static const char usage_text[] =

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "importer.h"
-#include "input.h"
-#include "util.h"
+#include "store/db.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/util.h"
 
 /* Tables an import writes; all must be empty after a failed one. */
 static const char count_sql[] =

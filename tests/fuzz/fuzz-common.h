@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /*
  * Import 'size' bytes at 'data' with importer 'format' forced (and the

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "fuzz-common.h"
-#include "gotrace.h"
+#include "import/gotrace.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

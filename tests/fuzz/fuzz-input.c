@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "fuzz-common.h"
-#include "importer.h"
-#include "input.h"
+#include "import/importer.h"
+#include "base/input.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -14,11 +14,11 @@
 #include <check.h>
 #include <jansson.h>
 
-#include "align.h"
-#include "db.h"
-#include "importer.h"
-#include "input.h"
-#include "out.h"
+#include "align/align.h"
+#include "store/db.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/out.h"
 
 #define SEC	INT64_C(1000000000)
 #define MS	INT64_C(1000000)

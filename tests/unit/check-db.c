@@ -19,13 +19,13 @@
 #include <sqlite3.h>
 #include <zlib.h>
 
-#include "db.h"
-#include "error.h"
-#include "importer.h"
-#include "input.h"
-#include "out.h"
-#include "query.h"
-#include "util.h"
+#include "store/db.h"
+#include "base/error.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/out.h"
+#include "query/query.h"
+#include "base/util.h"
 
 static char	tmpdir[512];
 

@@ -11,8 +11,8 @@
 
 #include <check.h>
 
-#include "flame.h"
-#include "util.h"
+#include "flame/flame.h"
+#include "base/util.h"
 
 /* Folded stacks from parallel arrays (the strings are copied). */
 static void

@@ -12,11 +12,11 @@
 
 #include <check.h>
 
-#include "db.h"
-#include "flame.h"
-#include "importer.h"
-#include "input.h"
-#include "util.h"
+#include "store/db.h"
+#include "flame/flame.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/util.h"
 
 static struct tr_db *
 store(void)

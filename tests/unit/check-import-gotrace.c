@@ -15,10 +15,10 @@
 #include <check.h>
 #include <zlib.h>
 
-#include "db.h"
-#include "gotrace.h"
-#include "importer.h"
-#include "util.h"
+#include "store/db.h"
+#include "import/gotrace.h"
+#include "import/importer.h"
+#include "base/util.h"
 
 /* --- helpers --------------------------------------------------------- */
 

@@ -13,13 +13,13 @@
 
 #include <check.h>
 
-#include "db.h"
-#include "error.h"
-#include "gpu-import.h"
-#include "importer.h"
-#include "input.h"
-#include "util.h"
-#include "wallclock.h"
+#include "store/db.h"
+#include "base/error.h"
+#include "import/gpu-import.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/util.h"
+#include "base/wallclock.h"
 
 #define NS	1000000000LL
 

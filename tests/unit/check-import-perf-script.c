@@ -13,10 +13,10 @@
 #include <check.h>
 #include <sqlite3.h>
 
-#include "db.h"
-#include "importer.h"
-#include "input.h"
-#include "util.h"
+#include "store/db.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/util.h"
 
 static const struct tr_importer *
 perf(void)

@@ -14,13 +14,13 @@
 
 #include <check.h>
 
-#include "db.h"
-#include "importer.h"
-#include "input.h"
-#include "pprof.h"
-#include "pprof-export.h"
+#include "store/db.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "query/pprof.h"
+#include "flame/pprof-export.h"
 #include "profile.pb-c.h"
-#include "util.h"
+#include "base/util.h"
 
 /* tests/data/pprof/tiny.pb */
 static const unsigned char tiny_pb[] = {

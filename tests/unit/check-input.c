@@ -20,9 +20,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "error.h"
-#include "input.h"
-#include "util.h"
+#include "base/error.h"
+#include "base/input.h"
+#include "base/util.h"
 
 #define MIB	(1 << 20)
 #define BIG_SHORT	20000	/* short lines at the end of make_big() */

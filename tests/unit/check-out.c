@@ -13,8 +13,8 @@
 #include <check.h>
 #include <sqlite3.h>
 
-#include "error.h"
-#include "out.h"
+#include "base/error.h"
+#include "base/out.h"
 
 /* Output captured in memory. */
 struct cap {

@@ -11,7 +11,7 @@
 
 #include <check.h>
 
-#include "util.h"
+#include "base/util.h"
 
 START_TEST(test_map_basic)
 {

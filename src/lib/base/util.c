@@ -1,0 +1,630 @@
+/*
+ * Allocation, buffers, the interning hash map and duration parsing.
+ */
+#include "config.h"
+#include "base/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+oom(size_t n)
+{
+	fprintf(stderr, "out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *
+tr_xmalloc(size_t n)
+{
+	void	*p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom(n);
+	return (p);
+}
+
+void *
+tr_xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom(n * size);
+	return (p);
+}
+
+void *
+tr_xrealloc(void *p, size_t n)
+{
+	void	*q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		oom(n);
+	return (q);
+}
+
+char *
+tr_xstrdup(const char *s)
+{
+	return (tr_xstrndup(s, strlen(s)));
+}
+
+char *
+tr_xstrndup(const char *s, size_t n)
+{
+	char	*p = tr_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return (p);
+}
+
+char *
+tr_xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p = NULL;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(0);
+	p = tr_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return (p);
+}
+
+void
+tr_buf_init(struct tr_buf *b)
+{
+	b->cap = 64;
+	b->data = tr_xmalloc(b->cap);
+	b->data[0] = '\0';
+	b->len = 0;
+}
+
+void
+tr_buf_release(struct tr_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+tr_buf_reset(struct tr_buf *b)
+{
+	b->len = 0;
+	b->data[0] = '\0';
+}
+
+static void
+buf_grow(struct tr_buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	while (b->len + extra + 1 > b->cap)
+		b->cap *= 2;
+	b->data = tr_xrealloc(b->data, b->cap);
+}
+
+char *
+tr_buf_reserve(struct tr_buf *b, size_t n)
+{
+	buf_grow(b, n);
+	return (b->data + b->len);
+}
+
+void
+tr_buf_add(struct tr_buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+tr_buf_adds(struct tr_buf *b, const char *s)
+{
+	tr_buf_add(b, s, strlen(s));
+}
+
+void
+tr_buf_addc(struct tr_buf *b, char c)
+{
+	buf_grow(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+char *
+tr_put_uint(char *o, uint64_t u)
+{
+	uint64_t	 t;
+	char		*e;
+
+	for (e = o + 1, t = u; t >= 10; t /= 10)
+		e++;
+	o = e;
+	do
+		*--o = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	return (e);
+}
+
+char *
+tr_put_int(char *o, int64_t v)
+{
+	if (v >= 0)
+		return (tr_put_uint(o, (uint64_t)v));
+	*o++ = '-';
+	return (tr_put_uint(o, -(uint64_t)v));
+}
+
+void
+tr_buf_addu(struct tr_buf *b, uint64_t u)
+{
+	char	*e = tr_put_uint(tr_buf_reserve(b, 20), u);
+
+	b->len = (size_t)(e - b->data);
+	*e = '\0';
+}
+
+void
+tr_buf_addi(struct tr_buf *b, int64_t v)
+{
+	char	*e = tr_put_int(tr_buf_reserve(b, 21), v);
+
+	b->len = (size_t)(e - b->data);
+	*e = '\0';
+}
+
+void
+tr_buf_printf(struct tr_buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+uint64_t
+tr_hash64(const void *p, size_t n)
+{
+	const unsigned char	*s = p;
+	uint64_t		 h = 0xcbf29ce484222325ULL;
+	size_t			 i;
+
+	/* FNV-1a on 8-byte words where possible, then bytes; then mix. */
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t	w;
+
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (h);
+}
+
+#define DIG_P1	0x9e3779b185ebca87ULL
+#define DIG_P2	0xc2b2ae3d27d4eb4fULL
+
+static uint64_t
+rotl64(uint64_t x, int r)
+{
+	return ((x << r) | (x >> (64 - r)));
+}
+
+static void
+digest_word(struct tr_digest *d, uint64_t w)
+{
+	d->a = rotl64(d->a ^ w, 31) * DIG_P1;
+	d->b = rotl64(d->b + w, 27) * DIG_P2;
+}
+
+void
+tr_digest_init(struct tr_digest *d)
+{
+	memset(d, 0, sizeof *d);
+	d->a = 0x27d4eb2f165667c5ULL;
+	d->b = 0x165667b19e3779f9ULL;
+}
+
+void
+tr_digest_update(struct tr_digest *d, const void *p, size_t n)
+{
+	const unsigned char	*s = p;
+	uint64_t		 w;
+
+	d->len += n;
+	if (d->ntail > 0) {
+		while (n > 0 && d->ntail < 8) {
+			d->tail[d->ntail++] = *s++;
+			n--;
+		}
+		if (d->ntail < 8)
+			return;
+		memcpy(&w, d->tail, 8);
+		digest_word(d, w);
+		d->ntail = 0;
+	}
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		digest_word(d, w);
+	}
+	memcpy(d->tail, s, n);
+	d->ntail = n;
+}
+
+static uint64_t
+digest_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return (h);
+}
+
+void
+tr_digest_final(const struct tr_digest *d, char *buf, size_t len)
+{
+	struct tr_digest	c = *d;
+	uint64_t		w = 0, a, b;
+
+	/* The tail, padded with zeros; the length tells paddings apart. */
+	memcpy(&w, c.tail, c.ntail);
+	digest_word(&c, w);
+	digest_word(&c, c.len);
+	a = digest_mix(c.a ^ rotl64(c.b, 17));
+	b = digest_mix(c.b ^ rotl64(c.a, 41) ^ c.len);
+	snprintf(buf, len, "%016llx%016llx-%llu", (unsigned long long)a,
+	    (unsigned long long)b, (unsigned long long)c.len);
+}
+
+/* The map: slots hold an offset into the key arena, or 0 when empty. */
+struct map_slot {
+	uint64_t	hash;
+	size_t		key;	/* arena offset + 1; 0 = empty */
+	uint32_t	len;
+	int64_t		val;
+};
+
+struct tr_map {
+	struct map_slot	*slots;
+	size_t		 nslots;	/* power of two */
+	size_t		 count;
+	char		*arena;
+	size_t		 arena_len;
+	size_t		 arena_cap;
+};
+
+struct tr_map *
+tr_map_new(void)
+{
+	struct tr_map	*m = tr_xcalloc(1, sizeof *m);
+
+	m->nslots = 1024;
+	m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
+	m->arena_cap = 4096;
+	m->arena = tr_xmalloc(m->arena_cap);
+	return (m);
+}
+
+void
+tr_map_free(struct tr_map *m)
+{
+	if (m == NULL)
+		return;
+	free(m->slots);
+	free(m->arena);
+	free(m);
+}
+
+size_t
+tr_map_count(const struct tr_map *m)
+{
+	return (m->count);
+}
+
+size_t
+tr_map_bytes(const struct tr_map *m)
+{
+	return (m->nslots * sizeof *m->slots + m->arena_cap);
+}
+
+static struct map_slot *
+map_find(const struct tr_map *m, uint64_t h, const void *key, size_t len)
+{
+	size_t		 i = (size_t)h & (m->nslots - 1);
+	struct map_slot	*s;
+
+	for (;;) {
+		s = &m->slots[i];
+		if (s->key == 0)
+			return (s);
+		if (s->hash == h && s->len == len &&
+		    memcmp(m->arena + s->key - 1, key, len) == 0)
+			return (s);
+		i = (i + 1) & (m->nslots - 1);
+	}
+}
+
+int
+tr_map_get(const struct tr_map *m, const void *key, size_t len, int64_t *val)
+{
+	const struct map_slot	*s = map_find(m, tr_hash64(key, len), key, len);
+
+	if (s->key == 0)
+		return (0);
+	*val = s->val;
+	return (1);
+}
+
+static void
+map_grow(struct tr_map *m)
+{
+	struct map_slot	*old = m->slots;
+	size_t		 n = m->nslots, i, j;
+
+	m->nslots *= 2;
+	m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
+	for (i = 0; i < n; i++) {
+		if (old[i].key == 0)
+			continue;
+		j = (size_t)old[i].hash & (m->nslots - 1);
+		while (m->slots[j].key != 0)
+			j = (j + 1) & (m->nslots - 1);
+		m->slots[j] = old[i];
+	}
+	free(old);
+}
+
+void
+tr_map_put(struct tr_map *m, const void *key, size_t len, int64_t val)
+{
+	uint64_t	 h = tr_hash64(key, len);
+	struct map_slot	*s = map_find(m, h, key, len);
+
+	if (s->key != 0) {
+		s->val = val;
+		return;
+	}
+	if (m->arena_len + len > m->arena_cap) {
+		while (m->arena_len + len > m->arena_cap)
+			m->arena_cap *= 2;
+		m->arena = tr_xrealloc(m->arena, m->arena_cap);
+	}
+	memcpy(m->arena + m->arena_len, key, len);
+	s->hash = h;
+	s->key = m->arena_len + 1;
+	s->len = (uint32_t)len;
+	s->val = val;
+	m->arena_len += len;
+	if (++m->count * 4 > m->nslots * 3)
+		map_grow(m);
+}
+
+/* --- the integer map ------------------------------------------------- */
+
+void
+tr_imap_init(struct tr_imap *m)
+{
+	memset(m, 0, sizeof *m);
+}
+
+void
+tr_imap_release(struct tr_imap *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof *m);
+}
+
+void
+tr_imap_free(struct tr_imap *m, void (*fn)(void *))
+{
+	size_t	i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].val != NULL)
+			fn(m->slots[i].val);
+	tr_imap_release(m);
+}
+
+static size_t
+imap_slot(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return ((size_t)key & (cap - 1));
+}
+
+void *
+tr_imap_get(const struct tr_imap *m, uint64_t key)
+{
+	const struct tr_imap_slot	*s;
+	size_t				 i, mask = m->cap - 1;
+
+	if (m->cap == 0)
+		return (NULL);
+	for (i = imap_slot(key, m->cap);; i = (i + 1) & mask) {
+		s = &m->slots[i];
+		if (s->val == NULL || s->key == key)
+			return (s->val);
+	}
+}
+
+static void
+imap_grow(struct tr_imap *m)
+{
+	struct tr_imap	n;
+	size_t		i;
+
+	n.cap = m->cap ? m->cap * 2 : 64;
+	n.count = 0;
+	n.slots = tr_xcalloc(n.cap, sizeof *n.slots);
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].val != NULL)
+			tr_imap_put(&n, m->slots[i].key, m->slots[i].val);
+	free(m->slots);
+	*m = n;
+}
+
+void
+tr_imap_put(struct tr_imap *m, uint64_t key, void *val)
+{
+	struct tr_imap_slot	*s;
+	size_t			 i;
+
+	if ((m->count + 1) * 4 > m->cap * 3)
+		imap_grow(m);
+	for (i = imap_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		s = &m->slots[i];
+		if (s->val == NULL)
+			break;
+		if (s->key == key) {
+			s->val = val;
+			return;
+		}
+	}
+	s->key = key;
+	s->val = val;
+	m->count++;
+}
+
+void *
+tr_imap_del(struct tr_imap *m, uint64_t key)
+{
+	struct tr_imap_slot	*s = m->slots;
+	size_t			 i, j, k, mask = m->cap - 1;
+	void			*val;
+
+	if (m->cap == 0)
+		return (NULL);
+	for (i = imap_slot(key, m->cap); s[i].val != NULL; i = (i + 1) & mask)
+		if (s[i].key == key)
+			break;
+	if ((val = s[i].val) == NULL)
+		return (NULL);
+	/* Backward-shift deletion keeps probe chains whole, no tombstones. */
+	j = i;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (s[j].val == NULL)
+			break;
+		k = imap_slot(s[j].key, m->cap);
+		if ((j > i && (k <= i || k > j)) ||
+		    (j < i && k <= i && k > j)) {
+			s[i] = s[j];
+			i = j;
+		}
+	}
+	s[i].val = NULL;
+	s[i].key = 0;
+	m->count--;
+	return (val);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+uint64_t *
+tr_imap_keys(const struct tr_imap *m, size_t *n)
+{
+	uint64_t	*k;
+	size_t		 i, j = 0;
+
+	*n = 0;
+	if (m->count == 0)
+		return (NULL);
+	k = tr_xcalloc(m->count, sizeof *k);
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].val != NULL)
+			k[j++] = m->slots[i].key;
+	qsort(k, j, sizeof *k, cmp_u64);
+	*n = j;
+	return (k);
+}
+
+int
+tr_parse_duration(const char *s, int64_t *out)
+{
+	char	*end;
+	double	 v, mul;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0')
+		return (-1);
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v))
+		return (-1);
+	if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
+		mul = 1e9;
+	else if (strcmp(end, "ms") == 0)
+		mul = 1e6;
+	else if (strcmp(end, "us") == 0)
+		mul = 1e3;
+	else if (strcmp(end, "ns") == 0)
+		mul = 1;
+	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		mul = 60e9;
+	else if (strcmp(end, "h") == 0)
+		mul = 3600e9;
+	else
+		return (-1);
+	v *= mul;
+	if (v > 9.2e18 || v < -9.2e18)
+		return (-1);
+	*out = (int64_t)llround(v);
+	return (0);
+}
+
+void
+tr_format_duration(int64_t ns, char *buf, size_t len)
+{
+	/* fabs() of the double: -INT64_MIN would overflow. */
+	double	 a = fabs((double)ns);
+
+	if (a >= 1e9)
+		snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%lldns", (long long)ns);
+}

@@ -1,0 +1,1109 @@
+/*
+ * perf script text output: sample header lines, each followed by its
+ * callchain (one frame a line, leaf first, then an empty line) or carrying
+ * its one frame at the end of the line (-G, or no callchain recorded), and
+ * the "# ..." block that --header prints before the samples.  The input is
+ * read line by line; a sample's stack lines are copied into one buffer,
+ * which finds repeated stacks without parsing their frames again.
+ */
+#include "config.h"
+#include "import/importer.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define MAXTOK		40	/* header tokens looked at */
+#define SHOWN		48	/* bytes of a bad line quoted in messages */
+#define PID_MAX		2147483647LL
+#define EXPECT_HDR	"'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:'"
+#define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
+#define SC_SLOTS	65536		/* stacks remembered, by hash */
+#define SC_BYTES	(6 << 20)	/* and the most text they keep */
+
+struct tok {
+	const char	*p;
+	size_t		 n;
+};
+
+/* A parsed sample header line; pointers are into the line. */
+struct hdr {
+	const char	*comm;
+	size_t		 comm_len;
+	int64_t		 pid, tid;	/* -1 when not printed */
+	int		 cpu;		/* -1 when not printed */
+	int		 has_ts;
+	int64_t		 ts;
+	int		 has_period;
+	int64_t		 period;
+	const char	*event;		/* NULL when not printed */
+	size_t		 event_len;
+	const char	*rest;		/* what follows the event, or NULL */
+	size_t		 rest_len;
+	int		 sideband;	/* a PERF_RECORD_* line: skip it */
+	const char	*tod;		/* -F tod: "2026-11-29 12:39:35.42" */
+	size_t		 tod_len;
+};
+
+/* A stack seen before: its text and call site. */
+struct sc_slot {
+	uint64_t	 hash;
+	int64_t		 cs;
+	char		*text;
+	size_t		 len, cap;
+};
+
+struct ps {
+	struct tr_import	*ctx;
+	struct tr_input		*in;
+	struct tr_error		*err;
+	const char		*line;		/* the current line */
+
+	/* The sample being read. */
+	int			 open;
+	int			 oneline;	/* its header carried a frame */
+	long			 hdr_line;
+	int64_t			 nlines;	/* stack lines after it */
+	struct tr_sample	 s;
+	/*
+	 * Its stack lines, trimmed, each tagged 'F' (frame) or 'S' (the
+	 * srcline of the frame before) and ended by '\n'.  Repeated stacks
+	 * are recognised by this text alone, without parsing a frame.
+	 */
+	struct tr_buf		 stk;
+	int			 after_frame;	/* last line was a frame */
+	int64_t			*ids;		/* frame ids, leaf first */
+	size_t			 capids;
+	int64_t			*prev, *prevcs;	/* last stack: frames, sites */
+	size_t			 nprev, capprev;
+	struct sc_slot		*sc;		/* stack text -> call site */
+	size_t			 sc_bytes;
+
+	int			 callchains;	/* a stack line was seen */
+	int			 seen_sample;
+
+	/* Interning caches for runs of samples of one thread or event. */
+	int64_t			 t_pid, t_tid, t_id;
+	struct tr_buf		 t_comm;
+	struct tr_buf		 e_name;
+	int64_t			 e_id;
+	int64_t			 dflt_event;	/* for samples without one */
+	json_t			*events;	/* "# event : name = X" */
+	/* -F tod: the first and last wall time with their perf time. */
+	json_t			*tod_first;
+	struct tr_buf		 tod_last;
+	int64_t			 tod_last_ns;
+};
+
+static int
+is_blank(char c)
+{
+	return (c == ' ' || c == '\t');
+}
+
+/* Hex digit values plus one (0: not a hex digit): every stack line. */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static int
+hexval(char c)
+{
+	return (hex1[(unsigned char)c] - 1);
+}
+
+static int
+all_digits(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n == 0)
+		return (0);
+	for (i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return (0);
+	return (1);
+}
+
+/* Decimal digits to a value no greater than 'max'; -1 when larger. */
+static int
+dec_value(const char *p, size_t n, int64_t max, int64_t *v)
+{
+	uint64_t	x = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		if (x > ((uint64_t)max - (uint64_t)(p[i] - '0')) / 10)
+			return (-1);
+		x = x * 10 + (uint64_t)(p[i] - '0');
+	}
+	*v = (int64_t)x;
+	return (0);
+}
+
+static long
+col_of(const struct ps *ps, const char *p)
+{
+	return ((long)(p - ps->line) + 1);
+}
+
+/* Quote at most SHOWN bytes of 'p' in a message. */
+static int
+shown(size_t n)
+{
+	return ((int)(n > SHOWN ? SHOWN : n));
+}
+
+static const char *
+ellipsis(size_t n)
+{
+	return (n > SHOWN ? "..." : "");
+}
+
+static int
+bad(struct ps *ps, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+bad(struct ps *ps, const char *at, const char *fmt, ...)
+{
+	va_list	ap;
+	char	msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	/* probe() parses headers with no input: only the verdict counts. */
+	if (ps->in == NULL)
+		return (tr_error_set(ps->err, TR_EDATA, "%s", msg));
+	return (tr_input_error(ps->in, ps->err, at ? col_of(ps, at) : 0, "%s",
+	    msg));
+}
+
+/* --- header lines ----------------------------------------------------- */
+
+/* "PID", "PID/TID", either may be -1. */
+static int
+pid_shaped(const struct tok *t)
+{
+	const char	*slash = memchr(t->p, '/', t->n);
+	size_t		 a = slash ? (size_t)(slash - t->p) : t->n;
+
+	if (!(all_digits(t->p, a) || (a == 2 && memcmp(t->p, "-1", 2) == 0)))
+		return (0);
+	if (slash == NULL)
+		return (1);
+	a = t->n - a - 1;
+	return (all_digits(slash + 1, a) ||
+	    (a == 2 && memcmp(slash + 1, "-1", 2) == 0));
+}
+
+/* "[003]", or "[-01]" for no cpu. */
+static int
+cpu_shaped(const struct tok *t)
+{
+	if (t->n < 3 || t->p[0] != '[' || t->p[t->n - 1] != ']')
+		return (0);
+	return (all_digits(t->p + 1, t->n - 2) ||
+	    (t->n >= 4 && t->p[1] == '-' && all_digits(t->p + 2, t->n - 3)));
+}
+
+/* "SECONDS.FRACTION:" */
+static int
+time_shaped(const struct tok *t)
+{
+	const char	*dot;
+
+	if (t->n < 4 || t->p[t->n - 1] != ':' ||
+	    (dot = memchr(t->p, '.', t->n)) == NULL)
+		return (0);
+	return (all_digits(t->p, (size_t)(dot - t->p)) &&
+	    all_digits(dot + 1, (size_t)(t->p + t->n - 1 - dot - 1)));
+}
+
+/* The two tokens of --tod: "2026-11-29" "12:39:35.421402". */
+static int
+tod_shaped(const struct tok *d, const struct tok *c)
+{
+	return (d->n == 10 && d->p[4] == '-' && d->p[7] == '-' &&
+	    all_digits(d->p, 4) && c->n >= 8 && c->p[2] == ':' &&
+	    c->p[5] == ':' && all_digits(c->p, 2));
+}
+
+static int
+event_shaped(const struct tok *t)
+{
+	return (t->n >= 2 && t->p[t->n - 1] == ':');
+}
+
+/*
+ * Seconds with up to 9 decimals to nanoseconds, exactly.  'p' is the
+ * number without the colon.  0, or -1 (1 decimal too many) with *why set
+ * to what was expected.
+ */
+static int
+parse_seconds(const char *p, size_t n, int64_t *ns, const char **why)
+{
+	const char	*dot = memchr(p, '.', n);
+	size_t		 ni = dot ? (size_t)(dot - p) : n;
+	size_t		 nf = dot ? n - ni - 1 : 0;
+	int64_t		 sec, frac = 0;
+	size_t		 i;
+
+	*why = "malformed timestamp: expected at most 9 decimal places";
+	if (nf > 9)
+		return (-1);
+	*why = "timestamp out of range: expected at most "
+	    "9223372036.854775807 seconds";
+	if (dec_value(p, ni, INT64_MAX / 1000000000, &sec) != 0)
+		return (-1);
+	for (i = 0; i < 9; i++)
+		frac = frac * 10 + (i < nf ? dot[1 + i] - '0' : 0);
+	if (sec == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000)
+		return (-1);
+	*ns = sec * 1000000000 + frac;
+	return (0);
+}
+
+static int
+set_id(struct ps *ps, const char *p, size_t n, const char *what, int64_t *v)
+{
+	if (n == 2 && memcmp(p, "-1", 2) == 0) {
+		*v = -1;
+		return (0);
+	}
+	if (dec_value(p, n, PID_MAX, v) != 0)
+		return (bad(ps, p, "%s out of range: expected -1 to %lld, got "
+		    "'%.*s%s'", what, PID_MAX, shown(n), p, ellipsis(n)));
+	return (0);
+}
+
+/*
+ * Tokens t[0..a) are "[COMM...] [PID[/TID]] [[CPU]] [TOD]" before the
+ * time (timed) or "[COMM...] PID[/TID] [[CPU]] [PERIOD]" before the event.
+ * Returns 1 when they fit, 0 when not, -1 on a number out of range.
+ */
+static int
+parse_prefix(struct ps *ps, const struct tok *t, int a, int timed,
+    struct hdr *h)
+{
+	const struct tok	*period = NULL, *cpu = NULL, *pid = NULL;
+	const char		*slash;
+	int			 i = a - 1;
+
+	if (timed && i >= 1 && tod_shaped(&t[i - 1], &t[i])) {
+		h->tod = t[i - 1].p;
+		h->tod_len = (size_t)(t[i].p + t[i].n - t[i - 1].p);
+		i -= 2;
+	}
+	if (!timed && i >= 1 && all_digits(t[i].p, t[i].n) &&
+	    (pid_shaped(&t[i - 1]) || cpu_shaped(&t[i - 1])))
+		period = &t[i--];
+	if (i >= 0 && cpu_shaped(&t[i]))
+		cpu = &t[i--];
+	if (i >= 0 && pid_shaped(&t[i]))
+		pid = &t[i--];
+	else if (!timed)
+		return (0);
+	if (period != NULL) {
+		if (dec_value(period->p, period->n, INT64_MAX,
+		    &h->period) != 0)
+			return (bad(ps, period->p, "period out of range: "
+			    "expected at most %lld, got '%.*s%s'",
+			    (long long)INT64_MAX, shown(period->n),
+			    period->p, ellipsis(period->n)));
+		h->has_period = 1;
+	}
+	if (cpu != NULL) {
+		int64_t	v;
+
+		if (cpu->p[1] == '-')
+			h->cpu = -1;
+		else if (dec_value(cpu->p + 1, cpu->n - 2, INT32_MAX, &v) != 0)
+			return (bad(ps, cpu->p, "cpu out of range: expected "
+			    "at most %d, got '%.*s%s'", INT32_MAX,
+			    shown(cpu->n), cpu->p, ellipsis(cpu->n)));
+		else
+			h->cpu = (int)v;
+	}
+	if (pid != NULL) {
+		slash = memchr(pid->p, '/', pid->n);
+		if (slash == NULL) {
+			/* One number: perf's default prints the tid. */
+			if (set_id(ps, pid->p, pid->n, "tid", &h->tid) != 0)
+				return (-1);
+		} else if (set_id(ps, pid->p, (size_t)(slash - pid->p), "pid",
+		    &h->pid) != 0 || set_id(ps, slash + 1,
+		    (size_t)(pid->p + pid->n - slash - 1), "tid",
+		    &h->tid) != 0)
+			return (-1);
+	}
+	if (i >= 0) {
+		h->comm = t[0].p;
+		h->comm_len = (size_t)(t[i].p + t[i].n - t[0].p);
+	}
+	return (1);
+}
+
+/*
+ * Parse a sample header.  Returns 1 with 'h' filled in, 0 when the line
+ * is not one, -1 when it is one with a number out of range.
+ */
+static int
+parse_header(struct ps *ps, const char *p, size_t n, struct hdr *h)
+{
+	struct tok	 t[MAXTOK];
+	const char	*end = p + n, *why;
+	int		 nt = 0, a, j, r;
+
+	memset(h, 0, sizeof *h);
+	h->pid = h->tid = -1;
+	h->cpu = -1;
+	while (p < end && nt < MAXTOK) {
+		while (p < end && is_blank(*p))
+			p++;
+		if (p == end)
+			break;
+		t[nt].p = p;
+		while (p < end && !is_blank(*p))
+			p++;
+		t[nt].n = (size_t)(p - t[nt].p);
+		nt++;
+	}
+	for (a = 0; a < nt; a++)
+		if (time_shaped(&t[a]))
+			break;
+	if (a < nt) {
+		if ((r = parse_prefix(ps, t, a, 1, h)) <= 0)
+			return (r);
+		if (parse_seconds(t[a].p, t[a].n - 1, &h->ts, &why) != 0)
+			return (bad(ps, t[a].p, "%s, got '%.*s%s'", why,
+			    shown(t[a].n - 1), t[a].p, ellipsis(t[a].n - 1)));
+		h->has_ts = 1;
+		j = a + 1;
+		if (j < nt && all_digits(t[j].p, t[j].n) &&
+		    (j + 1 == nt || event_shaped(&t[j + 1]))) {
+			if (dec_value(t[j].p, t[j].n, INT64_MAX,
+			    &h->period) != 0)
+				return (bad(ps, t[j].p, "period out of range: "
+				    "expected at most %lld, got '%.*s%s'",
+				    (long long)INT64_MAX, shown(t[j].n),
+				    t[j].p, ellipsis(t[j].n)));
+			h->has_period = 1;
+			j++;
+		}
+	} else {
+		for (a = 1; a < nt; a++)
+			if (event_shaped(&t[a]) &&
+			    (r = parse_prefix(ps, t, a, 0, h)) != 0)
+				break;
+		if (a == nt)
+			return (0);
+		if (r < 0)
+			return (-1);
+		j = a;
+	}
+	if (j < nt && t[j].n >= 12 && memcmp(t[j].p, "PERF_RECORD_", 12) == 0) {
+		h->sideband = 1;
+		return (1);
+	}
+	if (j < nt && event_shaped(&t[j])) {
+		h->event = t[j].p;
+		h->event_len = t[j].n - 1;
+		j++;
+	}
+	if (j < nt) {
+		h->rest = t[j].p;
+		h->rest_len = (size_t)(end - t[j].p);
+	}
+	return (1);
+}
+
+/* --- stack lines ------------------------------------------------------ */
+
+/* Blanks, a hex address, then a blank or the end: where it starts. */
+static const char *
+frame_addr(const char *p, size_t n, size_t *alen)
+{
+	const char	*end = p + n, *a;
+
+	while (p < end && is_blank(*p))
+		p++;
+	a = p;
+	while (p < end && hex1[(unsigned char)*p] != 0)
+		p++;
+	if (p == a || (p < end && !is_blank(*p)))
+		return (NULL);
+	*alen = (size_t)(p - a);
+	return (a);
+}
+
+/*
+ * Split the text of a frame line ("ADDR SYM+0xOFF (DSO)", leading blanks
+ * gone) into a frame.  Cannot fail: the address was checked on reading.
+ */
+static void
+split_frame(const char *p, size_t n, struct tr_frame *f)
+{
+	const char	*end = p + n, *s, *e, *q;
+	uint64_t	 addr = 0;
+
+	memset(f, 0, sizeof *f);
+	while (p < end && !is_blank(*p))
+		addr = addr << 4 | (uint64_t)hexval(*p++);
+	while (p < end && is_blank(*p))
+		p++;
+	s = p;
+	e = end;
+	if (e > s && e[-1] == ')') {
+		/* The DSO is the last " (...)"; "(/x.so (deleted))" is one. */
+		q = e - 1;
+		if ((size_t)(e - s) > 11 && memcmp(e - 11, " (deleted))", 11)
+		    == 0)
+			q = e - 11;
+		while (q > s && !(q[0] == '(' && q[-1] == ' '))
+			q--;
+		/* "ADDR  (DSO)": no symbol at all. */
+		if (q > s || (q[0] == '(' && is_blank(q[-1]))) {
+			f->module = q + 1;
+			f->module_len = (size_t)(e - 1 - (q + 1));
+			e = q > s ? q - 1 : s;
+			if (f->module_len == 7 &&
+			    memcmp(f->module, "inlined", 7) == 0) {
+				f->inlined = 1;
+				f->module = NULL;
+				f->module_len = 0;
+			}
+		}
+	}
+	/* SYM+0xOFF: the offset is not part of the function. */
+	q = e;
+	while (q > s && ((q[-1] >= '0' && q[-1] <= '9') ||
+	    (q[-1] >= 'a' && q[-1] <= 'f')))
+		q--;
+	if (q < e && q - s >= 3 && memcmp(q - 3, "+0x", 3) == 0)
+		e = q - 3;
+	/*
+	 * Unknown symbols keep their address (the only way to tell them
+	 * apart).  Old perf printed an empty name for some ("ADDR  (DSO)"),
+	 * kept as is; a lone address (-F ip) is "[unknown]".
+	 */
+	if (e == s && f->module == NULL && !f->inlined) {
+		s = "[unknown]";
+		e = s + 9;
+	}
+	f->name = s;
+	f->name_len = (size_t)(e - s);
+	if (f->name_len == 0 ||
+	    (f->name_len == 9 && memcmp(s, "[unknown]", 9) == 0))
+		f->addr = addr;
+}
+
+/*
+ * "file.c:12", "file.c:12 (discriminator 3)": file and line into 'f'.
+ * Anything else ("libc.so.6[2724a]", "??:0") says nothing.
+ */
+static void
+split_srcline(const char *p, size_t n, struct tr_frame *f)
+{
+	const char	*end = p + n, *c, *d;
+	int64_t		 line;
+
+	if (n > 16 && end[-1] == ')' && (d = memchr(p, '(', n)) != NULL &&
+	    d > p && d[-1] == ' ' && (size_t)(end - d) > 15 &&
+	    memcmp(d, "(discriminator ", 15) == 0)
+		end = d - 1;
+	for (c = end; c > p && c[-1] != ':'; c--)
+		;
+	if (c == p || c == end || !all_digits(c, (size_t)(end - c)) ||
+	    dec_value(c, (size_t)(end - c), INT64_MAX, &line) != 0 ||
+	    line == 0 || (c - 1 - p == 2 && memcmp(p, "??", 2) == 0))
+		return;
+	f->file = p;
+	f->file_len = (size_t)(c - 1 - p);
+	f->line = line;
+}
+
+/* Keep a stack line: 'tag' then the text from 'p' to 'end'. */
+static void
+keep_line(struct ps *ps, char tag, const char *p, const char *end)
+{
+	tr_buf_addc(&ps->stk, tag);
+	tr_buf_add(&ps->stk, p, (size_t)(end - p));
+	tr_buf_addc(&ps->stk, '\n');
+}
+
+/* A frame line starting at address 'a' (alen hex digits). */
+static int
+add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
+{
+	if (alen > 16)
+		return (bad(ps, a, "address out of range: expected at most 16 "
+		    "hex digits, got '%.*s%s'", shown(alen), a,
+		    ellipsis(alen)));
+	keep_line(ps, 'F', a, end);
+	ps->after_frame = 1;
+	return (0);
+}
+
+/* The call site of the stack in ps->stk, storing what is new. */
+static int64_t
+resolve_stack(struct ps *ps)
+{
+	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl;
+	struct sc_slot	*sc;
+	struct tr_frame	 f;
+	size_t		 n = 0, i;
+	int64_t		 t, cs;
+	uint64_t	 h;
+
+	if (ps->stk.len == 0)
+		return (0);
+	h = tr_hash64(p, ps->stk.len);
+	sc = &ps->sc[h % SC_SLOTS];
+	if (sc->text != NULL && sc->hash == h && sc->len == ps->stk.len &&
+	    memcmp(sc->text, p, ps->stk.len) == 0)
+		return (sc->cs);
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		split_frame(p + 1, (size_t)(nl - p - 1), &f);
+		p = nl + 1;
+		if (p < end && *p == 'S') {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			split_srcline(p + 1, (size_t)(nl - p - 1), &f);
+			p = nl + 1;
+		}
+		if (n == ps->capids) {
+			ps->capids = ps->capids ? ps->capids * 2 : 64;
+			ps->ids = tr_xrealloc(ps->ids,
+			    ps->capids * sizeof *ps->ids);
+		}
+		if ((ps->ids[n++] = tr_import_add_frame(ps->ctx, &f,
+		    ps->err)) < 0)
+			return (-1);
+	}
+	/* perf prints the leaf first; the store wants the root first. */
+	for (i = 0; i < n / 2; i++) {
+		t = ps->ids[i];
+		ps->ids[i] = ps->ids[n - 1 - i];
+		ps->ids[n - 1 - i] = t;
+	}
+	/*
+	 * Consecutive stacks share their roots: start from the deepest call
+	 * site the last stack resolved had in common with this one.
+	 */
+	for (i = 0; i < n && i < ps->nprev && ps->prev[i] == ps->ids[i]; i++)
+		;
+	if (n > ps->capprev) {
+		ps->capprev = ps->capids;
+		ps->prev = tr_xrealloc(ps->prev, ps->capprev *
+		    sizeof *ps->prev);
+		ps->prevcs = tr_xrealloc(ps->prevcs, ps->capprev *
+		    sizeof *ps->prevcs);
+	}
+	cs = i > 0 ? ps->prevcs[i - 1] : 0;
+	for (; i < n; i++) {
+		if ((cs = tr_import_add_callsite(ps->ctx, cs, ps->ids[i],
+		    (int64_t)i, ps->err)) < 0)
+			return (-1);
+		ps->prev[i] = ps->ids[i];
+		ps->prevcs[i] = cs;
+	}
+	ps->nprev = n;
+	/* Bounded memory: one stack a slot, the latest one wins. */
+	if (sc->cap < ps->stk.len &&
+	    ps->sc_bytes + ps->stk.len - sc->cap <= SC_BYTES) {
+		ps->sc_bytes += ps->stk.len - sc->cap;
+		sc->cap = ps->stk.len;
+		sc->text = tr_xrealloc(sc->text, sc->cap);
+	}
+	if (sc->cap >= ps->stk.len) {
+		memcpy(sc->text, ps->stk.data, ps->stk.len);
+		sc->len = ps->stk.len;
+		sc->hash = h;
+		sc->cs = cs;
+	}
+	return (cs);
+}
+
+/* --- samples ---------------------------------------------------------- */
+
+static int
+end_sample(struct ps *ps)
+{
+	if (!ps->open)
+		return (0);
+	ps->open = 0;
+	if ((ps->s.callsite_id = resolve_stack(ps)) < 0)
+		return (-1);
+	if (tr_import_add_sample(ps->ctx, &ps->s, ps->err) < 0)
+		return (-1);
+	return (0);
+}
+
+/* The sample header had no stack where one was due. */
+static int
+no_stack(struct ps *ps, const char *got)
+{
+	return (tr_error_set_line(ps->err, TR_EDATA, tr_input_name(ps->in),
+	    ps->hdr_line, 1, "sample header with no stack: expected stack "
+	    "lines after it, got %s", got));
+}
+
+/* {"text": local wall time as perf printed it, "clock_ns": perf time} */
+static json_t *
+tod_pair(const char *text, size_t n, int64_t ns)
+{
+	json_t	*o = json_object(), *s;
+
+	if ((s = json_stringn(text, n)) != NULL)
+		json_object_set_new(o, "text", s);
+	json_object_set_new(o, "clock_ns", json_integer(ns));
+	return (o);
+}
+
+static int
+begin_sample(struct ps *ps, const struct hdr *h)
+{
+	int64_t	id;
+
+	if (h->sideband)
+		return (0);
+	memset(&ps->s, 0, sizeof ps->s);
+	ps->s.has_ts = h->has_ts;
+	ps->s.ts = h->ts;
+	ps->s.cpu = h->cpu;
+	ps->s.value = h->has_period ? h->period : 1;
+	if (h->comm != NULL || h->pid >= 0 || h->tid >= 0) {
+		if (ps->t_id > 0 && ps->t_pid == h->pid &&
+		    ps->t_tid == h->tid && ps->t_comm.len == h->comm_len &&
+		    (h->comm_len == 0 ||
+		    memcmp(ps->t_comm.data, h->comm, h->comm_len) == 0))
+			id = ps->t_id;
+		else {
+			id = tr_import_add_thread(ps->ctx, h->pid, h->tid,
+			    h->comm ? h->comm : "", h->comm_len, ps->err);
+			if (id < 0)
+				return (-1);
+			ps->t_id = id;
+			ps->t_pid = h->pid;
+			ps->t_tid = h->tid;
+			tr_buf_reset(&ps->t_comm);
+			tr_buf_add(&ps->t_comm, h->comm ? h->comm : "",
+			    h->comm_len);
+		}
+		ps->s.thread_id = id;
+	}
+	if (h->event == NULL) {
+		/* Not printed: the header's one event, else "unknown". */
+		if (ps->dflt_event == 0) {
+			const char	*e = "unknown";
+
+			if (json_array_size(ps->events) == 1)
+				e = json_string_value(json_array_get(
+				    ps->events, 0));
+			if ((ps->dflt_event = tr_import_add_str(ps->ctx, e,
+			    strlen(e), ps->err)) < 0)
+				return (-1);
+		}
+		ps->s.event_id = ps->dflt_event;
+	} else if (ps->e_id > 0 && ps->e_name.len == h->event_len &&
+	    memcmp(ps->e_name.data, h->event, h->event_len) == 0)
+		ps->s.event_id = ps->e_id;
+	else {
+		if ((id = tr_import_add_str(ps->ctx, h->event, h->event_len,
+		    ps->err)) < 0)
+			return (-1);
+		ps->s.event_id = ps->e_id = id;
+		tr_buf_reset(&ps->e_name);
+		tr_buf_add(&ps->e_name, h->event, h->event_len);
+	}
+	if (h->tod != NULL && h->has_ts) {
+		/* Wall time next to perf's: an anchor for alignment. */
+		if (ps->tod_first == NULL)
+			ps->tod_first = tod_pair(h->tod, h->tod_len, h->ts);
+		tr_buf_reset(&ps->tod_last);
+		tr_buf_add(&ps->tod_last, h->tod, h->tod_len);
+		ps->tod_last_ns = h->ts;
+	}
+	ps->open = 1;
+	ps->seen_sample = 1;
+	ps->oneline = 0;
+	ps->nlines = 0;
+	ps->after_frame = 0;
+	tr_buf_reset(&ps->stk);
+	ps->hdr_line = tr_input_lineno(ps->in);
+	if (h->rest != NULL) {
+		const char	*a;
+		size_t		 alen;
+
+		/* perf prints the frame on the header line without -g. */
+		if ((a = frame_addr(h->rest, h->rest_len, &alen)) != NULL) {
+			ps->oneline = 1;
+			return (add_frame_line(ps, a, alen,
+			    h->rest + h->rest_len));
+		}
+	}
+	return (0);
+}
+
+/* --- the "# ..." block ------------------------------------------------ */
+
+static void
+meta_set(struct ps *ps, const char *key, const char *v, size_t n)
+{
+	json_t	*s = json_stringn(v, n);
+
+	if (s != NULL)
+		json_object_set_new(tr_import_meta(ps->ctx), key, s);
+}
+
+/* Digits, or digits '.' digits. */
+static int
+seconds_shaped(const char *p, size_t n)
+{
+	const char	*dot = memchr(p, '.', n);
+
+	if (dot == NULL)
+		return (all_digits(p, n));
+	return (all_digits(p, (size_t)(dot - p)) &&
+	    all_digits(dot + 1, n - (size_t)(dot - p) - 1));
+}
+
+/*
+ * "2026-11-29 12:39:35.361958 = 1795955975.361958 (TOD) = 445.252953791
+ * (monotonic)": wall time and perf's clock at one instant.  'v' is
+ * NUL-terminated.
+ */
+static void
+reference_time(struct ps *ps, const char *v)
+{
+	json_t		*o = json_object(), *s;
+	const char	*a, *b, *why;
+	int64_t		 ns;
+	size_t		 n;
+
+	if ((s = json_string(v)) != NULL)
+		json_object_set_new(o, "text", s);
+	if ((a = strstr(v, " = ")) != NULL) {
+		a += 3;
+		n = strcspn(a, " ");
+		if (seconds_shaped(a, n) && parse_seconds(a, n, &ns, &why) == 0)
+			json_object_set_new(o, "tod_ns", json_integer(ns));
+		if ((a = strstr(a, " = ")) != NULL) {
+			a += 3;
+			n = strcspn(a, " ");
+			if (seconds_shaped(a, n) &&
+			    parse_seconds(a, n, &ns, &why) == 0)
+				json_object_set_new(o, "clock_ns",
+				    json_integer(ns));
+			b = a + n;
+			n = strlen(b);
+			if (n > 3 && b[1] == '(' && b[n - 1] == ')' &&
+			    (s = json_stringn(b + 2, n - 3)) != NULL)
+				json_object_set_new(o, "clock", s);
+		}
+	}
+	json_object_set_new(tr_import_meta(ps->ctx), "reference_time", o);
+}
+
+static void
+header_comment(struct ps *ps, const char *p, size_t n)
+{
+	static const struct {
+		const char	*key, *meta;
+	} keys[] = {
+		{ "hostname", "hostname" },
+		{ "os release", "os_release" },
+		{ "perf version", "perf_version" },
+		{ "arch", "arch" },
+		{ "cpudesc", "cpudesc" },
+		{ "nrcpus online", "nrcpus_online" },
+		{ "cmdline", "cmdline" },
+		{ "captured on", "captured_on" },
+		{ "clockid frequency", "clockid_frequency" },
+	};
+	const char	*end = p + n, *k, *ke, *v;
+	size_t		 i, kn, vn;
+
+	for (k = p + 1; k < end && is_blank(*k); k++)
+		;
+	if ((v = memchr(k, ':', (size_t)(end - k))) == NULL)
+		return;
+	for (ke = v; ke > k && is_blank(ke[-1]); ke--)
+		;
+	kn = (size_t)(ke - k);
+	for (v++; v < end && is_blank(*v); v++)
+		;
+	vn = (size_t)(end - v);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strlen(keys[i].key) == kn &&
+		    memcmp(keys[i].key, k, kn) == 0)
+			break;
+	if (i < sizeof keys / sizeof keys[0]) {
+		meta_set(ps, keys[i].meta, v, vn);
+		if (strcmp(keys[i].meta, "perf_version") == 0) {
+			char	*s = tr_xstrndup(v, vn);
+
+			tr_import_set_version(ps->ctx, s);
+			free(s);
+		} else if (strcmp(keys[i].meta, "hostname") == 0 &&
+		    tr_import_host(ps->ctx) == NULL && vn > 0) {
+			char	*s = tr_xstrndup(v, vn);
+
+			tr_import_set_host(ps->ctx, s);
+			free(s);
+		}
+	} else if (kn == 7 && memcmp(k, "clockid", 7) == 0) {
+		/* "monotonic (1)": perf's name for the clock. */
+		const char	*sp = memchr(v, ' ', vn);
+		char		*s = tr_xstrndup(v, sp ? (size_t)(sp - v) : vn);
+
+		if (*s != '\0')
+			tr_import_set_clock(ps->ctx, s);
+		meta_set(ps, "clockid", s, strlen(s));
+		free(s);
+	} else if (kn == 14 && memcmp(k, "reference time", 14) == 0) {
+		char	*s = tr_xstrndup(v, vn);
+
+		reference_time(ps, s);
+		free(s);
+	} else if (kn == 5 && memcmp(k, "event", 5) == 0 && vn > 7 &&
+	    memcmp(v, "name = ", 7) == 0) {
+		const char	*c = memchr(v + 7, ',', vn - 7);
+		json_t		*s;
+
+		s = json_stringn(v + 7, c ? (size_t)(c - v - 7) : vn - 7);
+		if (s != NULL)
+			json_array_append_new(ps->events, s);
+	}
+}
+
+/* --- the line loop ---------------------------------------------------- */
+
+static int
+start_header(struct ps *ps, const struct hdr *h)
+{
+	if (ps->open && !ps->oneline && ps->nlines == 0 && ps->callchains)
+		return (no_stack(ps, "another sample header"));
+	if (end_sample(ps) != 0)
+		return (-1);
+	return (begin_sample(ps, h));
+}
+
+static int
+do_line(struct ps *ps, const char *p, size_t n)
+{
+	struct hdr	 h;
+	const char	*a, *q;
+	size_t		 alen;
+	int		 r;
+
+	ps->line = p;
+	while (n > 0 && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
+		n--;
+	if (n == 0) {
+		/* perf prints "HEADER\n\n" for an empty callchain. */
+		if (ps->open && !ps->oneline)
+			ps->callchains = 1;
+		return (end_sample(ps));
+	}
+	if (p[0] == '#') {
+		if (!ps->seen_sample)
+			header_comment(ps, p, n);
+		return (0);
+	}
+	if (ps->open && is_blank(p[0])) {
+		if (ps->oneline) {
+			/* -G output: the next header may be indented. */
+			if ((r = parse_header(ps, p, n, &h)) < 0)
+				return (-1);
+			if (r == 1)
+				return (start_header(ps, &h));
+		}
+		if ((a = frame_addr(p, n, &alen)) != NULL) {
+			ps->nlines++;
+			ps->callchains = 1;
+			return (add_frame_line(ps, a, alen, p + n));
+		}
+		if (ps->after_frame && n > 2 && p[0] == ' ' && p[1] == ' ' &&
+		    !is_blank(p[2])) {
+			/* perf script -F +srcline: "  file.c:12" */
+			if (ps->after_frame == 1)
+				keep_line(ps, 'S', p + 2, p + n);
+			ps->after_frame = 2;
+			return (0);
+		}
+		for (q = p; is_blank(*q); q++)
+			;
+		if (ps->oneline)
+			return (bad(ps, q, "malformed sample header: expected "
+			    EXPECT_HDR ", got '%.*s%s'", shown(n - (size_t)(q -
+			    p)), q, ellipsis(n - (size_t)(q - p))));
+		return (bad(ps, q, "malformed stack line: expected "
+		    EXPECT_FRAME ", got '%.*s%s'", shown(n - (size_t)(q - p)),
+		    q, ellipsis(n - (size_t)(q - p))));
+	}
+	if ((r = parse_header(ps, p, n, &h)) < 0)
+		return (-1);
+	if (r == 1)
+		return (start_header(ps, &h));
+	for (q = p; is_blank(*q); q++)
+		;
+	if ((a = frame_addr(p, n, &alen)) != NULL) {
+		if (ps->open) {
+			/* Very old perf printed frames unindented. */
+			ps->nlines++;
+			ps->callchains = 1;
+			return (add_frame_line(ps, a, alen, p + n));
+		}
+		return (bad(ps, q, "stack line before any sample header: "
+		    "expected " EXPECT_HDR ", got '%.*s%s'",
+		    shown(n - (size_t)(q - p)), q,
+		    ellipsis(n - (size_t)(q - p))));
+	}
+	return (bad(ps, q, "malformed sample header: expected " EXPECT_HDR
+	    ", got '%.*s%s'", shown(n - (size_t)(q - p)), q,
+	    ellipsis(n - (size_t)(q - p))));
+}
+
+static void
+ps_release(struct ps *ps)
+{
+	size_t	i;
+
+	free(ps->ids);
+	free(ps->prev);
+	free(ps->prevcs);
+	tr_buf_release(&ps->stk);
+	if (ps->sc != NULL)
+		for (i = 0; i < SC_SLOTS; i++)
+			free(ps->sc[i].text);
+	free(ps->sc);
+	tr_buf_release(&ps->t_comm);
+	tr_buf_release(&ps->e_name);
+	json_decref(ps->events);
+	json_decref(ps->tod_first);
+	tr_buf_release(&ps->tod_last);
+}
+
+static int
+run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
+{
+	struct ps	 ps;
+	const char	*line;
+	size_t		 len;
+	int		 r, rc = -1;
+
+	memset(&ps, 0, sizeof ps);
+	ps.ctx = ctx;
+	ps.in = in;
+	ps.err = err;
+	tr_buf_init(&ps.stk);
+	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
+	tr_buf_init(&ps.t_comm);
+	tr_buf_init(&ps.e_name);
+	ps.events = json_array();
+	tr_buf_init(&ps.tod_last);
+	tr_import_set_clock(ctx, "perf");
+	while ((r = tr_input_getline(in, &line, &len, err)) == 1)
+		if (do_line(&ps, line, len) != 0)
+			goto out;
+	if (r < 0)
+		goto out;
+	if (ps.open && !ps.oneline && ps.callchains) {
+		/*
+		 * perf ends every callchain with an empty line: without it
+		 * the file was cut and the last stack may be short.  Leave
+		 * it out, as stackcollapse-perf.pl does, and say so.
+		 */
+		json_object_set_new(tr_import_meta(ctx),
+		    "incomplete_last_sample", json_integer(ps.hdr_line));
+		ps.open = 0;
+	} else if (end_sample(&ps) != 0)
+		goto out;
+	if (json_array_size(ps.events) > 0)
+		json_object_set(tr_import_meta(ctx), "events", ps.events);
+	if (ps.tod_first != NULL) {
+		json_t	*o = json_object();
+
+		json_object_set(o, "first", ps.tod_first);
+		json_object_set_new(o, "last", tod_pair(ps.tod_last.data,
+		    ps.tod_last.len, ps.tod_last_ns));
+		json_object_set_new(tr_import_meta(ctx), "tod", o);
+	}
+	rc = 0;
+out:
+	ps_release(&ps);
+	return (rc);
+}
+
+/* --- detection -------------------------------------------------------- */
+
+static int
+probe(const unsigned char *buf, size_t len)
+{
+	const char	*p = (const char *)buf, *end = p + len, *nl;
+	struct tr_error	 err;
+	struct ps	 ps;
+	struct hdr	 h;
+	size_t		 n, alen;
+	int		 lines = 0, first = 1;
+
+	if (len >= 10 && memcmp(p, "# ========", 10) == 0)
+		return (100);
+	if (len >= 13 && memcmp(p, "# captured on", 13) == 0)
+		return (95);
+	memset(&ps, 0, sizeof ps);
+	tr_error_init(&err);
+	ps.err = &err;
+	/*
+	 * The first sample header, then a stack line (90), or another
+	 * header with a time and an event (70).
+	 */
+	for (; p < end && lines < 200; p = nl + 1, lines++) {
+		/* A last line without a newline is whole at end of input. */
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			if (len >= TR_INPUT_PEEK)
+				break;
+			nl = end;
+		}
+		n = (size_t)(nl - p);
+		if (n > 0 && p[n - 1] == '\r')
+			n--;
+		if (n == 0 || p[0] == '#')
+			continue;
+		ps.line = p;
+		if (!first) {
+			if (is_blank(p[0]) && frame_addr(p, n, &alen) != NULL)
+				return (90);
+			/* Very old perf: unindented "ADDR SYM (DSO)". */
+			if (frame_addr(p, n, &alen) != NULL &&
+			    p[n - 1] == ')' && parse_header(&ps, p, n, &h) == 0)
+				return (80);
+			if (parse_header(&ps, p, n, &h) == 1 && h.has_ts &&
+			    h.event != NULL)
+				return (70);
+			return (0);
+		}
+		if (parse_header(&ps, p, n, &h) != 1 || h.comm == NULL ||
+		    (h.rest != NULL && !h.has_ts))
+			return (0);
+		first = 0;
+	}
+	return (0);
+}
+
+const struct tr_importer tr_importer_perf_script = {
+	.name = "perf-script",
+	.summary = "text output of perf script (samples, callchains)",
+	.probe = probe,
+	.run = run,
+};

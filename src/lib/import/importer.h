@@ -1,0 +1,179 @@
+/*
+ * Importers and the import context.  tr_import_file() owns the one SQLite
+ * transaction of an input: it detects the format, creates the source row,
+ * runs the importer and commits, or rolls everything back on the first
+ * error.  Importers write only through the tr_import_add_*() calls below,
+ * which intern frames, call sites, threads and strings in memory and use
+ * prepared statements with bound parameters.
+ */
+#ifndef TR_IMPORTER_H
+#define TR_IMPORTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "store/db.h"
+#include "base/error.h"
+#include "base/input.h"
+
+struct tr_import;
+
+struct tr_importer {
+	const char	*name;		/* --format value, e.g. "perf-script" */
+	const char	*summary;	/* one line for --list-formats */
+	/*
+	 * How sure the importer is that the first bytes (up to
+	 * TR_INPUT_PEEK, decompressed) are its format: 0 (no) to 100.
+	 */
+	int		 (*probe)(const unsigned char *, size_t);
+	/* Parse everything from the input; 0, or -1 with 'err' set. */
+	int		 (*run)(struct tr_import *, struct tr_input *,
+			     struct tr_error *);
+};
+
+/* NULL-terminated, sorted by name. */
+extern const struct tr_importer *const tr_importer_table[];
+
+/* The importer called 'name', or NULL. */
+const struct tr_importer *tr_importer_find(const char *name);
+/* The best-scoring importer for these bytes, or NULL. */
+const struct tr_importer *tr_importer_detect(const unsigned char *, size_t);
+/* "a, b, c": the names, for messages; owned by the caller. */
+char		*tr_importer_names(void);
+
+#define TR_IMPORT_MAXOPTS	16
+
+struct tr_import_opts {
+	const struct tr_importer *format;	/* NULL: detect by content */
+	const char	*host;			/* host of the traced machine */
+	int		 skip_unknown;		/* unrecognised: skip, no error */
+	size_t		 cache_cap;	/* entries per interning cache; 0: default */
+	size_t		 run_cap;	/* slices, and tracks, that may wait to be
+					   written in runs; 0: default (tests) */
+	int		 nopts;
+	const char	*keys[TR_IMPORT_MAXOPTS];	/* importer options */
+	const char	*vals[TR_IMPORT_MAXOPTS];
+};
+
+struct tr_import_result {
+	int64_t		 source_id;	/* new source, or the one it repeats */
+	int		 duplicate;	/* same content already in the store */
+	int		 skipped;	/* not a recognised format (skip_unknown) */
+	const char	*format;	/* importer name (static) */
+	int64_t		 bytes;		/* decoded bytes read */
+	int64_t		 samples, slices, counters, profiles;
+	int64_t		 frames, callsites;	/* new in the store */
+	int64_t		 ts_min, ts_max;	/* INT64_MAX/MIN if none */
+};
+
+void	tr_import_opts_init(struct tr_import_opts *);
+/* Add importer option 'key'='val' (both borrowed).  Returns 0 or -1. */
+int	tr_import_opts_set(struct tr_import_opts *, const char *key,
+	    const char *val);
+
+/*
+ * Import one file ('path', "-" for stdin; 'display' names it in messages
+ * and in the store, NULL for 'path') in one transaction.  Returns 0 (the
+ * result says whether it was new, a duplicate or skipped), or -1 with 'err'
+ * set and the store unchanged.
+ */
+int	tr_import_file(struct tr_db *, const char *path, const char *display,
+	    const struct tr_import_opts *, struct tr_import_result *,
+	    struct tr_error *);
+/* The same over an open input (borrowed). */
+int	tr_import_input(struct tr_db *, struct tr_input *,
+	    const struct tr_import_opts *, struct tr_import_result *,
+	    struct tr_error *);
+
+/*
+ * List the regular files under directory 'dir' recursively, sorted by
+ * path, skipping names that start with '.'.  *paths (and each string) is
+ * owned by the caller.  Returns 0 or -1.
+ */
+int	tr_import_list_dir(const char *dir, char ***paths, size_t *n,
+	    struct tr_error *);
+
+/* --- for importers -------------------------------------------------- */
+
+struct tr_frame {
+	const char	*name;		/* function; required */
+	size_t		 name_len;
+	const char	*module;	/* DSO, binary or mapping file; may be NULL */
+	size_t		 module_len;
+	const char	*file;		/* source file; may be NULL */
+	size_t		 file_len;
+	int64_t		 line;		/* 0 when unknown */
+	uint64_t	 addr;		/* 0 when not part of the identity */
+	int		 inlined;
+};
+
+struct tr_sample {
+	int64_t		 ts;		/* native clock, ns */
+	int		 has_ts;
+	int64_t		 thread_id;	/* 0 for none */
+	int		 cpu;		/* -1 for none */
+	int64_t		 callsite_id;	/* 0 for an empty stack */
+	int64_t		 event_id;	/* tr_import_add_str() id */
+	int64_t		 value;
+	int64_t		 profile_id;	/* 0 for none */
+	const char	*labels;	/* JSON object text, or NULL */
+};
+
+/* An option given to this import ("tz", "fields"...), or NULL. */
+const char	*tr_import_opt(const struct tr_import *, const char *key);
+/* The input's display name. */
+const char	*tr_import_name(const struct tr_import *);
+struct tr_db	*tr_import_db(struct tr_import *);
+int64_t		 tr_import_source_id(const struct tr_import *);
+
+/* Describe the source; strings are copied. */
+void	tr_import_set_version(struct tr_import *, const char *);
+void	tr_import_set_clock(struct tr_import *, const char *);
+void	tr_import_set_host(struct tr_import *, const char *);
+/* The host given (--host) or set so far, or NULL; borrowed. */
+const char	*tr_import_host(const struct tr_import *);
+/* The source's metadata object (borrowed): importers add keys to it. */
+json_t	*tr_import_meta(struct tr_import *);
+
+/* Each returns a row id (> 0), or -1 with 'err' set. */
+int64_t	tr_import_add_str(struct tr_import *, const char *, size_t,
+	    struct tr_error *);
+int64_t	tr_import_add_frame(struct tr_import *, const struct tr_frame *,
+	    struct tr_error *);
+/* Call site 'frame_id' under 'parent' (0 for a root) at 'depth' (0-based). */
+int64_t	tr_import_add_callsite(struct tr_import *, int64_t parent,
+	    int64_t frame_id, int64_t depth, struct tr_error *);
+/* The leaf call site of 'n' frame ids given root first; 0 when n == 0. */
+int64_t	tr_import_add_stack(struct tr_import *, const int64_t *frames,
+	    size_t n, struct tr_error *);
+/* A process by pid (-1: unknown pid gives 0, no row). */
+int64_t	tr_import_add_process(struct tr_import *, int64_t pid,
+	    const char *name, size_t len, struct tr_error *);
+/* A thread by (pid, tid, name); pid or tid -1 when unknown. */
+int64_t	tr_import_add_thread(struct tr_import *, int64_t pid, int64_t tid,
+	    const char *name, size_t len, struct tr_error *);
+/*
+ * Samples, slices and counters are written in batches, so these three
+ * return 0 rather than a row id (or -1 with 'err' set; a write error may
+ * surface at a later row, or when the import ends).
+ */
+int64_t	tr_import_add_sample(struct tr_import *, const struct tr_sample *,
+	    struct tr_error *);
+/* A profile row; 'sample_types' and 'meta' are JSON text or NULL. */
+int64_t	tr_import_add_profile(struct tr_import *, const char *type,
+	    int64_t ts, int64_t dur, int64_t period, const char *period_type,
+	    const char *period_unit, const char *sample_types,
+	    const char *default_type, const char *meta, struct tr_error *);
+int64_t	tr_import_add_track(struct tr_import *, const char *kind,
+	    const char *name, int64_t ref, int64_t process_id,
+	    int64_t thread_id, int64_t parent_id, const char *meta,
+	    struct tr_error *);
+int64_t	tr_import_add_slice(struct tr_import *, int64_t track_id, int64_t ts,
+	    int64_t dur, int64_t name_id, int64_t category_id,
+	    int64_t callsite_id, const char *args, struct tr_error *);
+int64_t	tr_import_add_counter(struct tr_import *, int64_t track_id,
+	    int64_t ts, int64_t name_id, double value, struct tr_error *);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * The query table and the helper that runs one SQL statement into rows.
+ */
+#include "config.h"
+#include "query/query.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* query.c: keep sorted */
+extern const struct tr_query tr_query_pprof_diff;
+extern const struct tr_query tr_query_sql_entry;
+extern const struct tr_query tr_query_summary;
+extern const struct tr_query tr_query_top;
+
+const struct tr_query *const tr_query_table[] = {
+	&tr_query_pprof_diff,
+	&tr_query_sql_entry,
+	&tr_query_summary,
+	&tr_query_top,
+	NULL
+};
+
+const struct tr_query *
+tr_query_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; tr_query_table[i] != NULL; i++)
+		if (strcmp(tr_query_table[i]->name, name) == 0)
+			return (tr_query_table[i]);
+	return (NULL);
+}
+
+char *
+tr_query_names(void)
+{
+	struct tr_buf	b;
+	size_t		i;
+
+	tr_buf_init(&b);
+	for (i = 0; tr_query_table[i] != NULL; i++) {
+		if (i > 0)
+			tr_buf_adds(&b, ", ");
+		tr_buf_adds(&b, tr_query_table[i]->name);
+	}
+	return (b.data);
+}
+
+int
+tr_query_sql(struct tr_db *db, const char *sql, struct tr_out *out,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st = NULL;
+	const char	*tail = NULL;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db->sq, sql, -1, &st, &tail) != SQLITE_OK)
+		return (tr_error_set(err, TR_EDATA, "bad SQL: %s",
+		    sqlite3_errmsg(db->sq)));
+	if (st == NULL)
+		return (tr_error_set(err, TR_EUSAGE, "empty SQL statement"));
+	/*
+	 * What follows may hold blanks, semicolons and comments only: let
+	 * SQLite's own parser say whether another statement starts there.
+	 */
+	while (tail != NULL && *tail != '\0') {
+		sqlite3_stmt	*next = NULL;
+		const char	*rest = NULL;
+
+		rc = sqlite3_prepare_v2(db->sq, tail, -1, &next, &rest);
+		if (rc != SQLITE_OK || next != NULL || rest == tail) {
+			sqlite3_finalize(next);
+			sqlite3_finalize(st);
+			return (tr_error_set(err, TR_EUSAGE,
+			    "give one SQL statement, not several"));
+		}
+		tail = rest;
+	}
+	rc = tr_out_stmt(out, db->sq, st, err) < 0 ? -1 : 0;
+	sqlite3_finalize(st);
+	if (rc == 0 && tr_out_finish(out) != 0)
+		rc = tr_error_set(err, TR_EIO, "error writing output: %s",
+		    errno != 0 ? strerror(errno) : "write failed");
+	return (rc);
+}

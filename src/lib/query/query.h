@@ -1,0 +1,39 @@
+/*
+ * Named analyses for trace-query.  Each is a table entry whose SQL lives in
+ * its own file (query-<name>.c); lookup is by exact name.
+ */
+#ifndef TR_QUERY_H
+#define TR_QUERY_H
+
+#include "store/db.h"
+#include "base/error.h"
+#include "base/out.h"
+
+struct tr_query {
+	const char	*name;
+	const char	*usage;		/* arguments after the name, or "" */
+	const char	*summary;	/* one line for trace-query -l */
+	/*
+	 * Run over the store opened read-only, writing rows to 'out'.
+	 * argv[0] is the query name.  Returns 0, or -1 with 'err' set
+	 * (TR_EUSAGE for bad arguments).
+	 */
+	int		 (*run)(struct tr_db *, int argc, char **argv,
+			     struct tr_out *, struct tr_error *);
+};
+
+/* NULL-terminated, sorted by name. */
+extern const struct tr_query *const tr_query_table[];
+
+const struct tr_query	*tr_query_find(const char *name);
+/* "a, b, c": the names, for messages; owned by the caller. */
+char			*tr_query_names(void);
+
+/*
+ * Run one SQL statement and write its rows.  Returns 0 or -1.  Refuses
+ * more than one statement.
+ */
+int	tr_query_sql(struct tr_db *, const char *sql, struct tr_out *,
+	    struct tr_error *);
+
+#endif

@@ -1,0 +1,663 @@
+/*
+ * Opening, creating and migrating the store.  The schema text here is the
+ * reference that trace-store(5) documents; a change to it bumps
+ * TR_DB_VERSION and adds a step to migrate().
+ */
+#include "config.h"
+#include "store/db.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+/*
+ * Slices are stored in runs: up to TR_SLICE_RUN slices of one track in a
+ * row of slice_run, as a JSON array of [ts - run.ts, dur, name_id,
+ * category_id, callsite_id, args] (trailing NULLs left out).  A row per
+ * slice cost 2-3 us with its two indexes, which bounded the import of a
+ * Go trace (millions of goroutine states); a run costs about as much as
+ * one row.  The slice view gives them back one row each; a run's slices
+ * have the ids id .. id + n - 1.  Its run_ts and run_end_ts are the run's
+ * bounds, which a time window can be tested against with the run index
+ * before any JSON is read.
+ */
+#define TR_DB_SLICE_RUN \
+"CREATE TABLE slice_run (\n" \
+"  id INTEGER PRIMARY KEY,\n" \
+"  source_id INTEGER NOT NULL REFERENCES source,\n" \
+"  track_id INTEGER NOT NULL REFERENCES track,\n" \
+"  ts INTEGER NOT NULL,\n" \
+"  end_ts INTEGER NOT NULL,\n" \
+"  n INTEGER NOT NULL,\n" \
+"  slices TEXT NOT NULL\n" \
+");\n"
+#define TR_DB_SLICE_RUN_INDEXES \
+"CREATE INDEX slice_run_track_ts ON slice_run (track_id, ts);\n" \
+"CREATE INDEX slice_run_source_ts ON slice_run (source_id, ts);\n"
+#define TR_DB_SLICE_VIEW \
+"CREATE VIEW slice AS\n" \
+"  SELECT r.id + j.key AS id, r.source_id, r.track_id,\n" \
+"         r.ts + json_extract(j.value, '$[0]') AS ts,\n" \
+"         json_extract(j.value, '$[1]') AS dur,\n" \
+"         json_extract(j.value, '$[2]') AS name_id,\n" \
+"         json_extract(j.value, '$[3]') AS category_id,\n" \
+"         json_extract(j.value, '$[4]') AS callsite_id,\n" \
+"         json_extract(j.value, '$[5]') AS args,\n" \
+"         r.ts AS run_ts, r.end_ts AS run_end_ts\n" \
+"    FROM slice_run r, json_each(r.slices) j;\n"
+
+/*
+ * The views over slices start from the track and reach the slices through
+ * the run index: with "JOIN", SQLite put the string table first and
+ * expanded every run once per string (50 s for the states of the bench
+ * trace; 6 s so).  CROSS JOIN keeps the order written.
+ */
+#define TR_DB_GO_VIEWS \
+"CREATE VIEW go_state AS\n" \
+"  SELECT s.id, s.source_id, t.ref AS goid, s.ts, s.dur, n.s AS state,\n" \
+"         c.s AS reason, s.callsite_id, s.args, s.run_ts, s.run_end_ts\n" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
+"    CROSS JOIN str n ON n.id = s.name_id\n" \
+"    LEFT JOIN str c ON c.id = s.category_id\n" \
+"   WHERE t.kind = 'goroutine';\n" \
+"CREATE VIEW go_gc AS\n" \
+"  SELECT s.id, s.source_id, s.ts, s.dur, n.s AS name, s.args,\n" \
+"         s.run_ts, s.run_end_ts\n" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
+"    CROSS JOIN str n ON n.id = s.name_id\n" \
+"   WHERE t.kind = 'go-gc';\n" \
+"CREATE VIEW go_stw AS\n" \
+"  SELECT s.id, s.source_id, s.ts, s.dur, n.s AS kind, c.s AS reason,\n" \
+"         s.run_ts, s.run_end_ts\n" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
+"    CROSS JOIN str n ON n.id = s.name_id\n" \
+"    LEFT JOIN str c ON c.id = s.category_id\n" \
+"   WHERE t.kind = 'go-stw';\n"
+
+const char tr_db_schema[] =
+"CREATE TABLE source (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  path TEXT NOT NULL,\n"
+"  format TEXT NOT NULL,\n"
+"  format_version TEXT,\n"
+"  hash TEXT NOT NULL UNIQUE,\n"
+"  size INTEGER NOT NULL,\n"
+"  compression TEXT NOT NULL DEFAULT 'none',\n"
+"  host TEXT,\n"
+"  clock TEXT NOT NULL DEFAULT 'none',\n"
+"  clock_offset INTEGER NOT NULL DEFAULT 0,\n"
+"  clock_drift_ppm REAL NOT NULL DEFAULT 0,\n"
+"  align_method TEXT,\n"
+"  align_confidence REAL,\n"
+"  ts_min INTEGER,\n"
+"  ts_max INTEGER,\n"
+"  rows INTEGER NOT NULL DEFAULT 0,\n"
+"  imported_at TEXT NOT NULL,\n"
+"  meta TEXT NOT NULL DEFAULT '{}'\n"
+");\n"
+"CREATE TABLE str (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  s TEXT NOT NULL UNIQUE\n"
+");\n"
+"CREATE TABLE process (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  host TEXT NOT NULL DEFAULT '',\n"
+"  pid INTEGER NOT NULL,\n"
+"  name TEXT,\n"
+"  UNIQUE (host, pid)\n"
+");\n"
+"CREATE TABLE thread (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  process_id INTEGER REFERENCES process,\n"
+"  tid INTEGER,\n"
+"  name TEXT NOT NULL DEFAULT ''\n"
+");\n"
+"CREATE INDEX thread_key ON thread (process_id, tid, name);\n"
+"CREATE TABLE frame (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  name TEXT NOT NULL,\n"
+"  module TEXT NOT NULL DEFAULT '',\n"
+"  file TEXT NOT NULL DEFAULT '',\n"
+"  line INTEGER NOT NULL DEFAULT 0,\n"
+"  addr INTEGER NOT NULL DEFAULT 0,\n"
+"  inlined INTEGER NOT NULL DEFAULT 0,\n"
+"  UNIQUE (name, module, file, line, addr, inlined)\n"
+");\n"
+"CREATE TABLE callsite (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  parent_id INTEGER REFERENCES callsite,\n"
+"  frame_id INTEGER NOT NULL REFERENCES frame,\n"
+"  depth INTEGER NOT NULL\n"
+");\n"
+"CREATE UNIQUE INDEX callsite_key ON callsite (parent_id, frame_id);\n"
+"CREATE TABLE profile (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  type TEXT NOT NULL,\n"
+"  ts INTEGER,\n"
+"  dur INTEGER,\n"
+"  period INTEGER,\n"
+"  period_type TEXT,\n"
+"  period_unit TEXT,\n"
+"  sample_types TEXT NOT NULL DEFAULT '[]',\n"
+"  default_type TEXT,\n"
+"  meta TEXT NOT NULL DEFAULT '{}'\n"
+");\n"
+"CREATE TABLE sample (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  profile_id INTEGER REFERENCES profile,\n"
+"  ts INTEGER,\n"
+"  thread_id INTEGER REFERENCES thread,\n"
+"  cpu INTEGER,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  event_id INTEGER NOT NULL REFERENCES str,\n"
+"  value INTEGER NOT NULL,\n"
+"  labels TEXT\n"
+");\n"
+"CREATE INDEX sample_source_ts ON sample (source_id, ts);\n"
+"CREATE TABLE track (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  kind TEXT NOT NULL,\n"
+"  name TEXT NOT NULL DEFAULT '',\n"
+"  ref INTEGER,\n"
+"  process_id INTEGER REFERENCES process,\n"
+"  thread_id INTEGER REFERENCES thread,\n"
+"  parent_id INTEGER REFERENCES track,\n"
+"  meta TEXT NOT NULL DEFAULT '{}'\n"
+");\n"
+"CREATE INDEX track_source ON track (source_id, kind, ref);\n"
+TR_DB_SLICE_RUN
+TR_DB_SLICE_RUN_INDEXES
+TR_DB_SLICE_VIEW
+"CREATE TABLE counter (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  ts INTEGER NOT NULL,\n"
+"  name_id INTEGER NOT NULL REFERENCES str,\n"
+"  value NUMERIC\n"
+");\n"
+"CREATE INDEX counter_track_ts ON counter (track_id, name_id, ts);\n"
+"\n"
+"CREATE VIEW stack AS\n"
+"  WITH RECURSIVE up(callsite_id, id, frame_id, depth) AS (\n"
+"    SELECT id, id, frame_id, depth FROM callsite\n"
+"    UNION ALL\n"
+"    SELECT up.callsite_id, c.parent_id, p.frame_id, p.depth\n"
+"      FROM up JOIN callsite c ON c.id = up.id\n"
+"      JOIN callsite p ON p.id = c.parent_id)\n"
+"  SELECT callsite_id, depth, frame_id FROM up;\n"
+"CREATE VIEW perf_sample AS\n"
+"  SELECT s.id, s.source_id, s.ts, p.pid, t.tid, t.name AS comm, s.cpu,\n"
+"         e.s AS event, s.value, s.callsite_id, f.name AS leaf,\n"
+"         f.module AS leaf_module\n"
+"    FROM sample s JOIN source so ON so.id = s.source_id\n"
+"    JOIN str e ON e.id = s.event_id\n"
+"    LEFT JOIN thread t ON t.id = s.thread_id\n"
+"    LEFT JOIN process p ON p.id = t.process_id\n"
+"    LEFT JOIN callsite c ON c.id = s.callsite_id\n"
+"    LEFT JOIN frame f ON f.id = c.frame_id\n"
+"   WHERE so.format = 'perf-script';\n"
+"CREATE VIEW pprof_sample AS\n"
+"  SELECT s.id, s.source_id, s.profile_id, pr.type AS profile_type,\n"
+"         pr.ts AS profile_ts, e.s AS sample_type, s.value, s.labels,\n"
+"         s.callsite_id, f.name AS leaf\n"
+"    FROM sample s JOIN profile pr ON pr.id = s.profile_id\n"
+"    JOIN str e ON e.id = s.event_id\n"
+"    LEFT JOIN callsite c ON c.id = s.callsite_id\n"
+"    LEFT JOIN frame f ON f.id = c.frame_id;\n"
+"CREATE VIEW go_goroutine AS\n"
+"  SELECT t.id AS track_id, t.source_id, t.ref AS goid, t.name,\n"
+"         json_extract(t.meta, '$.created') AS created,\n"
+"         json_extract(t.meta, '$.ended') AS ended,\n"
+"         json_extract(t.meta, '$.creator') AS creator,\n"
+"         json_extract(t.meta, '$.callsite_id') AS callsite_id\n"
+"    FROM track t WHERE t.kind = 'goroutine';\n"
+TR_DB_GO_VIEWS
+"CREATE VIEW gpu_metric AS\n"
+"  SELECT c.id, c.source_id, t.ref AS gpu, t.name AS gpu_name, c.ts,\n"
+"         n.s AS metric, c.value\n"
+"    FROM counter c JOIN track t ON t.id = c.track_id\n"
+"    JOIN str n ON n.id = c.name_id\n"
+"   WHERE t.kind = 'gpu';\n"
+"CREATE VIEW gpu_process AS\n"
+"  SELECT c.id, c.source_id, t.ref AS gpu, p.pid, p.name AS process,\n"
+"         c.ts, n.s AS metric, c.value\n"
+"    FROM counter c JOIN track t ON t.id = c.track_id\n"
+"    JOIN str n ON n.id = c.name_id\n"
+"    LEFT JOIN process p ON p.id = t.process_id\n"
+"   WHERE t.kind = 'gpu-process';\n";
+
+const char *
+tr_db_default_path(const char *opt)
+{
+	const char	*env;
+
+	if (opt != NULL && *opt != '\0')
+		return (opt);
+	if ((env = getenv("TRACE_DB")) != NULL && *env != '\0')
+		return (env);
+	return (TR_DB_DEFAULT);
+}
+
+/*
+ * SQLite says "disk I/O error" or "unable to open database file" without
+ * the reason: give the system's (": File too large"), or "" when there is
+ * none.
+ */
+static const char *
+sys_reason(struct tr_db *db, char *buf, size_t len)
+{
+	int	rc = sqlite3_errcode(db->sq) & 0xff, e;
+
+	buf[0] = '\0';
+	if ((rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN) &&
+	    (e = sqlite3_system_errno(db->sq)) != 0)
+		snprintf(buf, len, ": %s", strerror(e));
+	return (buf);
+}
+
+int
+tr_db_error(struct tr_db *db, struct tr_error *err, const char *what)
+{
+	char	why[128];
+
+	return (tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s: %s%s",
+	    what, sqlite3_errmsg(db->sq), sys_reason(db, why, sizeof why)));
+}
+
+int
+tr_db_exec(struct tr_db *db, const char *sql, struct tr_error *err)
+{
+	char	*msg = NULL, why[128];
+
+	if (sqlite3_exec(db->sq, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s%s",
+		    msg ? msg : sqlite3_errmsg(db->sq),
+		    sys_reason(db, why, sizeof why));
+		sqlite3_free(msg);
+		return (-1);
+	}
+	return (0);
+}
+
+sqlite3_stmt *
+tr_db_prepare(struct tr_db *db, const char *sql, struct tr_error *err)
+{
+	sqlite3_stmt	*st = NULL;
+
+	if (sqlite3_prepare_v2(db->sq, sql, -1, &st, NULL) != SQLITE_OK) {
+		tr_db_error(db, err, "cannot prepare statement");
+		return (NULL);
+	}
+	return (st);
+}
+
+int
+tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*val = 0;
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*val = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "query failed"));
+	return (0);
+}
+
+/*
+ * The schema version and the number of objects in the schema, read in one
+ * statement so that both come from the same snapshot.  Returns 0, or -1
+ * when SQLite cannot read the file as a database (sqlite3_errmsg() says
+ * why).
+ */
+static int
+db_state(struct tr_db *db, int64_t *version, int64_t *objects)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc;
+
+	*version = *objects = 0;
+	if (sqlite3_prepare_v2(db->sq, "SELECT (SELECT user_version FROM "
+	    "pragma_user_version), (SELECT count(*) FROM sqlite_master)", -1,
+	    &st, NULL) != SQLITE_OK)
+		return (-1);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(st, 0);
+		*objects = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return (rc == SQLITE_ROW ? 0 : -1);
+}
+
+/*
+ * A database with user_version 0 is ours to create only when it is empty:
+ * anything else is some other program's SQLite file.
+ */
+static int
+foreign(struct tr_db *db, int64_t objects, struct tr_error *err)
+{
+	return (tr_error_set_line(err, TR_EDATA, db->path, 0, 0,
+	    "not a tracekit store (an SQLite database with %lld schema "
+	    "objects of its own and user_version 0)", (long long)objects));
+}
+
+/*
+ * A store in WAL mode needs its -shm file even to be read, and SQLite
+ * cannot create it in a directory we may not write (a store shared
+ * read-only, another user's).  Such a store has no writer: read it as
+ * immutable.  Returns 0 with db->sq reopened, or -1 leaving it as it was.
+ */
+static int
+reopen_immutable(struct tr_db *db)
+{
+	struct tr_buf	 uri;
+	sqlite3		*sq = NULL;
+	const char	*p;
+	int		 rc = sqlite3_errcode(db->sq) & 0xff;
+
+	if (rc != SQLITE_CANTOPEN && rc != SQLITE_READONLY)
+		return (-1);
+	tr_buf_init(&uri);
+	tr_buf_adds(&uri, "file:");
+	for (p = db->path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			tr_buf_printf(&uri, "%%%02X", (unsigned char)*p);
+		else
+			tr_buf_addc(&uri, *p);
+	}
+	tr_buf_adds(&uri, "?immutable=1");
+	rc = sqlite3_open_v2(uri.data, &sq, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	tr_buf_release(&uri);
+	if (rc != SQLITE_OK) {
+		sqlite3_close_v2(sq);
+		return (-1);
+	}
+	sqlite3_close_v2(db->sq);
+	db->sq = sq;
+	sqlite3_extended_result_codes(db->sq, 1);
+	return (0);
+}
+
+/*
+ * Version 2: slices in runs (see TR_DB_SLICE_VIEW).  Each track's slices,
+ * in time order, go TR_SLICE_RUN to a run, and are numbered again from 1
+ * so that a run's ids follow each other.
+ */
+static const char migrate_v2[] =
+TR_DB_SLICE_RUN
+"INSERT INTO slice_run (id, source_id, track_id, ts, end_ts, n, slices)\n"
+"  WITH c AS (\n"
+"    SELECT s.*, (row_number() OVER (PARTITION BY track_id\n"
+"             ORDER BY ts, id) - 1) / " TR_DB_STRINGIFY(TR_SLICE_RUN)
+" AS chunk\n"
+"      FROM slice s),\n"
+"  m AS (\n"
+"    SELECT c.*, min(ts) OVER (PARTITION BY track_id, chunk) AS t0\n"
+"      FROM c ORDER BY track_id, chunk, ts, id),\n"
+"  g AS (\n"
+"    SELECT source_id, track_id, chunk, min(t0) AS t0,\n"
+"           max(ts + dur) AS e, count(*) AS n,\n"
+"           '[' || group_concat(json_array(ts - t0, dur, name_id,\n"
+"               category_id, callsite_id, json(args)), ',') || ']' AS js\n"
+"      FROM m GROUP BY track_id, chunk)\n"
+"  SELECT sum(n) OVER (ORDER BY track_id, chunk) - n + 1, source_id,\n"
+"         track_id, t0, e, n, js FROM g;\n"
+"DROP TABLE slice;\n"
+"DROP VIEW go_state;\n"
+"DROP VIEW go_gc;\n"
+"DROP VIEW go_stw;\n"
+TR_DB_SLICE_RUN_INDEXES
+TR_DB_SLICE_VIEW
+TR_DB_GO_VIEWS;
+
+/* Bring an older schema up to TR_DB_VERSION, one step at a time. */
+static int
+migrate(struct tr_db *db, struct tr_error *err)
+{
+	int64_t	version, objects;
+
+	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
+		return (-1);
+	/* Another process may have created the schema while we waited. */
+	if (db_state(db, &version, &objects) != 0) {
+		tr_db_error(db, err, "cannot read schema version");
+		goto fail;
+	}
+	if (version == 0 && objects > 0) {
+		foreign(db, objects, err);
+		goto fail;
+	}
+	/* A new store gets the whole schema; an older one, its steps. */
+	if (version == 0) {
+		if (tr_db_exec(db, tr_db_schema, err) != 0)
+			goto fail;
+		version = TR_DB_VERSION;
+	}
+	if (version == 1 && tr_db_exec(db, migrate_v2, err) != 0) {
+		char	why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		tr_error_init(err);
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
+		    "the store from schema version 1 to 2: %s", why);
+		goto fail;
+	}
+	if (tr_db_exec(db, "PRAGMA user_version = "
+	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
+		goto fail;
+	return (tr_db_exec(db, "COMMIT", err));
+fail:
+	tr_db_exec(db, "ROLLBACK", NULL);
+	return (-1);
+}
+
+/*
+ * The file the open store is, so that tr_db_replaced() can tell when the
+ * path names another one (or none) later.  The schema is written by now,
+ * so the file exists, unless the store is SQLite's ":memory:" (tests).
+ */
+static void
+remember_file(struct tr_db *db)
+{
+	struct stat	st;
+
+	db->watched = stat(db->path, &st) == 0;
+	if (db->watched) {
+		db->dev = st.st_dev;
+		db->ino = st.st_ino;
+	}
+}
+
+/*
+ * Switching a file to WAL takes its exclusive lock, and SQLite does not
+ * wait for that lock (its busy handler is not called, as connections that
+ * each hold a shared lock would wait for each other): when several imports
+ * create one store at once, all but one got "database is locked" (40 of
+ * 100 rounds of tests/reliability/new-store-wal).  Try again, as long as
+ * the busy timeout.
+ */
+#define WAL_TRIES	(60000 / 2)	/* of 2 ms */
+
+static int
+set_wal(struct tr_db *db, struct tr_error *err)
+{
+	int	i, rc;
+
+	for (i = 0;; i++) {
+		rc = sqlite3_exec(db->sq, "PRAGMA journal_mode = WAL", NULL,
+		    NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || i == WAL_TRIES)
+			break;
+		sqlite3_sleep(2);
+	}
+	if (rc != SQLITE_OK)
+		return (tr_error_set_line(err, TR_EDB, db->path, 0, 0, "%s",
+		    sqlite3_errmsg(db->sq)));
+	return (0);
+}
+
+/* Open db->path into 'db' (its sq NULL): 0, or -1 with 'err' set. */
+static int
+db_open(struct tr_db *db, int flags, struct tr_error *err)
+{
+	static int	 configured;
+	const char	*path = db->path;
+	struct stat	 st;
+	int64_t		 version = 0, objects = 0;
+	int		 oflags, rc;
+
+	db->flags = flags;
+	db->created = 0;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || (flags & (TR_DB_READONLY |
+		    TR_DB_NOCREATE))) {
+			tr_error_set_line(err, TR_EIO, path, 0, 0,
+			    "cannot open store: %s", strerror(errno));
+			goto fail;
+		}
+		db->created = 1;
+	}
+	/*
+	 * Each connection lives in one thread: no per-call mutexes, and no
+	 * global allocation statistics (their mutex cost 7% of an import).
+	 */
+	if (!configured) {
+		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		configured = 1;
+	}
+	oflags = (flags & TR_DB_READONLY) ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	oflags |= SQLITE_OPEN_NOMUTEX;
+	if (sqlite3_open_v2(path, &db->sq, oflags, NULL) != SQLITE_OK) {
+		tr_db_error(db, err, "cannot open store");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->sq, 60000);
+	sqlite3_extended_result_codes(db->sq, 1);
+	/* Nothing is written to the file before these checks pass. */
+	if (db_state(db, &version, &objects) != 0 &&
+	    !((flags & TR_DB_READONLY) && reopen_immutable(db) == 0 &&
+	    db_state(db, &version, &objects) == 0)) {
+		rc = sqlite3_errcode(db->sq) & 0xff;
+		if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+			tr_error_set_line(err, TR_EDATA, path, 0, 0,
+			    "not a tracekit store (%s)",
+			    sqlite3_errmsg(db->sq));
+		else if (rc == SQLITE_READONLY && (flags & TR_DB_READONLY))
+			/* In WAL mode, readers too use the -shm file. */
+			tr_error_set_line(err, TR_EIO, path, 0, 0,
+			    "cannot open store: %s (reading a store in WAL "
+			    "mode needs '%s-shm': write access to its "
+			    "directory, or that file present)",
+			    sqlite3_errmsg(db->sq), path);
+		else if (rc == SQLITE_READONLY)
+			tr_error_set_line(err, TR_EIO, path, 0, 0,
+			    "cannot open store: %s (importing needs write "
+			    "access to it and to its directory, for '%s-wal' "
+			    "and '%s-shm')", sqlite3_errmsg(db->sq), path,
+			    path);
+		else
+			tr_db_error(db, err, "cannot open store");
+		goto fail;
+	}
+	if (version > TR_DB_VERSION) {
+		tr_error_set_line(err, TR_EDATA, path, 0, 0,
+		    "store schema version %lld is newer than this tracekit's "
+		    "(%d)", (long long)version, TR_DB_VERSION);
+		goto fail;
+	}
+	if (version == 0 && objects > 0) {
+		foreign(db, objects, err);
+		goto fail;
+	}
+	if (flags & TR_DB_READONLY) {
+		if (version == 0) {
+			tr_error_set_line(err, TR_EDATA, path, 0, 0,
+			    "not a tracekit store (an empty database)");
+			goto fail;
+		}
+		if (version < TR_DB_VERSION) {
+			tr_error_set_line(err, TR_EDATA, path, 0, 0,
+			    "store schema version %lld is older than %d; run "
+			    "trace-import once to migrate it",
+			    (long long)version, TR_DB_VERSION);
+			goto fail;
+		}
+		remember_file(db);
+		return (0);
+	}
+	/* WAL lets readers go on while an import writes. */
+	if (set_wal(db, err) != 0 ||
+	    tr_db_exec(db, "PRAGMA synchronous = NORMAL", err) != 0 ||
+	    tr_db_exec(db, "PRAGMA foreign_keys = OFF", err) != 0 ||
+	    tr_db_exec(db, "PRAGMA cache_size = -32768", err) != 0)
+		goto fail;
+	if (version < TR_DB_VERSION && migrate(db, err) != 0)
+		goto fail;
+	remember_file(db);
+	return (0);
+fail:
+	return (-1);
+}
+
+struct tr_db *
+tr_db_open(const char *path, int flags, struct tr_error *err)
+{
+	struct tr_db	*db = tr_xcalloc(1, sizeof *db);
+
+	db->path = tr_xstrdup(path);
+	if (db_open(db, flags, err) != 0) {
+		tr_db_free(db);
+		return (NULL);
+	}
+	return (db);
+}
+
+int
+tr_db_replaced(const struct tr_db *db)
+{
+	struct stat	st;
+
+	if (!db->watched)
+		return (0);
+	if (stat(db->path, &st) != 0)
+		return (1);
+	return (st.st_dev != db->dev || st.st_ino != db->ino);
+}
+
+int
+tr_db_reopen(struct tr_db *db, struct tr_error *err)
+{
+	if (db->sq != NULL)
+		sqlite3_close_v2(db->sq);
+	db->sq = NULL;
+	return (db_open(db, db->flags, err));
+}
+
+void
+tr_db_free(struct tr_db *db)
+{
+	if (db == NULL)
+		return;
+	if (db->sq != NULL)
+		sqlite3_close_v2(db->sq);
+	free(db->path);
+	free(db);
+}

@@ -1,0 +1,74 @@
+/*
+ * The store: one SQLite file with schema v2 (see trace-store(5)).  This
+ * module opens it, creates or migrates the schema, and wraps the few
+ * SQLite calls everyone needs so that failures land in a struct tr_error.
+ */
+#ifndef TR_DB_H
+#define TR_DB_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <sqlite3.h>
+
+#include "base/error.h"
+
+#define TR_DB_VERSION	2	/* PRAGMA user_version of this schema */
+#define TR_SLICE_RUN	256	/* slices in a row of slice_run, at most */
+#define TR_DB_STRINGIFY(x)	TR_DB_STRINGIFY_(x)
+#define TR_DB_STRINGIFY_(x)	#x
+#define TR_DB_DEFAULT	"trace.db"
+
+#define TR_DB_READONLY	0x1	/* open for queries only */
+#define TR_DB_NOCREATE	0x2	/* the file must exist */
+
+struct tr_db {
+	sqlite3		*sq;
+	char		*path;
+	int		 created;	/* this open created the file */
+	int		 flags;		/* as opened */
+	int		 watched;	/* dev and ino are set: */
+	dev_t		 dev;		/* the file opened */
+	ino_t		 ino;
+};
+
+/*
+ * Open the store at 'path', creating the schema if it is new and migrating
+ * an older one.  Returns a handle owned by the caller (tr_db_free()), or
+ * NULL with 'err' filled in.  Refuses a store whose schema version is newer
+ * than ours.  Read-only opens need an existing store.
+ */
+struct tr_db	*tr_db_open(const char *path, int flags, struct tr_error *err);
+void		 tr_db_free(struct tr_db *);
+/*
+ * Whether db->path no longer names the file that was opened: removed, or
+ * removed and made again (another trace-import took away an empty store
+ * it had created while this one had it open).
+ */
+int		 tr_db_replaced(const struct tr_db *);
+/*
+ * Close and open db->path again with the same flags (creating the store
+ * if it is gone).  0, or -1 with 'err' set and 'db' fit only for
+ * tr_db_free().
+ */
+int		 tr_db_reopen(struct tr_db *, struct tr_error *);
+
+/* The store path to use: 'opt' if set, else $TRACE_DB, else trace.db. */
+const char	*tr_db_default_path(const char *opt);
+
+/* Run SQL with no result rows.  Returns 0, or -1 with 'err' set. */
+int		 tr_db_exec(struct tr_db *, const char *sql, struct tr_error *);
+/* Prepare one statement; NULL with 'err' set on failure. */
+sqlite3_stmt	*tr_db_prepare(struct tr_db *, const char *sql,
+		    struct tr_error *);
+/* Record sqlite3_errmsg() as the error, after 'what: '.  Returns -1. */
+int		 tr_db_error(struct tr_db *, struct tr_error *,
+		    const char *what);
+/* Run a query returning one integer (0 when there is no row). */
+int		 tr_db_int(struct tr_db *, const char *sql, int64_t *val,
+		    struct tr_error *);
+
+/* The schema SQL, for documentation and tests. */
+extern const char tr_db_schema[];
+
+#endif
