@@ -1,0 +1,130 @@
+/*
+ * One selection model for every tool: which sources, processes, threads,
+ * goroutines, GPUs, events or profile types, and which time window.  The
+ * same option names mean the same thing in trace-flame, every trace-query
+ * query and trace-align (where they apply), and one parser reads them.
+ *
+ * Parsing happens in two steps.  tr_sel_option() takes each option's text
+ * while the command line is read (no store needed: syntax errors are usage
+ * errors at once).  tr_sel_resolve() then checks it against the store:
+ * unknown sources, events, types, pids or GPUs are errors ("no source
+ * 999"), and every time is turned into absolute store nanoseconds.
+ *
+ * Time.  The origin of relative times ("12s", "1.5s", "200ms") is the
+ * store's start: the earliest time stamp of any aligned source (see
+ * trace-query(1), "Times").  Also accepted: wall-clock times
+ * ("13:05:07.250" on the store's first day, "2026-11-29T13:05:07Z",
+ * "2026-11-29 13:05:07" in the store's zone or --tz), "@SECONDS" since the
+ * epoch, and absolute store nanoseconds ("=123456789").  The window is
+ * [from, to).
+ */
+#ifndef TR_SEL_H
+#define TR_SEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "store/db.h"
+
+#define TR_SEL_MAXLABELS	8
+
+/* Which of the options a command accepts (a mask of these). */
+#define TR_SEL_SOURCE	0x0001	/* --source ID[,ID|A-B...] (-s) */
+#define TR_SEL_TYPE	0x0002	/* --type cpu|heap|block|... */
+#define TR_SEL_EVENT	0x0004	/* --event NAME (-e), --sample-index */
+#define TR_SEL_PID	0x0008	/* --pid PID (-p) */
+#define TR_SEL_TID	0x0010	/* --tid TID (-t) */
+#define TR_SEL_COMM	0x0020	/* --comm NAME (-c) */
+#define TR_SEL_GOID	0x0040	/* --goroutine GOID */
+#define TR_SEL_GPU	0x0080	/* --gpu N */
+#define TR_SEL_TIME	0x0100	/* --from TIME, --to TIME, --tz ZONE */
+#define TR_SEL_LABEL	0x0200	/* --label KEY=VALUE (pprof) */
+#define TR_SEL_PROFILE	0x0400	/* --profile GROUP (pprof ids) */
+#define TR_SEL_SNAP	0x0800	/* --snapshots last|all */
+#define TR_SEL_ALL	0x0fff
+
+enum tr_sel_snapshots {
+	TR_SNAP_LAST,		/* default: the last snapshot in the window */
+	TR_SNAP_ALL		/* --snapshots all: sum every snapshot */
+};
+
+struct tr_sel {
+	int		 accept;	/* TR_SEL_* the command takes */
+
+	/* As given (after tr_sel_option); -1 / NULL / 0: not given. */
+	int64_t		*sources;	/* --source ids, sorted, unique */
+	size_t		 nsources;
+	const char	*type;		/* pprof profile type */
+	const char	*event;		/* perf event or pprof sample type */
+	int64_t		 pid, tid, goid;
+	const char	*comm;
+	int64_t		 gpu;
+	const char	*from_text, *to_text, *tz;
+	const char	*labels[TR_SEL_MAXLABELS];
+	int		 nlabels;
+	const char	*profile_text;	/* --profile, parsed on resolve */
+	enum tr_sel_snapshots snapshots;
+	int		 snapshots_given;
+
+	/* Filled by tr_sel_resolve(). */
+	int		 resolved;
+	int		 has_from, has_to;
+	int64_t		 from, to;	/* absolute store ns, [from, to) */
+	int64_t		 origin;	/* the store's start (store ns) */
+	int64_t		*profile_ids;	/* --profile, sorted */
+	size_t		 nprofile_ids;
+	int64_t		*pid_tids;	/* --pid on perf without a pid: its */
+	size_t		 npid_tids;	/* threads, from what the store knows */
+};
+
+void	tr_sel_init(struct tr_sel *, int accept);
+void	tr_sel_release(struct tr_sel *);
+
+/*
+ * Offer one option to the selection: 'name' is its long name without the
+ * dashes ("source", "from") and 'value' its argument (NULL for none).
+ * Returns 1 when taken, 0 when 'name' is not a selection option this
+ * selection accepts, -1 with a TR_EUSAGE error for a bad value or a
+ * repeated single-valued option ("--pid given twice").
+ */
+int	tr_sel_option(struct tr_sel *, const char *name, const char *value,
+	    struct tr_error *);
+
+/*
+ * Check the selection against the store and resolve its times: unknown
+ * sources, events, types, pids, goroutines or GPUs are TR_EUSAGE errors
+ * naming the choices ("no event 'nosuch'; events: cpu-clock, ...").
+ * Returns 0 or -1.
+ */
+int	tr_sel_resolve(struct tr_sel *, struct tr_db *, struct tr_error *);
+
+/*
+ * Whether a time stamp (store ns) or an interval [ts, end) is in the
+ * window.  Only after tr_sel_resolve().
+ */
+int	tr_sel_has_ts(const struct tr_sel *, int64_t ts);
+int	tr_sel_overlaps(const struct tr_sel *, int64_t ts, int64_t end);
+
+/*
+ * Whether source 'id' is selected (every source when --source was not
+ * given).
+ */
+int	tr_sel_has_source(const struct tr_sel *, int64_t id);
+
+/*
+ * The help lines of the selection options in 'accept' (for --help of a
+ * tool or a query), as a static string.
+ */
+const char *tr_sel_help(int accept);
+
+/*
+ * The store's start (the origin of relative times) and its wall clock:
+ * the store nanoseconds of the earliest time stamp of any source, and,
+ * when some source maps store time to wall time, the offset to add for
+ * nanoseconds since the epoch (*has_wall 0 otherwise).  Returns 0 or -1.
+ */
+int	tr_sel_store_origin(struct tr_db *, int64_t *origin,
+	    int *has_wall, int64_t *wall_offset, struct tr_error *);
+
+#endif
