@@ -483,3 +483,44 @@ tr_out_finish(struct tr_out *o)
 	}
 	return (ferror(o->f) ? -1 : 0);
 }
+
+/*
+ * Interface for units, the clock, named result sets and notes: recorded
+ * here; the table rendering and the one-document JSON follow.
+ */
+void
+tr_out_column_unit(struct tr_out *o, int col, enum tr_out_unit u)
+{
+	(void)o;
+	(void)col;
+	(void)u;
+}
+
+void
+tr_out_set_clock(struct tr_out *o, int64_t origin, int has_wall,
+    int64_t wall_offset)
+{
+	(void)o;
+	(void)origin;
+	(void)has_wall;
+	(void)wall_offset;
+}
+
+void
+tr_out_set_name(struct tr_out *o, const char *name)
+{
+	(void)o;
+	(void)name;
+}
+
+void
+tr_out_note(struct tr_out *o, const char *fmt, ...)
+{
+	va_list	ap;
+
+	(void)o;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
