@@ -1426,24 +1426,20 @@ wanted(const struct run *r, int64_t pid)
 	return (0);
 }
 
-/* Every activity signal a source offers, in native time. */
+/*
+ * Samples as points: the busiest processes (or commands, where perf
+ * printed no pid) and any process a --pid asks for, each alone, and then
+ * all of a source's samples together.
+ */
 static int
-load_cands(struct run *r, struct src *s)
+load_sample_cands(struct run *r, struct src *s)
 {
 	sqlite3_stmt	*st;
-	struct cand	*c;
-	int64_t		 pids[2 * MAX_CAND], counts[2 * MAX_CAND], all = 0, tr;
-	int64_t		 tracks[MAX_CAND];
-	char		*comms[2 * MAX_CAND];
-	size_t		 np = 0, nt = 0, i;
+	int64_t		 pids[2 * MAX_CAND], counts[2 * MAX_CAND], all = 0;
+	char		*comms[2 * MAX_CAND], *sql;
+	size_t		 np = 0, i;
 	int		 rc;
-	char		*sql;
 
-	if (s->cands_loaded)
-		return (0);
-	s->cands_loaded = 1;
-
-	/* Samples: the busiest processes (or commands), and all of them. */
 	st = tr_db_prepare(r->db, "SELECT p.pid, CASE WHEN p.pid IS NULL "
 	    "THEN t.name END, count(*) FROM sample s "
 	    "JOIN thread t ON t.id = s.thread_id "
@@ -1457,7 +1453,6 @@ load_cands(struct run *r, struct src *s)
 		int64_t	pid = sqlite3_column_int64(st, 0);
 		int64_t	n = sqlite3_column_int64(st, 2);
 
-		/* The busiest, and any process a --pid asks for. */
 		if ((s->pid == 0 || s->pid == pid) && (np < MAX_CAND ||
 		    (np < 2 * MAX_CAND && pid > 0 && wanted(r, pid)))) {
 			pids[np] = pid;
@@ -1476,22 +1471,29 @@ load_cands(struct run *r, struct src *s)
 			rc = -1;
 		free(comms[i]);
 	}
+	if (rc != 0 || s->pid != 0)
+		return (rc);
+	sql = tr_xasprintf("SELECT count(*) FROM sample WHERE "
+	    "source_id = %" PRId64 " AND ts IS NOT NULL", s->id);
+	rc = tr_db_int(r->db, sql, &all, r->err);
+	free(sql);
 	if (rc != 0)
 		return (-1);
-	if (s->pid == 0) {
-		sql = tr_xasprintf("SELECT count(*) FROM sample WHERE "
-		    "source_id = %" PRId64 " AND ts IS NOT NULL", s->id);
-		rc = tr_db_int(r->db, sql, &all, r->err);
-		free(sql);
-		if (rc != 0)
-			return (-1);
-		/* One group holding every sample needs no second copy. */
-		if (all > 0 && !(np == 1 && counts[0] == all) &&
-		    load_points(r, s, 0, NULL, all) != 0)
-			return (-1);
-	}
+	/* One group holding every sample needs no second copy. */
+	if (all > 0 && !(np == 1 && counts[0] == all) &&
+	    load_points(r, s, 0, NULL, all) != 0)
+		return (-1);
+	return (0);
+}
 
-	/* Running goroutines of a Go trace. */
+/* The running goroutines of a Go trace, as busy intervals. */
+static int
+load_goroutine_cand(struct run *r, struct src *s)
+{
+	sqlite3_stmt	*st;
+	struct cand	*c;
+	int		 rc;
+
 	st = tr_db_prepare(r->db, "SELECT s.ts, s.ts + s.dur FROM slice s "
 	    "JOIN track t ON t.id = s.track_id "
 	    "JOIN str n ON n.id = s.name_id "
@@ -1511,8 +1513,20 @@ load_cands(struct run *r, struct src *s)
 	snprintf(c->what, sizeof c->what, "running goroutines (%zu)",
 	    c->sig.n);
 	keep_cand(s);
+	return (0);
+}
 
-	/* GPU utilisation, per GPU. */
+/* GPU utilisation of the busiest GPUs (MAX_CAND), one series each. */
+static int
+load_gpu_cands(struct run *r, struct src *s)
+{
+	sqlite3_stmt	*st;
+	struct cand	*c;
+	int64_t		 tracks[MAX_CAND];
+	size_t		 nt = 0, i;
+	char		*sql;
+	int		 rc;
+
 	sql = tr_xasprintf("SELECT c.track_id, count(*) FROM counter c "
 	    "JOIN str n ON n.id = c.name_id WHERE c.source_id = ?1 AND %s "
 	    "GROUP BY 1 ORDER BY 2 DESC, 1", gpu_util_sql);
@@ -1535,9 +1549,8 @@ load_cands(struct run *r, struct src *s)
 	if (st == NULL)
 		return (-1);
 	for (i = 0; i < nt; i++) {
-		tr = tracks[i];
 		sqlite3_bind_int64(st, 1, s->id);
-		sqlite3_bind_int64(st, 2, tr);
+		sqlite3_bind_int64(st, 2, tracks[i]);
 		c = new_cand(s, TR_SIG_STEPS, U_GPU);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
@@ -1550,10 +1563,23 @@ load_cands(struct run *r, struct src *s)
 			    "cannot read counters"));
 		}
 		snprintf(c->what, sizeof c->what, "GPU utilisation (track %"
-		    PRId64 ", %zu)", tr, c->sig.n);
+		    PRId64 ", %zu)", tracks[i], c->sig.n);
 		keep_cand(s);
 	}
 	sqlite3_finalize(st);
+	return (0);
+}
+
+/* Every activity signal a source offers, in native time, once. */
+static int
+load_cands(struct run *r, struct src *s)
+{
+	if (s->cands_loaded)
+		return (0);
+	s->cands_loaded = 1;
+	if (load_sample_cands(r, s) != 0 || load_goroutine_cand(r, s) != 0 ||
+	    load_gpu_cands(r, s) != 0)
+		return (-1);
 	return (0);
 }
 
