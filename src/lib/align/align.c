@@ -38,6 +38,13 @@ enum cls {
 	C_UNKNOWN	/* origin unknown (Go ticks, none) */
 };
 
+/* Where a kept --offset counts from ("user_offset_from" in its meta). */
+enum {
+	FROM_LEGACY,	/* not said: anchors when there are any, else native */
+	FROM_NATIVE,
+	FROM_ANCHORS
+};
+
 enum sig_use {
 	U_CPU,		/* CPU activity: samples, running goroutines */
 	U_GPU		/* GPU utilisation */
@@ -78,11 +85,15 @@ struct src {
 	struct anchor		*uanc;		/* from --pair */
 	size_t			 nuanc;
 	const char		*anc_kinds;
-	int			 has_uoff;
-	int64_t			 uoff;
-	int			 has_saved_uoff;	/* from an --offset */
-	int			 uoff_kept;
+	/* --offset: this run's statement, and the one kept in the store */
+	int			 has_new_uoff, new_abs;
+	int64_t			 new_uoff;
+	int			 has_saved_uoff, saved_from;
 	int64_t			 saved_uoff;
+	int			 rel_pending;	/* waits for an alignment */
+	int			 has_uoff;	/* one to keep, counted from */
+	int			 uoff_abs;	/* native (1) or anchors (0) */
+	int64_t			 uoff;
 	int64_t			 pid;		/* --pid, 0: any */
 	int			 stated;	/* a statement names it */
 	int			 cands_loaded;
@@ -220,13 +231,21 @@ tr_align_opts_add(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
 	split_eq(text, &l, &r);
 	switch (kind) {
 	case TR_ALIGN_OFFSET:
-		if (l == NULL || *l == '\0' || tr_parse_duration(r, &v) != 0) {
+	case TR_ALIGN_OFFSET_ABS:
+		/* SOURCE==OFFSET counts from the native clock. */
+		if (r[0] == '=')
+			st.kind = TR_ALIGN_OFFSET_ABS;
+		if (l == NULL || *l == '\0' || tr_parse_duration(r +
+		    (st.kind == TR_ALIGN_OFFSET_ABS), &v) != 0) {
 			tr_error_set(err, TR_EUSAGE, "--offset '%s': expected "
-			    "SOURCE=OFFSET, as in 2=+12.5ms", text);
+			    "SOURCE=OFFSET (from its alignment, as in "
+			    "2=+12.5ms) or SOURCE==OFFSET (from its native "
+			    "clock)", text);
 			goto bad;
 		}
 		st.src[0] = l;
-		st.val[0] = r;
+		st.val[0] = tr_xstrdup(r + (st.kind == TR_ALIGN_OFFSET_ABS));
+		free(r);
 		break;
 	case TR_ALIGN_PAIR:
 		if (l == NULL || split_colon(l, &st.src[0], &st.val[0]) != 0 ||
@@ -311,6 +330,17 @@ json_int(json_t *o, const char *key, int *ok)
 	return (0);
 }
 
+static int
+offset_from(json_t *al)
+{
+	json_t	*f = json_object_get(al, "user_offset_from");
+
+	if (!json_is_string(f))
+		return (FROM_LEGACY);
+	return (strcmp(json_string_value(f), "native") == 0 ? FROM_NATIVE :
+	    FROM_ANCHORS);
+}
+
 static void
 src_release(struct src *s)
 {
@@ -378,6 +408,7 @@ load_sources(struct run *r)
 		s->cur.ref = json_int(al, "ref_ns", &ok);
 		s->saved_uoff = json_int(al, "user_offset_ns",
 		    &s->has_saved_uoff);
+		s->saved_from = offset_from(al);
 		s->conf = NAN;
 		s->est_conf = NAN;
 		s->unc = UNKNOWN;
@@ -910,14 +941,22 @@ apply_statements(struct run *r)
 		st = &r->o->stmts[i];
 		switch (st->kind) {
 		case TR_ALIGN_OFFSET:
+		case TR_ALIGN_OFFSET_ABS:
 			if ((s = find_src(r, st->src[0], "--offset",
 			    st->text)) == NULL)
 				return (-1);
+			if (s->has_new_uoff)
+				return (tr_error_set(r->err, TR_EUSAGE,
+				    "--offset '%s': source %" PRId64 " has an "
+				    "--offset already", st->text, s->id));
 			/* Read when the statement was added. */
 			(void)tr_parse_duration(st->val[0], &v);
-			s->has_uoff = 1;
-			s->uoff = v;
-			s->stated = 1;
+			s->has_new_uoff = 1;
+			s->new_abs = st->kind == TR_ALIGN_OFFSET_ABS;
+			s->new_uoff = v;
+			/* Only an absolute one replaces what was kept. */
+			if (s->new_abs)
+				s->stated = 1;
 			break;
 		case TR_ALIGN_PAIR:
 			if ((s = find_src(r, st->src[0], "--pair",
@@ -1109,6 +1148,111 @@ sticky(const struct src *s)
 	    strcmp(s->cur_method, "forced") == 0));
 }
 
+static void
+offset_note(struct src *s, const char *sep, int abs, int64_t v,
+    const char *tail)
+{
+	char	buf[40];
+
+	tr_format_duration(v, buf, sizeof buf);
+	tr_buf_printf(&s->ev, "%s--offset %s%s%s%s", s->ev.len ? sep : "",
+	    abs ? "==" : "", v >= 0 ? "+" : "", buf, tail);
+}
+
+/*
+ * An --offset kept from an earlier run is part of the source's current
+ * alignment: one that counted from the native clock replaces what else
+ * would align the source; one that counted from exact anchors is added
+ * to them again.  (Without "user_offset_from", from before the
+ * distinction, it counted from anchors when there were any.)  One that
+ * counted from anchors there are not now (--ignore) is left to the
+ * kept mapping, and kept for later.
+ */
+static void
+keep_offset(struct src *s)
+{
+	int	abs;
+
+	if (s->stated || !s->has_saved_uoff)
+		return;
+	abs = s->saved_from == FROM_NATIVE || (s->saved_from == FROM_LEGACY &&
+	    !s->done);
+	s->has_uoff = 1;
+	s->uoff_abs = abs;
+	s->uoff = s->saved_uoff;
+	if (!abs && !s->done)
+		return;
+	if (abs) {
+		memset(&s->map, 0, sizeof s->map);
+		s->ev.len = 0;
+		s->ev.data[0] = '\0';
+	}
+	s->map.offset += s->saved_uoff;
+	offset_note(s, ", ", abs, s->saved_uoff, " (kept from an earlier run)");
+	s->unc = UNKNOWN;
+	set_method(s, "user-offset", 1);
+}
+
+/*
+ * This run's --offset: SOURCE==OFFSET from the native clock, whatever
+ * else would align the source; SOURCE=OFFSET from its current alignment
+ * (anchors, a kept statement or mapping), or, for a source not aligned
+ * yet, from the pair or estimate that aligns it later (on_aligned()).
+ * 'by_anchors': the source is aligned by exact anchors in this run.
+ */
+static void
+new_offset(struct src *s, int by_anchors)
+{
+	if (!s->has_new_uoff)
+		return;
+	if (s->new_abs) {
+		memset(&s->map, 0, sizeof s->map);
+		s->map.offset = s->new_uoff;
+		offset_note(s, "; ", 1, s->new_uoff, s->done ? " from its "
+		    "native clock, not from the above" : " from its native "
+		    "clock");
+		s->has_uoff = 1;
+		s->uoff_abs = 1;
+		s->uoff = s->new_uoff;
+	} else if (!s->done) {
+		s->rel_pending = 1;
+		return;
+	} else {
+		s->map.offset += s->new_uoff;
+		offset_note(s, ", ", 0, s->new_uoff, "");
+		/*
+		 * A kept offset grows by it; over anchors it is kept as an
+		 * offset from them; over a kept mapping the mapping is kept.
+		 */
+		if (s->has_uoff)
+			s->uoff += s->new_uoff;
+		else if (by_anchors) {
+			s->has_uoff = 1;
+			s->uoff_abs = 0;
+			s->uoff = s->new_uoff;
+		}
+	}
+	s->unc = UNKNOWN;
+	set_method(s, "user-offset", 1);
+}
+
+/*
+ * A source just aligned by a pair or an estimate: a relative --offset
+ * waiting for it is added now, before other sources are estimated
+ * against it.  On later runs the mapping is kept as a whole.
+ */
+static void
+on_aligned(struct src *s)
+{
+	if (!s->rel_pending)
+		return;
+	s->rel_pending = 0;
+	s->map.offset += s->new_uoff;
+	offset_note(s, "; ", 0, s->new_uoff, "");
+	s->unc = UNKNOWN;
+	set_method(s, "user-offset", 1);
+}
+
 /* Exact anchors, zones and offsets: everything but pairs and estimates. */
 static int
 decide_exact(struct run *r, struct src *s)
@@ -1117,7 +1261,7 @@ decide_exact(struct run *r, struct src *s)
 	const char	*z, *why = NULL;
 	int64_t		 zoff = 0;
 	size_t		 n;
-	char		 buf[40];
+	int		 by_anchors;
 
 	if (s->cls == C_MONO) {
 		tr_buf_adds(&s->ev, "native CLOCK_MONOTONIC");
@@ -1158,31 +1302,12 @@ decide_exact(struct run *r, struct src *s)
 			set_method(s, "perf-ref", 1);
 		}
 	}
-	if (!s->has_uoff && !s->stated && s->has_saved_uoff) {
-		s->has_uoff = 1;
-		s->uoff = s->saved_uoff;
-		s->uoff_kept = 1;
-	}
-	if (s->has_uoff) {
-		if (!s->done) {
-			s->map.offset = 0;
-			s->map.drift = 0;
-			s->map.ref = 0;
-		}
-		s->map.offset += s->uoff;
-		tr_format_duration(s->uoff, buf, sizeof buf);
-		tr_buf_printf(&s->ev, "%s--offset %s%s%s",
-		    s->ev.len ? ", " : "", s->uoff >= 0 ? "+" : "", buf,
-		    s->uoff_kept ?
-		    " (kept from an earlier run)" : "");
-		if (!s->done)
-			s->unc = UNKNOWN;
-		set_method(s, "user-offset", 1);
-	}
+	by_anchors = s->done;
+	keep_offset(s);
 	if (!s->done && sticky(s) && !s->stated && s->cls != C_MONO) {
 		s->map = s->cur;
-		tr_buf_printf(&s->ev, "kept from an earlier run (--reset "
-		    "undoes it)");
+		tr_buf_printf(&s->ev, "%skept from an earlier run (--reset "
+		    "undoes it)", s->ev.len ? "; " : "");
 		set_method(s, s->cur_method, s->cur_conf);
 		s->unc = UNKNOWN;
 		{
@@ -1194,6 +1319,7 @@ decide_exact(struct run *r, struct src *s)
 				s->unc = u;
 		}
 	}
+	new_offset(s, by_anchors);
 	return (0);
 }
 
@@ -1247,6 +1373,7 @@ decide_pairs(struct run *r, int *progress)
 		describe(&a->ev, a->uanc, a->nuanc);
 		fit(a, a->uanc, a->nuanc, a->cls != C_WALL, native_mid(a));
 		set_method(a, "user-pair", 1);
+		on_aligned(a);
 		*progress = 1;
 	}
 	return (0);
@@ -1768,6 +1895,7 @@ estimate(struct run *r, struct src *s, int *progress)
 		s->unc += best.ref->unc;
 	set_method(s, best.x.confidence < r->o->min_confidence ? "forced" :
 	    "estimate", best.x.confidence);
+	on_aligned(s);
 	*progress = 1;
 	return (0);
 }
@@ -1956,9 +2084,12 @@ save_source(struct run *r, struct src *s)
 		json_object_set_new(al, "uncertainty_ns", s->unc == UNKNOWN ?
 		    json_null() : json_integer(s->unc));
 		json_object_set_new(al, "evidence", json_string(s->ev.data));
-		if (s->has_uoff)
+		if (s->has_uoff) {
 			json_object_set_new(al, "user_offset_ns",
 			    json_integer(s->uoff));
+			json_object_set_new(al, "user_offset_from",
+			    json_string(s->uoff_abs ? "native" : "anchors"));
+		}
 		txt = json_dumps(al, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		json_decref(al);
 		sqlite3_bind_text(st, 13, txt, -1, SQLITE_TRANSIENT);
@@ -2219,6 +2350,35 @@ report(struct run *r, struct tr_out *out, int table)
 
 /* --- the run --------------------------------------------------------- */
 
+/*
+ * A relative --offset on a source that nothing aligned: there is nothing
+ * to count it from, and counting from the native clock would be a
+ * silent guess.  A usage error, naming the absolute form.
+ */
+static int
+unplaced_offsets(struct run *r)
+{
+	const struct tr_align_stmt	*st;
+	const struct src		*s;
+	size_t				 i;
+
+	for (i = 0; i < r->o->nstmts; i++) {
+		st = &r->o->stmts[i];
+		if (st->kind != TR_ALIGN_OFFSET ||
+		    (s = find_src(r, st->src[0], "--offset", st->text)) ==
+		    NULL || !s->rel_pending)
+			continue;
+		return (tr_error_set(r->err, TR_EUSAGE, "--offset '%s': source "
+		    "%" PRId64 " is not aligned (%s), so there is no alignment "
+		    "to move it from; '%s==%s' counts from its native clock",
+		    st->text, s->id, !isnan(s->est_conf) ? "its estimate "
+		    "was not applied" : r->o->no_estimate ? "no anchor or "
+		    "statement, and estimation is off" : "no anchor, "
+		    "statement or estimate", st->src[0], st->val[0]));
+	}
+	return (0);
+}
+
 int
 tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
     struct tr_out *out, struct tr_error *err)
@@ -2254,6 +2414,8 @@ tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
 				break;
 		}
 	}
+	if (!o->reset && unplaced_offsets(&r) != 0)
+		goto out;
 	for (i = 0; i < r.n; i++)
 		if (!r.s[i].done) {
 			memset(&r.s[i].map, 0, sizeof r.s[i].map);
