@@ -10,12 +10,14 @@
 #include "base/util.h"
 
 /* query.c: keep sorted */
+extern const struct tr_query tr_query_gpu_idle;
 extern const struct tr_query tr_query_pprof_diff;
 extern const struct tr_query tr_query_sql_entry;
 extern const struct tr_query tr_query_summary;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
+	&tr_query_gpu_idle,
 	&tr_query_pprof_diff,
 	&tr_query_sql_entry,
 	&tr_query_summary,
