@@ -21,6 +21,11 @@ const char *const tr_cause_names[TR_NCAUSES] = {
 	"idle", "unknown"
 };
 
+const char *const tr_cause_columns[TR_NCAUSES] = {
+	"cpu_ns", "gc_ns", "sched_ns", "chan_ns", "sync_ns", "syscall_ns",
+	"net_ns", "sleep_ns", "idle_ns", "unknown_ns"
+};
+
 /*
  * A blocked state whose reason says nothing (other, forever, unknown):
  * idle where the process had nothing running or runnable, else unknown.
@@ -776,12 +781,13 @@ static const char all_states_sql[] =
     "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
     " WHERE t.kind = 'goroutine' AND t.source_id = ?1\n"
     "   AND s.run_ts < ?3 AND s.run_end_ts > ?2\n"
-    "   AND s.ts < ?3 AND s.ts + s.dur > ?2\n"
-    " ORDER BY s.track_id";
+    "   AND s.ts < ?3 AND s.ts + s.dur > ?2";
 
 /*
  * The states of track 'track' (or, with track < 0, of every goroutine of
- * the Go source) that overlap [lo, hi), appended to 'out'.
+ * the Go source) that overlap [lo, hi), appended to 'out'.  With every
+ * goroutine, the CROSS JOIN keeps the tracks outside, so the rows come a
+ * track at a time (find_candidate() relies on it) without a sort.
  */
 static int
 load_states(struct tr_attr *a, int64_t track, int64_t lo, int64_t hi,
@@ -2028,4 +2034,95 @@ tr_attr_result_release(struct tr_attr_result *r)
 		free(r->ev[i].detail);
 	free(r->ev);
 	memset(r, 0, sizeof *r);
+}
+
+int
+tr_attr_procs(struct tr_attr *a, int64_t lo, int64_t hi, double *pmin,
+    double *pmax, int64_t *nprocs, struct tr_error *err)
+{
+	static const char sql[] =
+	    "SELECT t.ref, sum(min(s.ts + s.dur, ?3) - max(s.ts, ?2))\n"
+	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
+	    " WHERE t.kind = 'go-proc' AND t.source_id = ?1\n"
+	    "   AND s.run_ts < ?3 AND s.run_end_ts > ?2\n"
+	    "   AND s.ts < ?3 AND s.ts + s.dur > ?2\n"
+	    " GROUP BY t.ref";
+	sqlite3_stmt	*st;
+	int64_t		 n = 0;
+	int		 rc;
+
+	*pmin = *pmax = 0;
+	*nprocs = 0;
+	if (a->go_source < 0 || hi <= lo)
+		return (0);
+	if ((st = tr_db_prepare(a->db, sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, a->go_source);
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, hi);
+	*pmin = 1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double	b = (double)sqlite3_column_int64(st, 1) /
+		    (double)(hi - lo);
+
+		if (b < *pmin)
+			*pmin = b;
+		if (b > *pmax)
+			*pmax = b;
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		step_error(a, st, err);
+	sqlite3_finalize(st);
+	/* A P that never ran in the window was idle all of it. */
+	if (n < a->gomaxprocs || n == 0)
+		*pmin = 0;
+	*nprocs = n;
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+int
+tr_attr_driver_given(struct tr_attr *a, int64_t goid,
+    struct tr_attr_driver *d, struct tr_error *err)
+{
+	int64_t	cs = -1;
+
+	memset(d, 0, sizeof *d);
+	d->goid = goid;
+	d->track_id = -1;
+	d->given = 1;
+	if (a->go_source < 0)
+		return (0);
+	if ((d->track_id = goroutine_track(a, goid, &d->name, &cs)) < 0)
+		return (tr_error_set(err, TR_EUSAGE, "no goroutine %lld in "
+		    "the Go trace (source %lld)", (long long)goid,
+		    (long long)a->go_source));
+	d->found = 1;
+	d->wait = TR_CAUSE_UNKNOWN;
+	d->created = cs >= 0 ? tr_attr_stack_text(a, cs) :
+	    tr_xstrdup("(no stack)");
+	d->wait_stack = tr_xstrdup("(none)");
+	return (0);
+}
+
+int
+tr_attr_gpu_waits(struct tr_attr *a, const struct tr_attr_driver *d,
+    int64_t lo, int64_t hi, int64_t **ts, size_t *n, struct tr_error *err)
+{
+	struct gstates	sts;
+	size_t		i;
+
+	*ts = NULL;
+	*n = 0;
+	if (!d->found || d->nwait_cs == 0)
+		return (0);
+	memset(&sts, 0, sizeof sts);
+	if (load_states(a, d->track_id, lo, hi, &sts, err) != 0)
+		return (-1);
+	*ts = tr_xmalloc((sts.n + 1) * sizeof **ts);
+	for (i = 0; i < sts.n; i++)
+		if (sts.v[i].ts >= lo && is_gpu_wait(d, &sts.v[i]))
+			(*ts)[(*n)++] = sts.v[i].ts;
+	free(sts.v);
+	return (0);
 }

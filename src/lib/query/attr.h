@@ -190,6 +190,33 @@ int	tr_attr_window(struct tr_attr *, const struct tr_attr_driver *,
 	    struct tr_attr_result *r, struct tr_error *);
 void	tr_attr_result_release(struct tr_attr_result *);
 
+/*
+ * Goroutine 'goid' as the driver, without GPU telemetry to find its GPU
+ * wait (it has none).  A TR_EUSAGE error when the Go trace has no such
+ * goroutine.  Returns 0 or -1.
+ */
+int	tr_attr_driver_given(struct tr_attr *, int64_t goid,
+	    struct tr_attr_driver *d, struct tr_error *);
+
+/*
+ * The start times of the driver's GPU waits in [lo, hi), in order, in a
+ * new array owned by the caller (*ts, free()).  Returns 0 or -1.
+ */
+int	tr_attr_gpu_waits(struct tr_attr *, const struct tr_attr_driver *,
+	    int64_t lo, int64_t hi, int64_t **ts, size_t *n,
+	    struct tr_error *);
+
+/*
+ * How busy the Ps of the Go trace were in [lo, hi): the shares of the
+ * least and the most busy (running slices of the go-proc tracks), and how
+ * many Ps ran at all.  0 Ps without a Go trace.  Returns 0 or -1.
+ */
+int	tr_attr_procs(struct tr_attr *, int64_t lo, int64_t hi,
+	    double *pmin, double *pmax, int64_t *nprocs, struct tr_error *);
+
+/* "cpu_ns" ... "unknown_ns": the column names of the causes. */
+extern const char *const tr_cause_columns[TR_NCAUSES];
+
 /* The dominant cause of 'ns' (ties: the earlier in the list) and share. */
 enum tr_cause	tr_attr_dominant(const int64_t ns[TR_NCAUSES],
 		    double *share);
