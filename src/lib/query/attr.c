@@ -234,9 +234,12 @@ load_gpus(struct tr_attr *a, struct tr_error *err)
 		int64_t	 src = sqlite3_column_int64(st, 3);
 		int64_t	 ts = sqlite3_column_int64(st, 4);
 
+		/*
+		 * Every sample, in the window or not: the driver is found
+		 * over all of them; the episodes keep to the window.
+		 */
 		if (!tr_sel_has_source(sel, src) ||
-		    (sel->gpu >= 0 && gpu != sel->gpu) ||
-		    !tr_sel_has_ts(sel, ts))
+		    (sel->gpu >= 0 && gpu != sel->gpu))
 			continue;
 		if (g == NULL || g->gpu != gpu) {
 			a->gpus = tr_xrealloc(a->gpus,
@@ -692,6 +695,19 @@ period_start(const struct tr_attr_gpu *g, size_t i)
 	return (g->ts[i - 1]);
 }
 
+int64_t
+tr_attr_span(const struct tr_attr *a, size_t gi)
+{
+	const struct tr_attr_gpu	*g = &a->gpus[gi];
+	int64_t				 s = 0;
+	size_t				 i;
+
+	for (i = 0; i < g->n; i++)
+		if (tr_sel_has_ts(a->sel, g->ts[i]))
+			s += g->ts[i] - period_start(g, i);
+	return (s);
+}
+
 void
 tr_attr_episodes(const struct tr_attr *a, size_t gi, double threshold,
     int64_t gap, int64_t min, struct tr_attr_episode **eps, size_t *neps)
@@ -700,13 +716,14 @@ tr_attr_episodes(const struct tr_attr *a, size_t gi, double threshold,
 	struct tr_attr_episode		*v = NULL, *e;
 	size_t				 n = 0, i, k, o;
 
-	/* Runs of samples below the threshold. */
+	/* Runs of samples below the threshold, in the window. */
 	for (i = 0; i < g->n; i++) {
-		if (g->util[i] >= threshold)
+		if (g->util[i] >= threshold || !tr_sel_has_ts(a->sel, g->ts[i]))
 			continue;
 		k = i;
 		while (k + 1 < g->n && g->util[k + 1] < threshold &&
-		    period_start(g, k + 1) == g->ts[k])
+		    period_start(g, k + 1) == g->ts[k] &&
+		    tr_sel_has_ts(a->sel, g->ts[k + 1]))
 			k++;
 		v = tr_xrealloc(v, (n + 1) * sizeof *v);
 		e = &v[n++];

@@ -155,6 +155,9 @@ int		 tr_attr_has_perf(const struct tr_attr *);
 size_t		 tr_attr_nwarnings(const struct tr_attr *);
 const char	*tr_attr_warning(const struct tr_attr *, size_t);
 
+/* The time GPU 'gi's samples in the window stand for, ns. */
+int64_t	tr_attr_span(const struct tr_attr *, size_t gi);
+
 /*
  * The idle episodes of GPU 'gi': samples below 'threshold' percent,
  * merged across spikes shorter than 'gap' ns, kept when at least 'min' ns

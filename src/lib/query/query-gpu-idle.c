@@ -269,8 +269,7 @@ emit_totals(struct tr_attr *a, struct tr_out *out, struct ep *ev, size_t n)
 			for (c = 0; c < TR_NCAUSES; c++)
 				ns[c] += ev[i].r.cause_ns[c];
 		}
-		span = g->n > 0 ? g->ts[g->n - 1] - g->ts[0] + g->interval :
-		    0;
+		span = tr_attr_span(a, gi);
 		dom = tr_attr_dominant(ns, &share);
 		tr_out_int(out, g->gpu);
 		tr_out_int(out, cnt);
