@@ -1434,7 +1434,7 @@ sweep(struct tr_attr *a, int64_t lo, int64_t hi, struct tr_attr_context *c,
 
 /* CPU samples in [lo, hi): perf (selected threads) and the Go trace. */
 struct samp {
-	int64_t	id, ts, cs, thread, value, goid;
+	int64_t	id, ts, cs, thread, value, goid, tid;
 	int	go;
 };
 
@@ -1447,9 +1447,10 @@ load_samples(struct tr_attr *a, int64_t lo, int64_t hi, struct samp **out,
 	struct samp	*v = NULL;
 	int		 rc = SQLITE_DONE;
 
-	if ((st = tr_db_prepare(a->db, "SELECT id, ts, callsite_id, "
-	    "thread_id, value, json_extract(labels, '$.goid') FROM sample "
-	    "WHERE source_id = ? AND ts >= ? AND ts < ?", err)) == NULL)
+	if ((st = tr_db_prepare(a->db, "SELECT s.id, s.ts, s.callsite_id, "
+	    "s.thread_id, s.value, json_extract(s.labels, '$.goid'), t.tid "
+	    "FROM sample s LEFT JOIN thread t ON t.id = s.thread_id "
+	    "WHERE s.source_id = ? AND s.ts >= ? AND s.ts < ?", err)) == NULL)
 		return (-1);
 	for (k = 0; k <= a->nperf; k++) {
 		int	go = k == a->nperf;
@@ -1476,6 +1477,7 @@ load_samples(struct tr_attr *a, int64_t lo, int64_t hi, struct samp **out,
 			v[n].thread = th;
 			v[n].value = col_int(st, 4, 0);
 			v[n].goid = col_int(st, 5, -1);
+			v[n].tid = col_int(st, 6, -1);
 			v[n].go = go;
 			n++;
 		}
@@ -1720,9 +1722,9 @@ make_verdict(struct tr_attr *a, const struct tr_attr_driver *d,
 	tr_buf_init(&b);
 	if (d == NULL || !d->found) {
 		if (!c->have_go && r->cause_ns[TR_CAUSE_CPU] > 0)
-			tr_buf_printf(&b, "no Go trace: the busiest thread on "
-			    "CPU %s, not on CPU %s (perf cannot say why)",
-			    pct(p1, sizeof p1, (double)r->cause_ns[
+			tr_buf_printf(&b, "no Go trace: the busiest thread "
+			    "(tid %lld) on CPU %s, not on CPU %s (perf cannot "
+			    "say why)", (long long)r->busiest_tid, pct(p1, sizeof p1, (double)r->cause_ns[
 			    TR_CAUSE_CPU] / (double)window),
 			    pct(p2, sizeof p2, 1 - (double)r->cause_ns[
 			    TR_CAUSE_CPU] / (double)window));
@@ -1827,6 +1829,9 @@ attr_samples(struct tr_attr *a, const struct samp *sm, size_t nsm,
 			bns = th[i].ns;
 			busiest = th[i].cs;
 		}
+	for (i = 0; i < nsm; i++)
+		if (!sm[i].go && sm[i].thread == busiest)
+			r->busiest_tid = sm[i].tid;
 	for (i = 0; i < nsm; i++)
 		if (!sm[i].go && sm[i].thread == busiest)
 			stk_add(&cs, &ncs, sm[i].cs, sm[i].value);
@@ -2018,8 +2023,8 @@ verdict:
 				    "sample" : "perf_sample", sm[i].id,
 				    sm[i].ts, 0, sm[i].go ? tr_xasprintf(
 				    "goroutine %lld", (long long)sm[i].goid) :
-				    tr_xasprintf("thread %lld",
-				    (long long)sm[i].thread));
+				    tr_xasprintf("tid %lld",
+				    (long long)sm[i].tid));
 	r->cause = tr_attr_dominant(r->cause_ns, &r->share);
 	make_verdict(a, d, r, hi - lo);
 	rc = 0;

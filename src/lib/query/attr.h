@@ -123,6 +123,7 @@ struct tr_attr_result {
 	struct tr_attr_waker	 waker;
 	int			 has_waker;
 	struct tr_attr_context	 ctx;
+	int64_t			 busiest_tid;	/* without a Go trace */
 	char			*verdict;
 	struct tr_attr_evidence	*ev;
 	size_t			 nev;
