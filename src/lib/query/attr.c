@@ -757,6 +757,27 @@ tr_attr_episodes(const struct tr_attr *a, size_t gi, double threshold,
 		for (k = v[i].first; k <= v[i].last; k++)
 			s += g->util[k];
 		v[i].util_mean = s / (double)(v[i].last - v[i].first + 1);
+		/*
+		 * The samples on either side were busy above the threshold
+		 * but idle for the rest of their period: that rest is taken
+		 * to touch the episode (an idle stretch starts late in the
+		 * sample before it and ends early in the one after), which
+		 * puts each edge inside the sample where it happened.
+		 */
+		k = v[i].first;
+		if (k > 0 && period_start(g, k) == g->ts[k - 1]) {
+			double	u = g->util[k - 1] / 100;
+
+			v[i].start -= llround((1 - (u > 1 ? 1 : u)) *
+			    (double)(g->ts[k - 1] - period_start(g, k - 1)));
+		}
+		k = v[i].last;
+		if (k + 1 < g->n && period_start(g, k + 1) == g->ts[k]) {
+			double	u = g->util[k + 1] / 100;
+
+			v[i].end += llround((1 - (u > 1 ? 1 : u)) *
+			    (double)(g->ts[k + 1] - g->ts[k]));
+		}
 		v[o++] = v[i];
 	}
 	*eps = v;

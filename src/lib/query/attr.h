@@ -47,7 +47,7 @@ struct tr_attr_gpu {
 
 struct tr_attr_episode {
 	size_t		 gi;		/* which tr_attr_gpu */
-	int64_t		 start, end;	/* store ns, on sample boundaries */
+	int64_t		 start, end;	/* store ns: see tr_attr_episodes() */
 	size_t		 first, last;	/* samples first..last */
 	double		 util_mean;
 };
@@ -162,8 +162,10 @@ int64_t	tr_attr_span(const struct tr_attr *, size_t gi);
 /*
  * The idle episodes of GPU 'gi': samples below 'threshold' percent,
  * merged across spikes shorter than 'gap' ns, kept when at least 'min' ns
- * long.  Edges are sample boundaries.  *eps is owned by the caller
- * (free()).
+ * long (between sample boundaries).  Each edge then moves into the busy
+ * sample beside it by that sample's idle share (1 - util): an edge is
+ * inside the sample period where it happened, never finer than that.
+ * *eps is owned by the caller (free()).
  */
 void	tr_attr_episodes(const struct tr_attr *, size_t gi, double threshold,
 	    int64_t gap, int64_t min, struct tr_attr_episode **eps, size_t *n);

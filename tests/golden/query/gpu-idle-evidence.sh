@@ -9,9 +9,12 @@ trace-query -F csv gpu-idle --threshold 50 --min 200ms --evidence \
     sed -n '/^episode,what/,/^$/p'
 trace-query -F csv gpu-idle --threshold 50 --min 200ms \
     --from =746600000000 --to =746900000000 2>/dev/null |
-    sed -n '/^episode,gpu,start_ns/,/^$/p' | cut -d, -f3,4,12-22
+    sed -n '/^episode,gpu,start_ns/,/^$/p' | cut -d, -f3,4,12-22 > ep.csv
+cat ep.csv
+set -- $(sed -n 2p ep.csv | tr , ' ')
+lo=$1 hi=$2
 trace-query -F csv sql "SELECT state, coalesce(reason, '') AS reason,
-    sum(min(ts + dur, 746823485997) - max(ts, 746623485997)) AS ns
-    FROM go_state WHERE goid = 1 AND run_ts < 746823485997
-    AND run_end_ts > 746623485997 AND ts < 746823485997
-    AND ts + dur > 746623485997 AND dur > 0 GROUP BY 1, 2 ORDER BY 1, 2"
+    sum(min(ts + dur, $hi) - max(ts, $lo)) AS ns
+    FROM go_state WHERE goid = 1 AND run_ts < $hi AND run_end_ts > $lo
+    AND ts < $hi AND ts + dur > $lo AND dur > 0 GROUP BY 1, 2
+    ORDER BY 1, 2"
