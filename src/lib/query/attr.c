@@ -637,7 +637,8 @@ tr_attr_iso(const struct tr_attr *a, int64_t ts)
 
 	if (!a->has_wall)
 		return (NULL);
-	w = ts + a->wall_offset;
+	/* To the nearest ms, as the table's time stamps. */
+	w = ts + a->wall_offset + 500000;
 	ms = w / 1000000 - (w % 1000000 < 0);
 	t = (time_t)(ms / 1000 - (ms % 1000 < 0));
 	if (gmtime_r(&t, &tm) == NULL)
@@ -667,7 +668,8 @@ tr_attr_stack_text(struct tr_attr *a, int64_t cs)
 		 * Leading runtime frames (chanrecv, gopark, the assist) say
 		 * less than the code that called them: the cause says that.
 		 */
-		if (lead && strncmp(f, "runtime.", 8) == 0) {
+		if (lead && (strncmp(f, "runtime.", 8) == 0 ||
+		    strncmp(f, "runtime/", 8) == 0)) {
 			if (first == NULL)
 				first = tr_xstrdup(f);
 			continue;
@@ -1547,16 +1549,46 @@ static void
 top_stacks(struct tr_attr *a, struct stk *v, size_t n,
     struct tr_attr_result *r)
 {
-	size_t	i;
+	struct {
+		char	*text;
+		int64_t	 cs, ns;
+	}	top[16];
+	size_t	i, k, nt = 0, best;
 
+	/*
+	 * Call sites whose first frames read the same are one stack to the
+	 * reader: merge them (of the 16 largest) before ranking.
+	 */
 	qsort(v, n, sizeof *v, stk_cmp);
-	for (i = 0; i < n && r->nstacks < 3; i++) {
+	for (i = 0; i < n && i < 16; i++) {
+		char	*t = tr_attr_stack_text(a, v[i].cs);
+
+		for (k = 0; k < nt; k++)
+			if (strcmp(top[k].text, t) == 0)
+				break;
+		if (k < nt) {
+			top[k].ns += v[i].ns;
+			free(t);
+			continue;
+		}
+		top[nt].text = t;
+		top[nt].cs = v[i].cs;
+		top[nt].ns = v[i].ns;
+		nt++;
+	}
+	while (r->nstacks < 3 && nt > 0) {
 		struct tr_attr_stack	*s = &r->stacks[r->nstacks++];
 
-		s->callsite_id = v[i].cs;
-		s->ns = v[i].ns;
-		s->text = tr_attr_stack_text(a, v[i].cs);
+		for (best = 0, k = 1; k < nt; k++)
+			if (top[k].ns > top[best].ns)
+				best = k;
+		s->callsite_id = top[best].cs;
+		s->ns = top[best].ns;
+		s->text = top[best].text;
+		top[best] = top[--nt];
 	}
+	for (k = 0; k < nt; k++)
+		free(top[k].text);
 }
 
 /*

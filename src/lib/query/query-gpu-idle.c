@@ -403,7 +403,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    err) != 0)
 			goto out;
 		tr_out_note(out, "GPU %lld: utilization.gpu every %.0fms: "
-		    "episode edges are sample boundaries, +-%.0fms",
+		    "episode edges are estimates within a sample, +-%.0fms",
 		    (long long)g->gpu, (double)g->interval / 1e6,
 		    (double)g->interval / 1e6);
 		if (tr_attr_has_go(a) && !drv[gi].found)
