@@ -467,6 +467,73 @@ load_go_meta(struct tr_attr *a, struct tr_error *err)
 	return (0);
 }
 
+/*
+ * Without --pid, --tid or --comm, the command with the most perf samples
+ * stands for the process (perf may have recorded its children, or the
+ * whole system, too).
+ */
+static int
+perf_busiest(struct tr_attr *a, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	struct tr_buf	 q;
+	char		*name = NULL;
+	int64_t		 n = 0, tot = 0;
+	size_t		 i;
+	int		 rc;
+
+	if (a->nperf == 0)
+		return (0);
+	tr_buf_init(&q);
+	tr_buf_adds(&q, "SELECT t.name, count(*) FROM sample s "
+	    "JOIN thread t ON t.id = s.thread_id WHERE s.source_id IN (");
+	for (i = 0; i < a->nperf; i++) {
+		if (i > 0)
+			tr_buf_addc(&q, ',');
+		tr_buf_addi(&q, a->perf[i]);
+	}
+	tr_buf_adds(&q, ") GROUP BY t.name ORDER BY 2 DESC, 1");
+	st = tr_db_prepare(a->db, q.data, err);
+	tr_buf_release(&q);
+	if (st == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (name == NULL) {
+			name = tr_xstrdup((const char *)
+			    sqlite3_column_text(st, 0));
+			n = sqlite3_column_int64(st, 1);
+		}
+		tot += sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(name);
+		return (tr_db_error(a->db, err, "reading perf samples"));
+	}
+	if (name == NULL || n == tot) {
+		free(name);
+		return (0);
+	}
+	warn(a, tr_xasprintf("perf: command '%s' stands for the process "
+	    "(%lld of %lld samples; --comm or --pid to choose)", name,
+	    (long long)n, (long long)tot));
+	a->thread_filter = 1;
+	if ((st = tr_db_prepare(a->db, "SELECT id FROM thread WHERE name = ?",
+	    err)) == NULL) {
+		free(name);
+		return (-1);
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		tr_imap_put(&a->threads, (uint64_t)sqlite3_column_int64(st,
+		    0), (void *)1);
+	sqlite3_finalize(st);
+	free(name);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(a->db, err, "reading threads"));
+	return (0);
+}
+
 static int
 load_perf(struct tr_attr *a, struct tr_error *err)
 {
@@ -490,7 +557,7 @@ load_perf(struct tr_attr *a, struct tr_error *err)
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(a->db, err, "reading sources"));
 	if (sel->pid < 0 && sel->tid < 0 && sel->comm == NULL)
-		return (0);
+		return (perf_busiest(a, err));
 	a->thread_filter = 1;
 	if ((st = tr_db_prepare(a->db, "SELECT t.id FROM thread t\n"
 	    "  LEFT JOIN process p ON p.id = t.process_id\n"
@@ -1775,10 +1842,11 @@ make_verdict(struct tr_attr *a, const struct tr_attr_driver *d,
 	tr_buf_init(&b);
 	if (d == NULL || !d->found) {
 		if (!c->have_go && r->cause_ns[TR_CAUSE_CPU] > 0)
-			tr_buf_printf(&b, "no Go trace: the busiest thread "
-			    "(tid %lld) on CPU %s, not on CPU %s (perf cannot "
-			    "say why)", (long long)r->busiest_tid, pct(p1, sizeof p1, (double)r->cause_ns[
+			tr_buf_printf(&b, "no Go trace: the process on CPU "
+			    "%s of the window (%.2f CPUs), not on CPU %s "
+			    "(perf cannot say why)", pct(p1, sizeof p1, (double)r->cause_ns[
 			    TR_CAUSE_CPU] / (double)window),
+			    (double)r->cpu_time_ns / (double)window,
 			    pct(p2, sizeof p2, 1 - (double)r->cause_ns[
 			    TR_CAUSE_CPU] / (double)window));
 		else if (!c->have_go)
@@ -1865,33 +1933,28 @@ make_verdict(struct tr_attr *a, const struct tr_attr_driver *d,
 	r->verdict = b.data;
 }
 
-/* Without a driver: what the CPU samples can say. */
+/*
+ * Without a driver: what the CPU samples can say.  The process's time on
+ * CPU over the window (its threads' periods summed, at most the window:
+ * the driver may run on any of its threads) is cpu, the rest unknown.
+ */
 static void
 attr_samples(struct tr_attr *a, const struct samp *sm, size_t nsm,
     int64_t lo, int64_t hi, struct tr_attr_result *r)
 {
-	struct stk	*th = NULL, *cs = NULL;
-	size_t		 nth = 0, ncs = 0, i;
-	int64_t		 busiest = -1, bns = 0;
+	struct stk	*cs = NULL;
+	size_t		 ncs = 0, i;
+	int64_t		 on = 0;
 
 	for (i = 0; i < nsm; i++)
-		if (!sm[i].go)
-			stk_add(&th, &nth, sm[i].thread, sm[i].value);
-	for (i = 0; i < nth; i++)
-		if (th[i].ns > bns) {
-			bns = th[i].ns;
-			busiest = th[i].cs;
-		}
-	for (i = 0; i < nsm; i++)
-		if (!sm[i].go && sm[i].thread == busiest)
-			r->busiest_tid = sm[i].tid;
-	for (i = 0; i < nsm; i++)
-		if (!sm[i].go && sm[i].thread == busiest)
+		if (!sm[i].go) {
+			on += sm[i].value;
 			stk_add(&cs, &ncs, sm[i].cs, sm[i].value);
-	r->cause_ns[TR_CAUSE_CPU] = imin(bns, hi - lo);
+		}
+	r->cpu_time_ns = on;
+	r->cause_ns[TR_CAUSE_CPU] = imin(on, hi - lo);
 	r->cause_ns[TR_CAUSE_UNKNOWN] = hi - lo - r->cause_ns[TR_CAUSE_CPU];
 	top_stacks(a, cs, ncs, r);
-	free(th);
 	free(cs);
 }
 

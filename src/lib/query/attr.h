@@ -123,7 +123,8 @@ struct tr_attr_result {
 	struct tr_attr_waker	 waker;
 	int			 has_waker;
 	struct tr_attr_context	 ctx;
-	int64_t			 busiest_tid;	/* without a Go trace */
+	int64_t			 cpu_time_ns;	/* without a Go trace: the
+						   process's CPU time */
 	char			*verdict;
 	struct tr_attr_evidence	*ev;
 	size_t			 nev;
