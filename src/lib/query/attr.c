@@ -613,9 +613,9 @@ tr_attr_open(struct tr_db *db, const struct tr_sel *sel,
 	    "'$.waker') FROM slice s WHERE s.track_id = ?1 AND "
 	    "s.run_ts <= ?2 AND s.run_end_ts >= ?2 AND s.ts = ?2 AND "
 	    "s.name_id = ?3 LIMIT 1", err)) == NULL ||
-	    (a->st_frames = tr_db_prepare(db, "SELECT f.name FROM stack s "
-	    "JOIN frame f ON f.id = s.frame_id WHERE s.callsite_id = ? "
-	    "ORDER BY s.depth DESC", err)) == NULL) {
+	    (a->st_frames = tr_db_prepare(db, "SELECT c.parent_id, f.name "
+	    "FROM callsite c JOIN frame f ON f.id = c.frame_id "
+	    "WHERE c.id = ?", err)) == NULL) {
 		tr_attr_free(a);
 		return (NULL);
 	}
@@ -720,17 +720,24 @@ tr_attr_stack_text(struct tr_attr *a, int64_t cs)
 {
 	struct tr_buf	 b;
 	char		*first = NULL;
-	int		 n = 0, lead = 1;
+	int		 n = 0, lead = 1, depth = 0;
 
 	if (cs < 0)
 		return (tr_xstrdup("(no stack)"));
 	tr_buf_init(&b);
-	sqlite3_reset(a->st_frames);
-	sqlite3_bind_int64(a->st_frames, 1, cs);
-	while (n < 3 && sqlite3_step(a->st_frames) == SQLITE_ROW) {
-		const char	*f = (const char *)
-		    sqlite3_column_text(a->st_frames, 0);
+	/*
+	 * From the leaf up the parent links, a row each (the stack view
+	 * expands every call site's stack to answer for one).
+	 */
+	while (n < 3 && cs >= 0 && depth++ < 4096) {
+		const char	*f;
 
+		sqlite3_reset(a->st_frames);
+		sqlite3_bind_int64(a->st_frames, 1, cs);
+		if (sqlite3_step(a->st_frames) != SQLITE_ROW)
+			break;
+		cs = col_int(a->st_frames, 0, -1);
+		f = (const char *)sqlite3_column_text(a->st_frames, 1);
 		/*
 		 * Leading runtime frames (chanrecv, gopark, the assist) say
 		 * less than the code that called them: the cause says that.
