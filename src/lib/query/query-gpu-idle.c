@@ -364,8 +364,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.name = "gpu-idle";
 	args.synopsis = "[OPTION...]";
 	args.about = "Episodes in which a GPU's utilization.gpu stayed below "
-	    "the threshold, each attributed to what the GPU-driving "
-	    "goroutine did instead of waiting for the GPU.";
+	    "the threshold,\neach attributed to what the GPU-driving "
+	    "goroutine did instead of\nwaiting for the GPU (trace-query(1), "
+	    "gpu-idle).";
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;

@@ -312,16 +312,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	int			 evidence = 0;
 	struct tr_arg		 opts[] = {
 		{ "threshold", 0, TR_ARG_PERCENT, &threshold, 0, 100, "PCT",
-		    "episodes: GPU idle below this utilization.gpu "
-		    "(default 30%)", 0, 0 },
+		    "episodes below this utilization (default 30%)", 0, 0 },
 		{ "gap", 0, TR_ARG_DURATION, &gap, 0, 0, "DURATION",
 		    "episodes: merged across spikes this short "
 		    "(default 300ms)", 0, 0 },
 		{ "min", 0, TR_ARG_DURATION, &min, 0, 0, "DURATION",
 		    "episodes: at least this long (default 500ms)", 0, 0 },
 		{ "share", 0, TR_ARG_PERCENT, &share, 0, 100, "PCT",
-		    "a branch holds when its cause has this share of the "
-		    "driver's time (default 30%)", 0, 0 },
+		    "a branch's share of the driver's time (default 30%)", 0, 0 },
 		{ "evidence", 0, TR_ARG_FLAG, &evidence, 0, 0, NULL,
 		    "add the rows behind each verdict (by id)", 0, 0 },
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
@@ -340,8 +338,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.name = "stalls";
 	args.synopsis = "[OPTION...]";
 	args.about = "The decision tree of a training stall, for each "
-	    "GPU-idle episode or for the window of --from and --to, with "
-	    "the numbers that decided each branch.";
+	    "GPU-idle episode or for\nthe window of --from and --to, with "
+	    "the numbers that decided each\nbranch (trace-query(1), "
+	    "stalls).";
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;

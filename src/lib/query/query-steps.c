@@ -204,8 +204,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    "a step is slow above FACTOR times the median "
 		    "(default 2)", 0, 0 },
 		{ "threshold", 0, TR_ARG_PERCENT, &threshold, 0, 100, "PCT",
-		    "the driver's GPU wait: waits with the GPU busy above "
-		    "this (default 30%)", 0, 0 },
+		    "GPU wait: the GPU busy above this (default 30%)", 0, 0 },
 		{ "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
 		    "list every step too", 0, 0 },
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
@@ -230,8 +229,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.name = "steps";
 	args.synopsis = "[OPTION...]";
 	args.about = "Training steps and their latency: p50, p90, p99 and "
-	    "max, the stretches of slow steps and the slowest steps, each "
-	    "attributed like a GPU-idle episode.";
+	    "max, the stretches\nof slow steps and the slowest steps, each "
+	    "attributed like a GPU-idle\nepisode (trace-query(1), steps).";
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
