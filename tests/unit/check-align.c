@@ -17,6 +17,7 @@
 #include "align/align.h"
 #include "store/db.h"
 #include "import/importer.h"
+#include "store/writer.h"
 #include "base/input.h"
 #include "base/out.h"
 #include "base/wallclock.h"

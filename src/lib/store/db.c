@@ -301,22 +301,73 @@ tr_db_prepare(struct tr_db *db, const char *sql, struct tr_error *err)
 }
 
 int
-tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
+tr_db_step_int(struct tr_db *db, sqlite3_stmt *st, int64_t *val,
     struct tr_error *err)
 {
+	int	rc = sqlite3_step(st), r = 0;
+
+	*val = 0;
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*val = sqlite3_column_int64(st, 0);
+		r = 1;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = tr_db_error(db, err, "cannot read store");
+	sqlite3_reset(st);
+	return (r);
+}
+
+int
+tr_db_int_arg(struct tr_db *db, const char *sql, const char *text,
+    int64_t arg, int64_t *val, struct tr_error *err)
+{
 	sqlite3_stmt	*st;
-	int		 rc;
+	int		 r;
 
 	*val = 0;
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (-1);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*val = sqlite3_column_int64(st, 0);
+	if (text != NULL)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	else if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, arg);
+	r = tr_db_step_int(db, st, val, err);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "query failed"));
+	return (r);
+}
+
+int
+tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
+    struct tr_error *err)
+{
+	return (tr_db_int_arg(db, sql, NULL, 0, val, err) < 0 ? -1 : 0);
+}
+
+int
+tr_db_str_id(struct tr_db *db, const char *s, int64_t *id,
+    struct tr_error *err)
+{
+	return (tr_db_int_arg(db, "SELECT id FROM str WHERE s = ?1", s, 0, id,
+	    err));
+}
+
+int
+tr_db_read_begin(struct tr_db *db, int *began, struct tr_error *err)
+{
+	*began = 0;
+	if (!sqlite3_get_autocommit(db->sq))
+		return (0);
+	if (tr_db_exec(db, "BEGIN", err) != 0)
+		return (-1);
+	*began = 1;
 	return (0);
+}
+
+void
+tr_db_read_end(struct tr_db *db, int began)
+{
+	if (began)
+		tr_db_exec(db, "COMMIT", NULL);
 }
 
 /*
