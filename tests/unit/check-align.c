@@ -17,8 +17,10 @@
 #include "align/align.h"
 #include "store/db.h"
 #include "import/importer.h"
+#include "store/writer.h"
 #include "base/input.h"
 #include "base/out.h"
+#include "base/wallclock.h"
 
 #define SEC	INT64_C(1000000000)
 #define MS	INT64_C(1000000)
@@ -465,6 +467,58 @@ START_TEST(test_remap_sql)
 	ck_assert_int_eq(sql_int(db, "SELECT tr_align_remap(NULL, 5, 0, 0, "
 	    "1000, 0.001, 0) IS NULL"), 1);
 	tr_db_free(db);
+}
+END_TEST
+
+/* --- dates: the one calendar of base/wallclock ------------------------ */
+
+START_TEST(test_dates)
+{
+	static const struct {
+		int	y, m, d;
+		int64_t	days;
+	} days[] = {
+		{ 1970, 1, 1, 0 }, { 1969, 12, 31, -1 }, { 2000, 3, 1, 11017 },
+		{ 2000, 2, 29, 11016 }, { 2026, 11, 29, 20786 },
+		{ 1900, 3, 1, -25508 }, { 1600, 1, 1, -135140 },
+	};
+	struct tr_civil	c;
+	int64_t		ns;
+	size_t		i;
+
+	for (i = 0; i < sizeof days / sizeof days[0]; i++)
+		ck_assert_int_eq(tr_days_from_civil(days[i].y, days[i].m,
+		    days[i].d), days[i].days);
+	/* UTC both ways, before the epoch too. */
+	tr_civil_from_utc(1795959651180255123LL, &c);
+	ck_assert_int_eq(c.year, 2026);
+	ck_assert_int_eq(c.mon, 11);
+	ck_assert_int_eq(c.day, 29);
+	ck_assert_int_eq(c.hour, 13);
+	ck_assert_int_eq(c.min, 40);
+	ck_assert_int_eq(c.sec, 51);
+	ck_assert_int_eq(c.nsec, 180255123);
+	ck_assert_int_eq(tr_civil_utc(&c), 1795959651180255123LL);
+	tr_civil_from_utc(-1, &c);
+	ck_assert_int_eq(c.year, 1969);
+	ck_assert_int_eq(c.sec, 59);
+	ck_assert_int_eq(c.nsec, 999999999);
+	ck_assert_int_eq(tr_civil_utc(&c), -1);
+	/* With no zone object, a date with no zone is UTC. */
+	ck_assert_int_eq(tr_wallclock_parse(NULL,
+	    "2026-11-29T13:40:51.180255123", &ns), 0);
+	ck_assert_int_eq(ns, 1795959651180255123LL);
+	ck_assert_int_eq(tr_wallclock_parse(NULL,
+	    "2026-11-29 14:40:51.18+01:00", &ns), 0);
+	ck_assert_int_eq(ns, 1795959651180000000LL);
+	ck_assert_int_eq(tr_wallclock_parse(NULL, "2026-11-29T13:40:51Z", &ns),
+	    0);
+	ck_assert_int_eq(ns, 1795959651000000000LL);
+	ck_assert_int_eq(tr_wallclock_parse(NULL, "@1795959651.18", &ns), 0);
+	ck_assert_int_eq(ns, 1795959651180000000LL);
+	ck_assert_int_eq(tr_wallclock_parse(NULL, "2026-02-30T00:00:00", &ns),
+	    -1);
+	ck_assert_int_eq(tr_wallclock_parse(NULL, "742.5", &ns), -1);
 }
 END_TEST
 
@@ -1312,6 +1366,7 @@ main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_map_exact);
 	tcase_add_test(tc, test_remap_sql);
+	tcase_add_test(tc, test_dates);
 	tcase_add_test(tc, test_statements);
 	tcase_add_test(tc, test_clock_json);
 	tcase_add_test(tc, test_clock_json_anchor);

@@ -22,6 +22,7 @@
 #include "store/db.h"
 #include "base/error.h"
 #include "import/importer.h"
+#include "store/writer.h"
 #include "base/input.h"
 #include "base/out.h"
 #include "query/query.h"
@@ -130,8 +131,9 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter", "frame", "process", "profile", "sample",
-	"slice_run", "source", "str", "thread", "track", NULL
+	"callsite", "counter", "frame", "go_bin", "go_state_stack",
+	"go_summary", "process", "profile", "sample", "slice_run", "source",
+	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
 	"go_gc", "go_goroutine", "go_state", "go_stw", "gpu_metric",
@@ -174,8 +176,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
-	ck_assert_int_eq(TR_DB_VERSION, 2);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(TR_DB_VERSION, 3);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -285,10 +287,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 3");
+	raw_sql(path, "PRAGMA user_version = 4");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 3 is newer than "
-	    "this tracekit's (2)", path);
+	snprintf(want, sizeof want, "%s: store schema version 4 is newer than "
+	    "this tracekit's (3)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -387,7 +389,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, TR_DB_NOCREATE, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -402,7 +404,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -450,6 +452,197 @@ START_TEST(test_helpers)
 	ck_assert_int_eq(v, 0);
 	/* The schema text is what the store was built from. */
 	ck_assert_ptr_nonnull(strstr(tr_db_schema, "CREATE TABLE source ("));
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_read_helpers)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	sqlite3_stmt	*st;
+	int64_t		 v = 7;
+	int		 began = 9;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(tr_db_exec(db, "INSERT INTO str (s) VALUES ('a'), "
+	    "('cpu-clock')", &err), 0);
+	ck_assert_int_eq(tr_db_str_id(db, "cpu-clock", &v, &err), 1);
+	ck_assert_int_eq(v, 2);
+	ck_assert_int_eq(tr_db_str_id(db, "nosuch", &v, &err), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(tr_db_int_arg(db, "SELECT ?1 * 2", NULL, 21, &v,
+	    &err), 1);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(tr_db_int_arg(db, "SELECT length(?1)", "abcd", 0,
+	    &v, &err), 1);
+	ck_assert_int_eq(v, 4);
+	/* NULL is "no value", as no row is. */
+	ck_assert_int_eq(tr_db_int_arg(db, "SELECT max(id) FROM frame", NULL,
+	    0, &v, &err), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(tr_db_int_arg(db, "SELECT x FROM nope", NULL, 0, &v,
+	    &err), -1);
+	tr_error_init(&err);
+	/* A prepared statement steps, resets and steps again. */
+	st = tr_db_prepare(db, "SELECT id FROM str WHERE s = ?1", &err);
+	ck_assert_ptr_nonnull(st);
+	sqlite3_bind_text(st, 1, "a", -1, SQLITE_STATIC);
+	ck_assert_int_eq(tr_db_step_int(db, st, &v, &err), 1);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(tr_db_step_int(db, st, &v, &err), 1);
+	ck_assert_int_eq(v, 1);
+	sqlite3_finalize(st);
+	/* A snapshot begins once; inside a transaction it is a no-op. */
+	ck_assert_int_eq(tr_db_read_begin(db, &began, &err), 0);
+	ck_assert_int_eq(began, 1);
+	ck_assert_int_eq(sqlite3_get_autocommit(db->sq), 0);
+	ck_assert_int_eq(tr_db_read_begin(db, &began,
+	    &err), 0);
+	ck_assert_int_eq(began, 0);
+	tr_db_read_end(db, 0);
+	ck_assert_int_eq(sqlite3_get_autocommit(db->sq), 0);
+	tr_db_read_end(db, 1);
+	ck_assert_int_eq(sqlite3_get_autocommit(db->sq), 1);
+	tr_db_free(db);
+}
+END_TEST
+
+/* An observer of the writer sees each row, and its finish and free. */
+struct obs_log {
+	int	tracks, samples, slices, counters, finished, freed;
+	int64_t	dur, last_track;
+	double	value;
+};
+
+static int
+obs_track(void *arg, const struct tr_track *t, struct tr_error *err)
+{
+	struct obs_log	*l = arg;
+
+	(void)err;
+	ck_assert_str_eq(t->kind, "gpu");
+	l->last_track = t->id;
+	l->tracks++;
+	return (0);
+}
+
+static int
+obs_sample(void *arg, const struct tr_sample *s, struct tr_error *err)
+{
+	(void)err;
+	((struct obs_log *)arg)->samples += (int)s->value;
+	return (0);
+}
+
+static int
+obs_slice(void *arg, const struct tr_slice *s, struct tr_error *err)
+{
+	struct obs_log	*l = arg;
+
+	l->slices++;
+	l->dur += s->dur;
+	if (s->dur < 0)
+		return (tr_error_set(err, TR_EDATA, "negative"));
+	return (0);
+}
+
+static int
+obs_counter(void *arg, int64_t track, int64_t ts, int64_t name,
+    double value, struct tr_error *err)
+{
+	(void)track;
+	(void)ts;
+	(void)name;
+	(void)err;
+	((struct obs_log *)arg)->value += value;
+	((struct obs_log *)arg)->counters++;
+	return (0);
+}
+
+static int
+obs_finish(void *arg, struct tr_writer *w, struct tr_error *err)
+{
+	struct obs_log	*l = arg;
+
+	/* Every row is in the store when finish runs. */
+	ck_assert_int_eq(l->slices, 300);
+	ck_assert_int_eq(q_int(tr_writer_db(w), "SELECT count(*) FROM "
+	    "slice"), 300);
+	ck_assert_int_eq(q_int(tr_writer_db(w), "SELECT count(*) FROM "
+	    "counter"), 2);
+	(void)err;
+	l->finished++;
+	return (0);
+}
+
+static void
+obs_free(void *arg)
+{
+	((struct obs_log *)arg)->freed++;
+}
+
+static const struct tr_writer_hooks obs_hooks = {
+	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free
+};
+
+START_TEST(test_writer_observe)
+{
+	struct tr_error		 err;
+	struct tr_db		*db;
+	struct tr_writer	*w;
+	struct tr_sample	 smp;
+	struct obs_log		 log;
+	int64_t			 track, name;
+	int			 i;
+
+	tr_error_init(&err);
+	memset(&log, 0, sizeof log);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(tr_db_exec(db, "BEGIN; INSERT INTO source (path, "
+	    "format, hash, size, imported_at) VALUES ('x', 'test', 'h', 0, "
+	    "'now')", &err), 0);
+	w = tr_writer_new(db, 1, 0, 0, &err);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(tr_writer_observe(w, &obs_hooks, &log, &err), 0);
+	track = tr_writer_add_track(w, "gpu", "0", 0, 0, 0, 0, NULL, &err);
+	ck_assert_int_gt(track, 0);
+	ck_assert_int_eq(log.last_track, track);
+	name = tr_writer_add_str(w, "busy", 4, &err);
+	ck_assert_int_gt(name, 0);
+	for (i = 0; i < 300; i++)
+		ck_assert_int_eq(tr_writer_add_slice(w, track, i * 10, 5,
+		    name, 0, 0, NULL, &err), 0);
+	ck_assert_int_eq(tr_writer_add_counter(w, track, 5, name, 1.5, &err),
+	    0);
+	ck_assert_int_eq(tr_writer_add_counter(w, track, 6, name, 2, &err),
+	    0);
+	memset(&smp, 0, sizeof smp);
+	smp.cpu = -1;
+	smp.event_id = name;
+	smp.value = 7;
+	ck_assert_int_eq(tr_writer_add_sample(w, &smp, &err), 0);
+	ck_assert_int_eq(log.tracks, 1);
+	ck_assert_int_eq(log.slices, 300);
+	ck_assert_int_eq(log.dur, 1500);
+	ck_assert_int_eq(log.counters, 2);
+	ck_assert(log.value == 3.5);
+	ck_assert_int_eq(log.samples, 7);
+	ck_assert_int_eq(tr_writer_flush(w, &err), 0);
+	ck_assert_int_eq(log.finished, 1);
+	ck_assert_int_eq(tr_writer_counts(w)->slices, 300);
+	ck_assert_int_eq(tr_writer_counts(w)->ts_min, 0);
+	ck_assert_int_eq(tr_writer_counts(w)->ts_max, 2995);
+	/* An observer's error fails the add. */
+	ck_assert_int_eq(tr_writer_add_slice(w, track, 0, -1, name, 0, 0,
+	    NULL, &err), -1);
+	ck_assert_str_eq(err.msg, "negative");
+	ck_assert_int_eq(log.freed, 0);
+	tr_writer_free(w);
+	ck_assert_int_eq(log.freed, 1);
 	tr_db_free(db);
 }
 END_TEST
@@ -1333,11 +1526,13 @@ main(void)
 	tcase_add_test(tc, test_memory);
 	tcase_add_test(tc, test_default_path);
 	tcase_add_test(tc, test_helpers);
+	tcase_add_test(tc, test_read_helpers);
 	tcase_add_test(tc, test_busy_wait);
 	tcase_add_test(tc, test_empty_fixture);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);
+	tcase_add_test(ti, test_writer_observe);
 	tcase_add_test(ti, test_import_cache_evict);
 	tcase_add_test(ti, test_import_fail_unchanged);
 	tcase_add_test(ti, test_import_duplicate);

@@ -12,19 +12,18 @@
 #include "config.h"
 #include "align/align.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "base/util.h"
 #include "base/wallclock.h"
+#include "store/derived.h"
 
 #define UNKNOWN		(-1)		/* an uncertainty nobody knows */
 #define PERF_REF_UNC	500		/* perf prints the wall time in us */
@@ -275,152 +274,6 @@ bad:
 	free(l);
 	free(r);
 	return (-1);
-}
-
-/* --- times ----------------------------------------------------------- */
-
-/*
- * An exact decimal with an optional unit (s when none; ms, us, ns, m, h)
- * and sign.  Returns 0, or -1 if 's' is not one.
- */
-static int
-parse_dec(const char *s, int64_t *out)
-{
-	static const struct {
-		const char	*u;
-		int		 p10;
-		int64_t		 mul;
-	} units[] = {
-		{ "", 9, 0 }, { "s", 9, 0 }, { "ms", 6, 0 }, { "us", 3, 0 },
-		{ "ns", 0, 0 }, { "m", -1, INT64_C(60000000000) },
-		{ "min", -1, INT64_C(60000000000) },
-		{ "h", -1, INT64_C(3600000000000) },
-	};
-	const char	*p = s, *ip, *fp = NULL;
-	size_t		 ni = 0, nf = 0, i;
-	int64_t		 iv = 0, fv = 0, scale, v;
-	int		 neg = 0, k;
-
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	ip = p;
-	while (isdigit((unsigned char)*p))
-		p++, ni++;
-	if (*p == '.') {
-		fp = ++p;
-		while (isdigit((unsigned char)*p))
-			p++, nf++;
-	}
-	if (ni + nf == 0 || ni > 18)
-		return (-1);
-	for (i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (strcmp(p, units[i].u) == 0)
-			break;
-	if (i == sizeof units / sizeof units[0])
-		return (-1);
-	for (k = 0; k < (int)ni; k++)
-		iv = iv * 10 + (ip[k] - '0');
-	if (units[i].p10 < 0) {
-		double	f = 0;
-
-		for (k = (int)nf - 1; k >= 0; k--)
-			f = (f + (fp[k] - '0')) / 10;
-		if (iv > INT64_MAX / units[i].mul)
-			return (-1);
-		v = iv * units[i].mul + (int64_t)llround(f *
-		    (double)units[i].mul);
-	} else {
-		scale = 1;
-		for (k = 0; k < units[i].p10; k++)
-			scale *= 10;
-		if (iv > INT64_MAX / scale)
-			return (-1);
-		v = iv * scale;
-		/* The first p10 fraction digits are ns; round the rest. */
-		for (k = 0; k < units[i].p10; k++) {
-			scale /= 10;
-			fv += (k < (int)nf ? fp[k] - '0' : 0) * scale;
-		}
-		if ((int)nf > units[i].p10 && fp[units[i].p10] >= '5')
-			fv++;
-		v += fv;
-	}
-	*out = neg ? -v : v;
-	return (0);
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t	era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
-
-/*
- * "YYYY-MM-DD[T ]HH:MM:SS[.fff][Z|+HH:MM|-HH:MM]" (UTC when no zone is
- * given) or "@SECONDS[.fff]" since the epoch.  Returns 0, 1 when 's' is
- * not shaped like a date at all, or -1 when it is a bad one.
- */
-static int
-parse_date(const char *s, int64_t *out)
-{
-	int		 y, mo, d, h, mi, sec, n = 0, zh = 0, zm = 0;
-	int64_t		 frac = 0, v;
-	const char	*p;
-	int		 k;
-
-	if (s[0] == '@')
-		return (parse_dec(s + 1, out) == 0 && s[1] != '-' ? 0 : -1);
-	if (strlen(s) < 10 || s[4] != '-' || !isdigit((unsigned char)s[0]))
-		return (1);
-	if (sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
-	    &sec, &n) != 6 || n == 0)
-		return (-1);
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    sec > 60)
-		return (-1);
-	p = s + n;
-	if (*p == '.') {
-		p++;
-		for (k = 0; k < 9; k++) {
-			frac *= 10;
-			if (isdigit((unsigned char)*p))
-				frac += *p++ - '0';
-		}
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	if (*p == 'Z')
-		p++;
-	else if (*p == '+' || *p == '-') {
-		int	neg = *p == '-', m2 = 0;
-
-		if (sscanf(p + 1, "%2d%n", &zh, &m2) != 1 || m2 != 2)
-			return (-1);
-		p += 3;
-		if (*p == ':')
-			p++;
-		if (isdigit((unsigned char)*p)) {
-			if (sscanf(p, "%2d%n", &zm, &m2) != 1 || m2 != 2)
-				return (-1);
-			p += 2;
-		}
-		if (neg)
-			zh = -zh, zm = -zm;
-	}
-	if (*p != '\0')
-		return (-1);
-	v = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
-	    zh * 3600 - zm * 60;
-	*out = v * INT64_C(1000000000) + frac;
-	return (0);
 }
 
 /* --- loading the sources --------------------------------------------- */
@@ -986,20 +839,18 @@ static int
 native_time(struct run *r, const struct src *s, const char *t,
     const char *text, int64_t *out)
 {
-	int	rc;
-
 	if (t[0] == '+') {
 		if (!s->has_range)
 			return (tr_error_set(r->err, TR_EUSAGE, "--pair '%s': "
 			    "source %" PRId64 " has no times to count '%s' "
 			    "from", text, s->id, t));
-		if (parse_dec(t + 1, out) != 0 && tr_parse_duration(t + 1,
-		    out) != 0)
+		if (tr_parse_duration(t + 1, out) != 0)
 			goto bad;
 		*out += tr_align_inverse(&s->cur, s->ts_min);
 		return (0);
 	}
-	if ((rc = parse_date(t, out)) == 0) {
+	/* A date with no zone is UTC, as wall-clock sources are stored. */
+	if (tr_wallclock_parse(NULL, t, out) == 0) {
 		if (s->cls != C_WALL)
 			return (tr_error_set(r->err, TR_EUSAGE, "--pair '%s': "
 			    "source %" PRId64 " does not run on a wall clock; "
@@ -1007,9 +858,7 @@ native_time(struct run *r, const struct src *s, const char *t,
 			    s->id));
 		return (0);
 	}
-	if (rc < 0)
-		goto bad;
-	if (parse_dec(t, out) == 0)
+	if (tr_parse_duration(t, out) == 0)
 		return (0);
 bad:
 	return (tr_error_set(r->err, TR_EUSAGE, "--pair '%s': cannot read "
@@ -1065,9 +914,8 @@ apply_statements(struct run *r)
 			if ((s = find_src(r, st->src[0], "--offset",
 			    st->text)) == NULL)
 				return (-1);
-			tr_parse_duration(st->val[0], &v);
-			if (parse_dec(st->val[0], &v) != 0)
-				tr_parse_duration(st->val[0], &v);
+			/* Read when the statement was added. */
+			(void)tr_parse_duration(st->val[0], &v);
 			s->has_uoff = 1;
 			s->uoff = v;
 			s->stated = 1;
@@ -1152,35 +1000,6 @@ tz_for(struct run *r, const struct src *s, int *all)
 }
 
 
-/* Civil time in UTC of instant 'ns'. */
-static void
-civil_utc(int64_t ns, struct tr_civil *c)
-{
-	int64_t		sec = ns / INT64_C(1000000000);
-	struct tm	tm;
-	time_t		t;
-
-	if (ns % INT64_C(1000000000) < 0)
-		sec--;
-	t = (time_t)sec;
-	gmtime_r(&t, &tm);
-	c->year = tm.tm_year + 1900;
-	c->mon = tm.tm_mon + 1;
-	c->day = tm.tm_mday;
-	c->hour = tm.tm_hour;
-	c->min = tm.tm_min;
-	c->sec = tm.tm_sec;
-	c->nsec = (int32_t)(ns - sec * INT64_C(1000000000));
-}
-
-static int64_t
-utc_of_civil(const struct tr_civil *c)
-{
-	return ((days_from_civil(c->year, c->mon, c->day) * 86400 +
-	    c->hour * 3600 + c->min * 60 + c->sec) * INT64_C(1000000000) +
-	    c->nsec);
-}
-
 /*
  * Read instant 'ns' as a local time in 'from' and that local time back in
  * 'to': the instant the same clock reading means in the other zone.
@@ -1197,7 +1016,7 @@ rezone(const char *from, const char *to, int64_t ns, int64_t *out,
 	int64_t			 off;
 
 	if (tz_offset(from, &off) == 0)
-		civil_utc(ns + off, &c);
+		tr_civil_from_utc(ns + off, &c);
 	else {
 		if ((wc = tr_wallclock_new(from, err)) == NULL)
 			return (-1);
@@ -1205,7 +1024,7 @@ rezone(const char *from, const char *to, int64_t ns, int64_t *out,
 		tr_wallclock_free(wc);
 	}
 	if (tz_offset(to, &off) == 0) {
-		*out = utc_of_civil(&c) - off;
+		*out = tr_civil_utc(&c) - off;
 		return (0);
 	}
 	if ((wc = tr_wallclock_new(to, err)) == NULL)
@@ -2074,7 +1893,10 @@ move_source(struct run *r, const struct src *s)
 		}
 		free(sql);
 	}
-	return (remap(r, move_slice_args, s));
+	if (remap(r, move_slice_args, s) != 0)
+		return (-1);
+	/* The derived tables of a Go trace, made again on the new times. */
+	return (tr_derived_rebuild(r->db, s->id, r->err));
 }
 
 static int

@@ -578,38 +578,125 @@ tr_imap_keys(const struct tr_imap *m, size_t *n)
 	return (k);
 }
 
+/* 10^k for k in [0, 18]. */
+static uint64_t
+pow10u(int k)
+{
+	uint64_t	v = 1;
+
+	while (k-- > 0)
+		v *= 10;
+	return (v);
+}
+
+/*
+ * Exact decimal arithmetic, so that "742.474741497" or a time near the
+ * epoch in ns keeps every digit (a double holds 15 or 16): the digits go
+ * into an integer mantissa (19 significant at most; the first digit
+ * dropped rounds), the point and the exponent into a power of ten, and
+ * the unit is a small factor times a power of ten.
+ */
 int
 tr_parse_duration(const char *s, int64_t *out)
 {
-	char	*end;
-	double	 v, mul;
+	static const struct {
+		const char	*name;
+		unsigned	 mul;	/* the unit is mul * 10^p10 ns */
+		int		 p10;
+	} units[] = {
+		{ "", 1, 9 }, { "s", 1, 9 }, { "ms", 1, 6 }, { "us", 1, 3 },
+		{ "ns", 1, 0 }, { "m", 6, 10 }, { "min", 6, 10 },
+		{ "h", 36, 11 },
+	};
+	uint64_t	 d = 0, q, r, f;
+	long		 x = 0;
+	size_t		 i;
+	unsigned	 mul;
+	int		 neg = 0, nd = 0, sig = 0, round_up = 0, xneg = 0;
+	int		 point = 0;
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (*s == '\0')
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	for (;; s++) {
+		if (*s == '.' && !point) {
+			point = 1;
+			continue;
+		}
+		if (!isdigit((unsigned char)*s))
+			break;
+		nd++;
+		if (sig == 0 && *s == '0') {
+			x -= point;	/* a leading zero */
+			continue;
+		}
+		if (sig < 19) {
+			d = d * 10 + (uint64_t)(*s - '0');
+			sig++;
+			x -= point;
+		} else {
+			if (sig++ == 19)
+				round_up = *s >= '5';
+			x += !point;
+		}
+	}
+	if (nd == 0)
 		return (-1);
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || !isfinite(v))
+	if (*s == 'e' || *s == 'E') {
+		long	ev = 0;
+		int	ne = 0;
+
+		s++;
+		if (*s == '+' || *s == '-')
+			xneg = *s++ == '-';
+		for (; isdigit((unsigned char)*s); s++, ne++)
+			if (ev < 10000)
+				ev = ev * 10 + (*s - '0');
+		if (ne == 0)
+			return (-1);
+		x += xneg ? -ev : ev;
+	}
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(s, units[i].name) == 0)
+			break;
+	if (i == sizeof units / sizeof units[0])
 		return (-1);
-	if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
-		mul = 1e9;
-	else if (strcmp(end, "ms") == 0)
-		mul = 1e6;
-	else if (strcmp(end, "us") == 0)
-		mul = 1e3;
-	else if (strcmp(end, "ns") == 0)
-		mul = 1;
-	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-		mul = 60e9;
-	else if (strcmp(end, "h") == 0)
-		mul = 3600e9;
-	else
+	if (round_up)
+		d++;
+	/* The value is d * mul * 10^x ns. */
+	x += units[i].p10;
+	if (d == 0)
+		x = 0;
+	mul = units[i].mul;
+	if (x < 0) {
+		/* The factor first, where it fits: it may carry digits. */
+		if (d <= UINT64_MAX / mul) {
+			d *= mul;
+			mul = 1;
+		}
+		if (x < -19)
+			d = 0;
+		else {
+			f = pow10u((int)-x);
+			q = d / f;
+			r = d % f;
+			/* Round half up; r * 2 may not fit, so compare. */
+			d = q + (r >= f - r);
+		}
+		x = 0;
+	}
+	for (; x > 0; x--) {
+		if (d > UINT64_MAX / 10)
+			return (-1);
+		d *= 10;
+	}
+	if (d > UINT64_MAX / mul)
 		return (-1);
-	v *= mul;
-	if (v > 9.2e18 || v < -9.2e18)
+	d *= mul;
+	if (d > (uint64_t)INT64_MAX)
 		return (-1);
-	*out = (int64_t)llround(v);
+	*out = neg ? -(int64_t)d : (int64_t)d;
 	return (0);
 }
 

@@ -118,9 +118,13 @@ void	tr_digest_update(struct tr_digest *, const void *, size_t);
 void	tr_digest_final(const struct tr_digest *, char *buf, size_t len);
 
 /*
- * Parse a duration with a unit ("1.5s", "200ms", "10us", "500ns", "2m",
- * "1h"; a bare number is seconds) into nanoseconds.  Returns 0, or -1 if
- * the text is not a duration.  A leading '-' or '+' is accepted.
+ * Parse a duration with a unit ("1.5s", "200ms", "10us", "500ns", "2m" or
+ * "2min", "1h"; a bare number is seconds; an exponent as in "1e3ms")
+ * into nanoseconds, exactly: every digit to the nanosecond is kept
+ * ("1795959651.180255123" is 1795959651180255123 ns) and the first one
+ * beyond it rounds.  Leading blanks and a '-' or '+' are accepted.
+ * Returns 0, or -1 (*out untouched) if the text is not a duration or does
+ * not fit in 64 bits.  The one duration parser of the tools and align.
  */
 int	 tr_parse_duration(const char *, int64_t *);
 /* Format nanoseconds as a short human duration ("1.500s", "12.3ms"). */

@@ -33,9 +33,8 @@ struct tr_wallclock {
 	long		 cache_off[2];
 };
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
+int64_t
+tr_days_from_civil(int64_t y, int m, int d)
 {
 	int64_t		era;
 	unsigned	yoe, doy, doe;
@@ -48,7 +47,7 @@ days_from_civil(int64_t y, int m, int d)
 	return (era * 146097 + (int64_t)doe - 719468);
 }
 
-/* The inverse of days_from_civil(). */
+/* The inverse of tr_days_from_civil(). */
 static void
 civil_from_days(int64_t z, int *y, int *m, int *d)
 {
@@ -69,8 +68,37 @@ civil_from_days(int64_t z, int *y, int *m, int *d)
 void
 tr_civil_add_days(struct tr_civil *c, int64_t days)
 {
-	civil_from_days(days_from_civil(c->year, c->mon, c->day) + days,
+	civil_from_days(tr_days_from_civil(c->year, c->mon, c->day) + days,
 	    &c->year, &c->mon, &c->day);
+}
+
+int64_t
+tr_civil_utc(const struct tr_civil *c)
+{
+	return ((tr_days_from_civil(c->year, c->mon, c->day) * 86400 +
+	    c->hour * 3600 + c->min * 60 + c->sec) * NS + c->nsec);
+}
+
+void
+tr_civil_from_utc(int64_t ns, struct tr_civil *c)
+{
+	int64_t	s = ns / NS, f = ns % NS, days, sod;
+
+	if (f < 0) {
+		f += NS;
+		s--;
+	}
+	days = s / 86400;
+	sod = s % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		days--;
+	}
+	civil_from_days(days, &c->year, &c->mon, &c->day);
+	c->hour = (int)(sod / 3600);
+	c->min = (int)(sod / 60 % 60);
+	c->sec = (int)(sod % 60);
+	c->nsec = (int32_t)f;
 }
 
 static int
@@ -304,7 +332,7 @@ tr_wallclock_to_utc(struct tr_wallclock *wc, const struct tr_civil *c,
 	long	off[2], off59[2];
 	int	n, n59, i;
 
-	loc = days_from_civil(c->year, c->mon, c->day) * 86400 +
+	loc = tr_days_from_civil(c->year, c->mon, c->day) * 86400 +
 	    c->hour * 3600 + c->min * 60 + c->sec;
 	minute = loc - c->sec;
 	if (wc->cache_n >= 0 && wc->cache_min == minute) {
@@ -467,11 +495,10 @@ tr_wallclock_parse(struct tr_wallclock *wc, const char *s, int64_t *ns)
 	}
 	if (!tr_civil_valid(&c))
 		return (-1);
-	if (*p == '\0')
+	if (*p == '\0' && wc != NULL)
 		return (tr_wallclock_to_utc(wc, &c, INT64_MIN, ns));
-	if (*p == 'Z' && p[1] == '\0') {
-		*ns = (days_from_civil(c.year, c.mon, c.day) * 86400 +
-		    c.hour * 3600 + c.min * 60 + c.sec) * NS + c.nsec;
+	if (*p == '\0' || (*p == 'Z' && p[1] == '\0')) {
+		*ns = tr_civil_utc(&c);
 		return (0);
 	}
 	if (*p != '+' && *p != '-')
@@ -485,8 +512,6 @@ tr_wallclock_parse(struct tr_wallclock *wc, const char *s, int64_t *ns)
 		return (-1);
 	if (*p != '\0' || zh > 23 || zm > 59)
 		return (-1);
-	*ns = (days_from_civil(c.year, c.mon, c.day) * 86400 +
-	    c.hour * 3600 + c.min * 60 + c.sec -
-	    sign * (zh * 3600 + zm * 60)) * NS + c.nsec;
+	*ns = tr_civil_utc(&c) - sign * (zh * 3600 + zm * 60) * NS;
 	return (0);
 }

@@ -47,6 +47,15 @@ int64_t		 tr_wallclock_ambiguous(const struct tr_wallclock *);
 int		 tr_civil_valid(const struct tr_civil *);
 /* Move the date of 'c' by 'days' (may be negative); the time stays. */
 void		 tr_civil_add_days(struct tr_civil *, int64_t days);
+/*
+ * Days since 1970-01-01 of a date of the proleptic Gregorian calendar
+ * (month 1-12; any year, before the epoch too).
+ */
+int64_t		 tr_days_from_civil(int64_t year, int mon, int day);
+/* 'c' read as a time in UTC: nanoseconds since the epoch. */
+int64_t		 tr_civil_utc(const struct tr_civil *c);
+/* The time in UTC of instant 'ns' (since the epoch, may be negative). */
+void		 tr_civil_from_utc(int64_t ns, struct tr_civil *c);
 
 /*
  * Convert local time 'c' to nanoseconds since the epoch.  A time that
@@ -66,8 +75,9 @@ void		 tr_wallclock_to_civil(struct tr_wallclock *, int64_t ns,
  * Parse an absolute time: "YYYY-MM-DD HH:MM[:SS[.fff]]" ('T' or one space
  * between date and time, '-' or '/' in the date), or a date alone
  * (midnight), read in the zone unless followed by "Z" or "+HH[:MM]" /
- * "-HH[:MM]"; or "@SECONDS[.fff]" since the epoch.  Returns 0, or -1 when
- * 's' is not such a time or does not exist in the zone.
+ * "-HH[:MM]"; or "@SECONDS[.fff]" since the epoch.  With a NULL 'wc', a
+ * time with no zone is read as UTC.  Returns 0, or -1 when 's' is not
+ * such a time or does not exist in the zone.
  */
 int		 tr_wallclock_parse(struct tr_wallclock *, const char *s,
 		    int64_t *ns);

@@ -17,6 +17,7 @@
 #include "import/importer.h"
 #include "base/input.h"
 #include "base/util.h"
+#include "store/writer.h"
 
 /* --- the sink -------------------------------------------------------- */
 

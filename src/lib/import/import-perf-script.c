@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "store/writer.h"
 
 #define MAXTOK		40	/* header tokens looked at */
 #define SHOWN		48	/* bytes of a bad line quoted in messages */

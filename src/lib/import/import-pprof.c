@@ -22,6 +22,7 @@
 
 #include "profile.pb-c.h"
 #include "base/util.h"
+#include "store/writer.h"
 
 #define PPROF_MAX	((size_t)1 << 30)	/* largest profile decoded */
 

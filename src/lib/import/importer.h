@@ -3,8 +3,7 @@
  * transaction of an input: it detects the format, creates the source row,
  * runs the importer and commits, or rolls everything back on the first
  * error.  Importers write only through the tr_import_add_*() calls below,
- * which intern frames, call sites, threads and strings in memory and use
- * prepared statements with bound parameters.
+ * the store writer's (store/writer.h) calls on the import's writer.
  */
 #ifndef TR_IMPORTER_H
 #define TR_IMPORTER_H
@@ -97,29 +96,13 @@ int	tr_import_list_dir(const char *dir, char ***paths, size_t *n,
 
 /* --- for importers -------------------------------------------------- */
 
-struct tr_frame {
-	const char	*name;		/* function; required */
-	size_t		 name_len;
-	const char	*module;	/* DSO, binary or mapping file; may be NULL */
-	size_t		 module_len;
-	const char	*file;		/* source file; may be NULL */
-	size_t		 file_len;
-	int64_t		 line;		/* 0 when unknown */
-	uint64_t	 addr;		/* 0 when not part of the identity */
-	int		 inlined;
-};
-
-struct tr_sample {
-	int64_t		 ts;		/* native clock, ns */
-	int		 has_ts;
-	int64_t		 thread_id;	/* 0 for none */
-	int		 cpu;		/* -1 for none */
-	int64_t		 callsite_id;	/* 0 for an empty stack */
-	int64_t		 event_id;	/* tr_import_add_str() id */
-	int64_t		 value;
-	int64_t		 profile_id;	/* 0 for none */
-	const char	*labels;	/* JSON object text, or NULL */
-};
+/*
+ * The rows importers write: struct tr_frame and struct tr_sample are
+ * defined in store/writer.h, which importers include.  The
+ * tr_import_add_*() calls are tr_writer_add_*() on the import's writer.
+ */
+struct tr_frame;
+struct tr_sample;
 
 /* An option given to this import ("tz", "fields"...), or NULL. */
 const char	*tr_import_opt(const struct tr_import *, const char *key);

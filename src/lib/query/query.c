@@ -13,14 +13,12 @@
 extern const struct tr_query tr_query_pprof_diff;
 extern const struct tr_query tr_query_sql_entry;
 extern const struct tr_query tr_query_summary;
-extern const struct tr_query tr_query_timeline;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
 	&tr_query_pprof_diff,
 	&tr_query_sql_entry,
 	&tr_query_summary,
-	&tr_query_timeline,
 	&tr_query_top,
 	NULL
 };

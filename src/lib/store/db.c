@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "store/derived.h"
 
 /*
  * Slices are stored in runs: up to TR_SLICE_RUN slices of one track in a
@@ -301,22 +302,73 @@ tr_db_prepare(struct tr_db *db, const char *sql, struct tr_error *err)
 }
 
 int
-tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
+tr_db_step_int(struct tr_db *db, sqlite3_stmt *st, int64_t *val,
     struct tr_error *err)
 {
+	int	rc = sqlite3_step(st), r = 0;
+
+	*val = 0;
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*val = sqlite3_column_int64(st, 0);
+		r = 1;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = tr_db_error(db, err, "cannot read store");
+	sqlite3_reset(st);
+	return (r);
+}
+
+int
+tr_db_int_arg(struct tr_db *db, const char *sql, const char *text,
+    int64_t arg, int64_t *val, struct tr_error *err)
+{
 	sqlite3_stmt	*st;
-	int		 rc;
+	int		 r;
 
 	*val = 0;
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (-1);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*val = sqlite3_column_int64(st, 0);
+	if (text != NULL)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	else if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, arg);
+	r = tr_db_step_int(db, st, val, err);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "query failed"));
+	return (r);
+}
+
+int
+tr_db_int(struct tr_db *db, const char *sql, int64_t *val,
+    struct tr_error *err)
+{
+	return (tr_db_int_arg(db, sql, NULL, 0, val, err) < 0 ? -1 : 0);
+}
+
+int
+tr_db_str_id(struct tr_db *db, const char *s, int64_t *id,
+    struct tr_error *err)
+{
+	return (tr_db_int_arg(db, "SELECT id FROM str WHERE s = ?1", s, 0, id,
+	    err));
+}
+
+int
+tr_db_read_begin(struct tr_db *db, int *began, struct tr_error *err)
+{
+	*began = 0;
+	if (!sqlite3_get_autocommit(db->sq))
+		return (0);
+	if (tr_db_exec(db, "BEGIN", err) != 0)
+		return (-1);
+	*began = 1;
 	return (0);
+}
+
+void
+tr_db_read_end(struct tr_db *db, int began)
+{
+	if (began)
+		tr_db_exec(db, "COMMIT", NULL);
 }
 
 /*
@@ -446,7 +498,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	}
 	/* A new store gets the whole schema; an older one, its steps. */
 	if (version == 0) {
-		if (tr_db_exec(db, tr_db_schema, err) != 0)
+		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -457,6 +510,22 @@ migrate(struct tr_db *db, struct tr_error *err)
 		tr_error_init(err);
 		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
 		    "the store from schema version 1 to 2: %s", why);
+		goto fail;
+	}
+	if (version == 1)
+		version = 2;
+	/*
+	 * Version 3: the derived tables of Go traces (store/derived.h),
+	 * computed from the slices already stored.
+	 */
+	if (version == 2 && (tr_db_exec(db, tr_derived_schema, err) != 0 ||
+	    tr_derived_rebuild_all(db, err) != 0)) {
+		char	why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		tr_error_init(err);
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
+		    "the store from schema version 2 to 3: %s", why);
 		goto fail;
 	}
 	if (tr_db_exec(db, "PRAGMA user_version = "

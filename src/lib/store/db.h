@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 
-#define TR_DB_VERSION	2	/* PRAGMA user_version of this schema */
+#define TR_DB_VERSION	3	/* PRAGMA user_version of this schema */
 #define TR_SLICE_RUN	256	/* slices in a row of slice_run, at most */
 #define TR_DB_STRINGIFY(x)	TR_DB_STRINGIFY_(x)
 #define TR_DB_STRINGIFY_(x)	#x
@@ -64,9 +64,45 @@ sqlite3_stmt	*tr_db_prepare(struct tr_db *, const char *sql,
 /* Record sqlite3_errmsg() as the error, after 'what: '.  Returns -1. */
 int		 tr_db_error(struct tr_db *, struct tr_error *,
 		    const char *what);
-/* Run a query returning one integer (0 when there is no row). */
+/*
+ * Read helpers, for every reader of the store.
+ *
+ * tr_db_int: run 'sql' (no parameters) returning one integer; *val is 0
+ * when there is no row or it is NULL.  Returns 0, or -1 with 'err' set.
+ */
 int		 tr_db_int(struct tr_db *, const char *sql, int64_t *val,
 		    struct tr_error *);
+/*
+ * One integer from 'sql' with ?1 bound to 'text' when it is not NULL,
+ * else to 'arg' (when the SQL has a parameter).  Returns 1 with *val set,
+ * 0 when there is no row or the value is NULL (*val = 0), or -1 with
+ * 'err' set.
+ */
+int		 tr_db_int_arg(struct tr_db *, const char *sql,
+		    const char *text, int64_t arg, int64_t *val,
+		    struct tr_error *);
+/*
+ * Step a prepared statement whose first column is an integer, and reset
+ * it (bindings are kept).  Returns 1 with *val set, 0 when there is no row
+ * or a NULL (*val = 0), or -1 with 'err' set.
+ */
+int		 tr_db_step_int(struct tr_db *, sqlite3_stmt *, int64_t *val,
+		    struct tr_error *);
+/*
+ * The id of string 's' in table str: 1 with *id set, 0 when the store
+ * has no such string (*id = 0), -1 with 'err' set.
+ */
+int		 tr_db_str_id(struct tr_db *, const char *s, int64_t *id,
+		    struct tr_error *);
+/*
+ * Start a read snapshot: many reads from one state of the store, under
+ * one lock rather than one per statement.  Does nothing inside a
+ * transaction already (*began = 0); else BEGIN and *began = 1.  Returns 0,
+ * or -1 with 'err' set.  tr_db_read_end() ends what was begun.
+ */
+int		 tr_db_read_begin(struct tr_db *, int *began,
+		    struct tr_error *);
+void		 tr_db_read_end(struct tr_db *, int began);
 
 /* The schema SQL, for documentation and tests. */
 extern const char tr_db_schema[];

@@ -127,19 +127,25 @@ name_cls(const char *s)
 	return (N_NONE);
 }
 
-/* The strings of str ids, read from the store as they are met. */
+/*
+ * The strings of str ids, read from the store as they are met; the ids
+ * below NSMALL (the state names and reasons come early) in an array.
+ */
+#define NSMALL	4096
+
 struct names {
 	struct tr_db	*db;
 	struct tr_imap	 map;
 	sqlite3_stmt	*st;
+	struct name	*small[NSMALL];
 };
 
 static void
 names_init(struct names *n, struct tr_db *db)
 {
+	memset(n, 0, sizeof *n);
 	n->db = db;
 	tr_imap_init(&n->map);
-	n->st = NULL;
 }
 
 static void
@@ -170,6 +176,8 @@ names_get(struct names *n, int64_t id, struct tr_error *err)
 
 	if (id <= 0)
 		return (&none);
+	if (id < NSMALL && n->small[id] != NULL)
+		return (n->small[id]);
 	if ((nm = tr_imap_get(&n->map, (uint64_t)id)) != NULL)
 		return (nm);
 	if (n->st == NULL && (n->st = tr_db_prepare(n->db,
@@ -189,6 +197,8 @@ names_get(struct names *n, int64_t id, struct tr_error *err)
 		return (NULL);
 	}
 	tr_imap_put(&n->map, (uint64_t)id, nm);
+	if (id < NSMALL)
+		n->small[id] = nm;
 	return (nm);
 }
 
@@ -254,9 +264,7 @@ struct tr_derived {
 	int64_t		 lo, hi;	/* bin indexes used: [lo, hi] */
 	int64_t		 tmin, tmax;	/* goroutine states: first, last */
 	int		 any;		/* a Go track was seen */
-	struct tr_map	*stack_map;	/* (name, cat, cs) -> index */
-	struct stack	*stacks;
-	size_t		 nstacks, capstacks;
+	struct tr_imap	 stack_map;	/* hash of (name, cat, cs) -> it */
 };
 
 struct tr_derived *
@@ -269,7 +277,7 @@ tr_derived_new(struct tr_db *db, int64_t source_id)
 	names_init(&d->names, db);
 	tr_imap_init(&d->tracks);
 	tr_imap_init(&d->goids);
-	d->stack_map = tr_map_new();
+	tr_imap_init(&d->stack_map);
 	d->lo = d->tmin = INT64_MAX;
 	d->hi = d->tmax = INT64_MIN;
 	return (d);
@@ -293,8 +301,7 @@ tr_derived_free(struct tr_derived *d)
 	names_release(&d->names);
 	tr_imap_free(&d->tracks, trk_free);
 	tr_imap_release(&d->goids);
-	tr_map_free(d->stack_map);
-	free(d->stacks);
+	tr_imap_free(&d->stack_map, free);
 	free(d->bins);
 	free(d);
 }
@@ -461,18 +468,17 @@ json_int(const char *s, size_t len, const char *key, int64_t *v)
 	return (0);
 }
 
+/*
+ * Whether a state's args say "unfinished": the sink writes it last
+ * (import-gotrace.c: close_args), and SQLite keeps the order of members.
+ */
 static int
 has_unfinished(const char *s, size_t len)
 {
-	static const char	u[] = "\"unfinished\":true";
-	size_t			i;
+	static const char	u[] = "\"unfinished\":true}";
 
-	if (s == NULL || len < sizeof u - 1)
-		return (0);
-	for (i = 0; i + sizeof u - 1 <= len; i++)
-		if (s[i] == '"' && memcmp(s + i, u, sizeof u - 1) == 0)
-			return (1);
-	return (0);
+	return (s != NULL && len >= sizeof u - 1 &&
+	    memcmp(s + len - (sizeof u - 1), u, sizeof u - 1) == 0);
 }
 
 int
@@ -511,36 +517,33 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	return (0);
 }
 
-static int
+/* (state, reason, stack) -> its record, by a hash probed linearly. */
+static void
 stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
     int64_t dur)
 {
-	int64_t		 key[3], i;
+	int64_t		 key[3];
+	uint64_t	 h;
 	struct stack	*s;
 
 	key[0] = name_id;
 	key[1] = cat_id;
 	key[2] = cs;
-	if (!tr_map_get(d->stack_map, key, sizeof key, &i)) {
-		if (d->nstacks == d->capstacks) {
-			d->capstacks = d->capstacks ? d->capstacks * 2 : 64;
-			d->stacks = tr_xrealloc(d->stacks,
-			    d->capstacks * sizeof *d->stacks);
-		}
-		i = (int64_t)d->nstacks++;
-		s = &d->stacks[i];
-		memset(s, 0, sizeof *s);
+	h = tr_hash64(key, sizeof key);
+	while ((s = tr_imap_get(&d->stack_map, h)) != NULL &&
+	    (s->name_id != name_id || s->cat_id != cat_id || s->cs != cs))
+		h++;
+	if (s == NULL) {
+		s = tr_xcalloc(1, sizeof *s);
 		s->name_id = name_id;
 		s->cat_id = cat_id;
 		s->cs = cs;
-		tr_map_put(d->stack_map, key, sizeof key, i);
+		tr_imap_put(&d->stack_map, h, s);
 	}
-	s = &d->stacks[i];
 	s->n++;
 	s->ns += dur;
 	if (dur > s->max)
 		s->max = dur;
-	return (0);
 }
 
 int
@@ -576,10 +579,13 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 		g->states++;
 		if (ts < g->first)
 			g->first = ts;
-		if (ts + dur > g->last || (ts + dur == g->last &&
-		    has_unfinished(args, args_len))) {
-			g->last = ts + dur;
-			g->unfinished = has_unfinished(args, args_len);
+		if (ts + dur >= g->last) {
+			int	u = has_unfinished(args, args_len);
+
+			if (ts + dur > g->last || u) {
+				g->last = ts + dur;
+				g->unfinished = u;
+			}
 		}
 		stack_add(d, name_id, category_id, callsite_id, dur);
 		if (ts < d->tmin)
@@ -721,7 +727,8 @@ write_stacks(struct tr_derived *d, struct tr_error *err)
 	const struct name	*nm, *cat;
 	sqlite3_stmt		*st;
 	struct stack		*s;
-	size_t			 i;
+	uint64_t		*keys;
+	size_t			 i, n;
 	int			 rc = SQLITE_DONE;
 
 	st = tr_db_prepare(d->db, "INSERT INTO go_state_stack VALUES (?1, "
@@ -729,10 +736,12 @@ write_stacks(struct tr_derived *d, struct tr_error *err)
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, d->source_id);
-	for (i = 0; i < d->nstacks && rc == SQLITE_DONE; i++) {
-		s = &d->stacks[i];
+	keys = tr_imap_keys(&d->stack_map, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		s = tr_imap_get(&d->stack_map, keys[i]);
 		if ((nm = names_get(&d->names, s->name_id, err)) == NULL ||
 		    (cat = names_get(&d->names, s->cat_id, err)) == NULL) {
+			free(keys);
 			sqlite3_finalize(st);
 			return (-1);
 		}
@@ -753,6 +762,7 @@ write_stacks(struct tr_derived *d, struct tr_error *err)
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
+	free(keys);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(d->db, err, "cannot write go_state_stack"));
@@ -1017,15 +1027,24 @@ tr_derived_rebuild(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	if (rc != SQLITE_DONE)
 		goto dberr;
 	sqlite3_finalize(st);
-	st = tr_db_prepare(db, "SELECT r.track_id, r.ts, r.slices, r.id "
-	    "FROM track t CROSS JOIN slice_run r ON r.track_id = t.id "
-	    "WHERE t.source_id = ?1 AND t.kind IN ('goroutine', 'go-gc', "
-	    "'go-stw', 'go-proc') ORDER BY r.id", err);
+	st = NULL;
+	if (!d->any) {
+		tr_derived_free(d);
+		return (0);
+	}
+	/*
+	 * One pass over the source's runs, without the run indexes:
+	 * trace-align drops them while it moves a big source.
+	 */
+	st = tr_db_prepare(db, "SELECT track_id, ts, slices, id FROM "
+	    "slice_run WHERE source_id = ?1", err);
 	if (st == NULL)
 		goto fail;
 	sqlite3_bind_int64(st, 1, source_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		f.track = sqlite3_column_int64(st, 0);
+		if (tr_imap_get(&d->tracks, (uint64_t)f.track) == NULL)
+			continue;
 		if (walk_run((const char *)sqlite3_column_text(st, 2),
 		    (size_t)sqlite3_column_bytes(st, 2),
 		    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 3),
