@@ -179,7 +179,12 @@ str(json_t *r, const char *k)
 static int64_t
 num(json_t *r, const char *k)
 {
-	return (json_integer_value(json_object_get(r, k)));
+	json_t	*v = json_object_get(r, k);
+
+	/* Integers beyond 2^53 come as decimal strings (see out.h). */
+	if (json_is_string(v))
+		return (strtoll(json_string_value(v), NULL, 10));
+	return (json_integer_value(v));
 }
 
 /* --- fills ------------------------------------------------------------ */

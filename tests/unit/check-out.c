@@ -1,6 +1,7 @@
 /*
  * Unit tests for out: the aligned table, CSV quoting, JSON types, empty
- * result sets, and rows straight from SQLite statements.
+ * result sets, rows straight from SQLite statements, column units, named
+ * result sets as one JSON document, and notes.
  */
 #include "config.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <check.h>
 #include <sqlite3.h>
@@ -162,7 +164,7 @@ START_TEST(test_json)
 	    "{\"name\":\"a\",\"count\":1,\"ratio\":0.5,\"note\":\"plain\"},\n"
 	    "{\"name\":\"longer name\",\"count\":-12345,\"ratio\":null,"
 	    "\"note\":\"with, comma\"},\n"
-	    "{\"name\":\"\\u00FC\",\"count\":9223372036854775807,"
+	    "{\"name\":\"\\u00FC\",\"count\":\"9223372036854775807\","
 	    "\"ratio\":1e-07,"
 	    "\"note\":\"say \\\"hi\\\"\\nbye\"},\n"
 	    "{\"name\":\"\",\"count\":null,\"ratio\":null,\"note\":null}\n"
@@ -354,6 +356,299 @@ START_TEST(test_stmt)
 }
 END_TEST
 
+/* Integers a double cannot hold exactly are JSON strings; the rest numbers. */
+START_TEST(test_json_big)
+{
+	static const char *const n[] = { "v" };
+	struct cap	 c;
+	struct tr_out	*o = cap_open(&c, TR_OUT_JSON);
+
+	tr_out_columns(o, 1, n);
+	tr_out_int(o, 9007199254740991LL);
+	tr_out_end_row(o);
+	tr_out_int(o, 9007199254740992LL);
+	tr_out_end_row(o);
+	tr_out_int(o, -9007199254740991LL);
+	tr_out_end_row(o);
+	tr_out_int(o, -1764421507250000001LL);
+	tr_out_end_row(o);
+	tr_out_int(o, INT64_MIN);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "[\n{\"v\":9007199254740991},\n{\"v\":\"9007199254740992\"},\n"
+	    "{\"v\":-9007199254740991},\n{\"v\":\"-1764421507250000001\"},\n"
+	    "{\"v\":\"-9223372036854775808\"}\n]\n");
+	free(c.buf);
+	/* CSV and the table are not concerned. */
+	o = cap_open(&c, TR_OUT_CSV);
+	tr_out_columns(o, 1, n);
+	tr_out_int(o, 9007199254740992LL);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o), "v\n9007199254740992\n");
+	free(c.buf);
+}
+END_TEST
+
+static const char *const ucols[] = { "dur", "size", "at", "pct", "share" };
+
+/* One row of each unit, as int or real. */
+static void
+unit_row(struct tr_out *o, int64_t d, int64_t b, int64_t t, double p,
+    double sh)
+{
+	tr_out_int(o, d);
+	tr_out_int(o, b);
+	tr_out_int(o, t);
+	tr_out_real(o, p);
+	tr_out_real(o, sh);
+	tr_out_end_row(o);
+}
+
+static void
+unit_cols(struct tr_out *o)
+{
+	tr_out_columns(o, 5, ucols);
+	tr_out_column_unit(o, 0, TR_UNIT_NS);
+	tr_out_column_unit(o, 1, TR_UNIT_BYTES);
+	tr_out_column_unit(o, 2, TR_UNIT_TS);
+	tr_out_column_unit(o, 3, TR_UNIT_PERCENT);
+	tr_out_column_unit(o, 4, TR_UNIT_SHARE);
+	/* Out of range: ignored. */
+	tr_out_column_unit(o, 5, TR_UNIT_NS);
+	tr_out_column_unit(o, -1, TR_UNIT_NS);
+}
+
+/* 2026-11-29T13:05:07Z in ns since the epoch. */
+#define WALL_130507	1795957507000000000LL
+
+START_TEST(test_units_table)
+{
+	struct cap	 c;
+	struct tr_out	*o;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	o = cap_open(&c, TR_OUT_TABLE);
+	/* The store starts at 1000s; 13:05:07 wall is store 1000s. */
+	tr_out_set_clock(o, 1000000000000LL, 1, WALL_130507 - 1000000000000LL);
+	unit_cols(o);
+	unit_row(o, 35994000000LL, 74030284, 1012250000000LL, 42.5, 0.425);
+	unit_row(o, 1200000, 512, 1000000000000LL, 100, 1);
+	unit_row(o, 250, 1536, 999500000000LL, 0, -0.0);
+	unit_row(o, 0, 0, 1000000499999LL, 0.04, 0.0004);
+	/* Rounding up to the next unit: 999.96ms, 1023.999kB, 99.96%. */
+	unit_row(o, 999960000, 1048575, 1000000000500000LL, 99.96, 0.99996);
+	/* Negative values; 1ns before the start rounds to +0.000s. */
+	unit_row(o, -1500, 5LL << 40, 1000000000000LL - 1, -3, -0.5);
+	/* NULL stays empty; a text cell is left as it is. */
+	tr_out_int(o, 7200000000000LL);
+	tr_out_null(o);
+	tr_out_null(o);
+	tr_out_null(o);
+	tr_out_text(o, "n/a");
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "   dur    size                         at     pct  share\n"
+	    "35.99s  70.6MB      +12.250s 13:05:19.250   42.5%  42.5%\n"
+	    " 1.2ms    512B       +0.000s 13:05:07.000  100.0%  100.0%\n"
+	    " 250ns   1.5kB       -0.500s 13:05:06.500    0.0%  0.0%\n"
+	    "    0s      0B       +0.000s 13:05:07.000    0.0%  0.0%\n"
+	    "    1s     1MB  +999000.001s 02:35:07.001  100.0%  100.0%\n"
+	    "-1.5us     5TB       +0.000s 13:05:07.000   -3.0%  -50.0%\n"
+	    " 7200s                                             n/a\n");
+	free(c.buf);
+}
+END_TEST
+
+/* CSV and JSON keep the base units; a TS column without a clock is raw. */
+START_TEST(test_units_raw)
+{
+	static const char *const n[] = { "at", "dur" };
+	struct cap	 c;
+	struct tr_out	*o;
+	int		 f;
+	static const char *const want[] = {
+		"dur,size,at,pct,share\n35994000000,74030284,1012250000000,"
+		"42.5,0.425\n",
+		"[\n{\"dur\":35994000000,\"size\":74030284,"
+		"\"at\":1012250000000,\"pct\":42.5,\"share\":0.425}\n]\n",
+	};
+
+	for (f = 0; f < 2; f++) {
+		o = cap_open(&c, f == 0 ? TR_OUT_CSV : TR_OUT_JSON);
+		tr_out_set_clock(o, 1000000000000LL, 1, WALL_130507);
+		unit_cols(o);
+		unit_row(o, 35994000000LL, 74030284, 1012250000000LL, 42.5,
+		    0.425);
+		ck_assert_str_eq(cap_close(&c, o), want[f]);
+		free(c.buf);
+	}
+	o = cap_open(&c, TR_OUT_TABLE);
+	tr_out_columns(o, 2, n);
+	tr_out_column_unit(o, 0, TR_UNIT_TS);
+	tr_out_column_unit(o, 1, TR_UNIT_NS);
+	tr_out_int(o, 1012250000000LL);
+	tr_out_real(o, 1.5e6);
+	tr_out_end_row(o);
+	ck_assert_int_eq(tr_out_finish(o), 0);
+	/* A clock without the wall: relative times only; reals too. */
+	tr_out_set_clock(o, 1000000000000LL, 0, 0);
+	tr_out_columns(o, 2, n);
+	tr_out_column_unit(o, 0, TR_UNIT_TS);
+	tr_out_column_unit(o, 1, TR_UNIT_NS);
+	tr_out_real(o, 1012250000000.0);
+	tr_out_real(o, 0.25);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "           at    dur\n"
+	    "1012250000000  1.5ms\n"
+	    "\n"
+	    "      at     dur\n"
+	    "+12.250s  0.25ns\n");
+	free(c.buf);
+}
+END_TEST
+
+/* Named sets: one JSON object with every set and the notes. */
+START_TEST(test_named_sets)
+{
+	static const char *const a[] = { "a" }, *const b[] = { "b" };
+	struct cap	 c;
+	struct tr_out	*o;
+	char		*err = NULL;
+	size_t		 errlen = 0;
+	FILE		*ef = open_memstream(&err, &errlen);
+
+	o = cap_open(&c, TR_OUT_JSON);
+	tr_out_set_notes(o, ef, "q: ");
+	tr_out_note(o, "first %d", 1);
+	tr_out_set_name(o, "episodes");
+	tr_out_columns(o, 1, a);
+	tr_out_int(o, 1);
+	tr_out_end_row(o);
+	tr_out_int(o, 2);
+	tr_out_end_row(o);
+	ck_assert_int_eq(tr_out_finish(o), 0);
+	tr_out_set_name(o, "totals");
+	tr_out_columns(o, 1, b);
+	ck_assert_int_eq(tr_out_finish(o), 0);
+	/* Unnamed after a named one: named by position. */
+	tr_out_columns(o, 1, b);
+	tr_out_text(o, "x");
+	tr_out_end_row(o);
+	tr_out_note(o, "say \"%s\"", "why");
+	ck_assert_str_eq(cap_close(&c, o),
+	    "{\n"
+	    "\"episodes\":[\n{\"a\":1},\n{\"a\":2}\n],\n"
+	    "\"totals\":[],\n"
+	    "\"set-3\":[\n{\"b\":\"x\"}\n],\n"
+	    "\"notes\":[\"first 1\",\n\"say \\\"why\\\"\"]\n"
+	    "}\n");
+	free(c.buf);
+	fflush(ef);
+	ck_assert_str_eq(err, "");
+
+	/* A document with no notes still has the key. */
+	o = cap_open(&c, TR_OUT_JSON);
+	tr_out_set_name(o, "only");
+	tr_out_columns(o, 1, a);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "{\n\"only\":[],\n\"notes\":[]\n}\n");
+	free(c.buf);
+
+	/* Names do not change the table or CSV. */
+	o = cap_open(&c, TR_OUT_CSV);
+	tr_out_set_name(o, "episodes");
+	tr_out_columns(o, 1, a);
+	tr_out_int(o, 1);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o), "a\n1\n");
+	free(c.buf);
+	fclose(ef);
+	free(err);
+}
+END_TEST
+
+/* Notes outside a JSON document go to the note stream, or nowhere. */
+START_TEST(test_notes)
+{
+	static const char *const a[] = { "a" };
+	struct cap	 c;
+	struct tr_out	*o;
+	char		*err = NULL;
+	size_t		 errlen = 0;
+	FILE		*ef = open_memstream(&err, &errlen);
+
+	o = cap_open(&c, TR_OUT_TABLE);
+	tr_out_set_notes(o, ef, "trace-query: ");
+	tr_out_columns(o, 1, a);
+	tr_out_note(o, "37 snapshots, showing the last");
+	fflush(ef);
+	/* At once, before the table. */
+	ck_assert_str_eq(err, "trace-query: 37 snapshots, showing the last\n");
+	ck_assert_str_eq(cap_close(&c, o), "a\n");
+	free(c.buf);
+
+	/* JSON without names: arrays as before, the notes at the end. */
+	o = cap_open(&c, TR_OUT_JSON);
+	tr_out_set_notes(o, ef, NULL);
+	tr_out_note(o, "n%d", 2);
+	tr_out_columns(o, 1, a);
+	ck_assert_int_eq(tr_out_finish(o), 0);
+	fflush(ef);
+	ck_assert_str_eq(err, "trace-query: 37 snapshots, showing the last\n");
+	tr_out_free(o);
+	fflush(ef);
+	ck_assert_str_eq(err, "trace-query: 37 snapshots, showing the last\n"
+	    "n2\n");
+	fclose(c.f);
+	ck_assert_str_eq(c.buf, "[]\n");
+	free(c.buf);
+
+	/* Quiet: nowhere. */
+	o = cap_open(&c, TR_OUT_CSV);
+	tr_out_set_notes(o, NULL, "x: ");
+	tr_out_note(o, "lost");
+	tr_out_columns(o, 1, a);
+	ck_assert_str_eq(cap_close(&c, o), "a\n");
+	free(c.buf);
+	fflush(ef);
+	ck_assert_uint_eq(errlen, strlen("trace-query: 37 snapshots, "
+	    "showing the last\nn2\n"));
+	fclose(ef);
+	free(err);
+}
+END_TEST
+
+/* A statement's columns with units. */
+START_TEST(test_stmt_units)
+{
+	static const enum tr_out_unit u[] = {
+		TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_BYTES
+	};
+	struct cap	 c;
+	struct tr_out	*o;
+	struct tr_error	 err;
+	sqlite3		*sq;
+	sqlite3_stmt	*st;
+
+	tr_error_init(&err);
+	ck_assert_int_eq(sqlite3_open(":memory:", &sq), SQLITE_OK);
+	o = cap_open(&c, TR_OUT_TABLE);
+	ck_assert_int_eq(sqlite3_prepare_v2(sq, "SELECT 3 AS n, 2.5e9 AS d, "
+	    "2048 AS b UNION ALL SELECT 4, NULL, 'big'", -1, &st, NULL),
+	    SQLITE_OK);
+	ck_assert_int_eq(tr_out_stmt_units(o, sq, st, u, &err), 2);
+	sqlite3_finalize(st);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "n     d  b\n"
+	    "3  2.5s  2kB\n"
+	    "4        big\n");
+	free(c.buf);
+	sqlite3_close(sq);
+}
+END_TEST
+
 /* Two result sets in one output. */
 START_TEST(test_two_sets)
 {
@@ -438,6 +733,12 @@ main(void)
 	tcase_add_test(tc, test_empty_sets);
 	tcase_add_test(tc, test_extra_cells);
 	tcase_add_test(tc, test_stmt);
+	tcase_add_test(tc, test_json_big);
+	tcase_add_test(tc, test_units_table);
+	tcase_add_test(tc, test_units_raw);
+	tcase_add_test(tc, test_named_sets);
+	tcase_add_test(tc, test_notes);
+	tcase_add_test(tc, test_stmt_units);
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_parse_format);
 	tcase_add_test(tc, test_write_error);

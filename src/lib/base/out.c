@@ -6,8 +6,10 @@
 #include "base/out.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -32,7 +34,26 @@ struct tr_out {
 	size_t			 ncells, capcells;
 	/* JSON: the current row's object. */
 	json_t			*obj;
+	enum tr_out_unit	*units;		/* ncols */
+	/* TR_UNIT_TS: the store's start and the wall clock. */
+	int			 has_clock, has_wall;
+	int64_t			 origin, wall_offset;
+	/* JSON: the next set's name; 'doc' once one object is open. */
+	char			*next_name;
+	int			 doc;
+	/* Notes: kept for the JSON document, else written to 'notef'. */
+	char			**notes;
+	size_t			 nnotes;
+	FILE			*notef;
+	char			*noteprefix;
 };
+
+/*
+ * Integers beyond this magnitude do not survive a reader that holds
+ * numbers as doubles (JavaScript's JSON.parse): JSON writes them as
+ * strings of their decimal digits.
+ */
+#define JSON_SAFE_INT	9007199254740991LL	/* 2^53 - 1 */
 
 struct tr_out *
 tr_out_new(FILE *f, enum tr_out_format fmt)
@@ -41,6 +62,7 @@ tr_out_new(FILE *f, enum tr_out_format fmt)
 
 	o->f = f;
 	o->fmt = fmt;
+	o->notef = stderr;
 	return (o);
 }
 
@@ -53,10 +75,22 @@ free_names(struct tr_out *o)
 		free(o->names[i]);
 	free(o->names);
 	free(o->row);
+	free(o->units);
 	o->names = NULL;
 	o->row = NULL;
+	o->units = NULL;
 	o->ncols = 0;
 }
+
+static void
+put_note(struct tr_out *o, const char *msg)
+{
+	if (o->notef != NULL)
+		fprintf(o->notef, "%s%s\n", o->noteprefix ? o->noteprefix : "",
+		    msg);
+}
+
+static void json_text(FILE *, const char *);
 
 void
 tr_out_free(struct tr_out *o)
@@ -65,6 +99,23 @@ tr_out_free(struct tr_out *o)
 
 	if (o == NULL)
 		return;
+	/* The end of the one JSON document: its notes. */
+	if (o->doc) {
+		fputs(",\n\"notes\":[", o->f);
+		for (i = 0; i < o->nnotes; i++) {
+			if (i > 0)
+				fputs(",\n", o->f);
+			json_text(o->f, o->notes[i]);
+		}
+		fputs("]\n}\n", o->f);
+	} else
+		for (i = 0; i < o->nnotes; i++)
+			put_note(o, o->notes[i]);
+	for (i = 0; i < o->nnotes; i++)
+		free(o->notes[i]);
+	free(o->notes);
+	free(o->noteprefix);
+	free(o->next_name);
 	for (i = 0; i < o->ncells; i++)
 		free(o->cells[i].text);
 	free(o->cells);
@@ -96,6 +147,7 @@ tr_out_columns(struct tr_out *o, int n, const char *const *names)
 	o->ncols = n;
 	o->names = tr_xcalloc((size_t)n, sizeof *o->names);
 	o->row = tr_xcalloc((size_t)n, sizeof *o->row);
+	o->units = tr_xcalloc((size_t)n, sizeof *o->units);
 	for (i = 0; i < n; i++)
 		o->names[i] = tr_xstrdup(names[i]);
 	o->cur = 0;
@@ -103,8 +155,17 @@ tr_out_columns(struct tr_out *o, int n, const char *const *names)
 	if (o->fmt == TR_OUT_CSV && o->sets > 0)
 		fputc('\n', o->f);
 	o->sets++;
-	if (o->fmt == TR_OUT_JSON)
+	if (o->fmt == TR_OUT_JSON && (o->next_name != NULL || o->doc)) {
+		if (o->next_name == NULL)
+			o->next_name = tr_xasprintf("set-%d", o->sets);
+		fputs(o->doc ? ",\n" : "{\n", o->f);
+		json_text(o->f, o->next_name);
+		fputs(":[", o->f);
+		o->doc = 1;
+	} else if (o->fmt == TR_OUT_JSON)
 		fputs("[", o->f);
+	free(o->next_name);
+	o->next_name = NULL;
 }
 
 static void
@@ -135,20 +196,202 @@ put_cell(struct tr_out *o, char *text, int numeric)
 	o->cur++;
 }
 
+static enum tr_out_unit
+cur_unit(const struct tr_out *o)
+{
+	if (o->fmt != TR_OUT_TABLE || o->cur >= o->ncols)
+		return (TR_UNIT_NONE);
+	return (o->units[o->cur]);
+}
+
+/* Drop the zeros that end a fraction, and its point when nothing is left. */
+static void
+trim_zeros(char *s)
+{
+	char	*e;
+
+	if (strchr(s, '.') == NULL)
+		return;
+	e = s + strlen(s);
+	while (e[-1] == '0')
+		*--e = '\0';
+	if (e[-1] == '.')
+		e[-1] = '\0';
+}
+
+/*
+ * 'v' in the largest of 'n' units (each 'step' times the one before) that
+ * keeps it at 1 or more, to about 'digits' significant digits.
+ */
+static char *
+scaled(double v, double step, const char *const *names, int n, int digits)
+{
+	char	 num[64];
+	double	 a = fabs(v), x, scale = 1;
+	int	 u = 0, dec;
+
+	while (u + 1 < n && a >= scale * step) {
+		scale *= step;
+		u++;
+	}
+	for (;;) {
+		x = a / scale;
+		for (dec = digits - 1; dec > 0 && x >= 10; dec--)
+			x /= 10;
+		snprintf(num, sizeof num, "%.*f", dec, a / scale);
+		/* 999.96ms rounds to 1000.0ms: that is 1s. */
+		if (u + 1 < n && strtod(num, NULL) >= step) {
+			scale *= step;
+			u++;
+			continue;
+		}
+		break;
+	}
+	trim_zeros(num);
+	if (strcmp(num, "0") == 0)
+		v = 0;
+	return (tr_xasprintf("%s%s%s", v < 0 ? "-" : "", num, names[u]));
+}
+
+static char *
+fmt_duration(double ns)
+{
+	static const char *const u[] = { "ns", "us", "ms", "s" };
+
+	if (ns == 0)
+		return (tr_xstrdup("0s"));
+	return (scaled(ns, 1000, u, 4, 4));
+}
+
+static char *
+fmt_bytes(double b)
+{
+	static const char *const u[] = {
+		"B", "kB", "MB", "GB", "TB", "PB", "EB"
+	};
+
+	return (scaled(b, 1024, u, 7, 3));
+}
+
+static char *
+fmt_percent(double p)
+{
+	char	*t = tr_xasprintf("%.1f%%", p);
+
+	if (strcmp(t, "-0.0%") == 0) {
+		free(t);
+		t = tr_xstrdup("0.0%");
+	}
+	return (t);
+}
+
+/* Whether a + b fits in an int64_t; the sum in *r. */
+static int
+add_ok(int64_t a, int64_t b, int64_t *r)
+{
+	if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+		return (0);
+	*r = a + b;
+	return (1);
+}
+
+/* Floor division by a positive 'd'. */
+static int64_t
+floordiv(int64_t a, int64_t d)
+{
+	int64_t	q = a / d;
+
+	return (a % d < 0 ? q - 1 : q);
+}
+
+/*
+ * A store time stamp: "+12.250s" from the store's start, to the
+ * millisecond, then the local wall-clock time of day when it is known.
+ */
+static char *
+fmt_ts(const struct tr_out *o, int64_t v)
+{
+	struct tr_buf	 b;
+	struct tm	 tm;
+	time_t		 t;
+	int64_t		 rel, ms, w;
+
+	if (!o->has_clock || o->origin == INT64_MIN ||
+	    !add_ok(v, -o->origin, &rel) || !add_ok(rel, 500000, &ms))
+		return (tr_xasprintf("%lld", (long long)v));
+	ms = floordiv(ms, 1000000);
+	tr_buf_init(&b);
+	tr_buf_printf(&b, "%c%lld.%03llds", ms < 0 ? '-' : '+',
+	    (long long)(ms < 0 ? -ms : ms) / 1000,
+	    (long long)(ms < 0 ? -ms : ms) % 1000);
+	if (o->has_wall && add_ok(v, o->wall_offset, &w) &&
+	    add_ok(w, 500000, &w)) {
+		w = floordiv(w, 1000000);
+		t = (time_t)floordiv(w, 1000);
+		if (localtime_r(&t, &tm) != NULL)
+			tr_buf_printf(&b, " %02d:%02d:%02d.%03lld", tm.tm_hour,
+			    tm.tm_min, tm.tm_sec,
+			    (long long)(w - floordiv(w, 1000) * 1000));
+	}
+	return (b.data);
+}
+
+/* A number as the table shows it in a column of unit 'u'. */
+static char *
+fmt_unit(const struct tr_out *o, enum tr_out_unit u, double v, int64_t iv,
+    int is_int)
+{
+	switch (u) {
+	case TR_UNIT_NS:
+		return (fmt_duration(is_int ? (double)iv : v));
+	case TR_UNIT_BYTES:
+		return (fmt_bytes(is_int ? (double)iv : v));
+	case TR_UNIT_TS:
+		if (!is_int) {
+			if (!(v >= -9.2e18 && v <= 9.2e18))
+				break;
+			iv = llround(v);
+		}
+		return (fmt_ts(o, iv));
+	case TR_UNIT_PERCENT:
+		return (fmt_percent(is_int ? (double)iv : v));
+	case TR_UNIT_SHARE:
+		return (fmt_percent(100 * (is_int ? (double)iv : v)));
+	case TR_UNIT_NONE:
+		break;
+	}
+	return (NULL);
+}
+
 void
 tr_out_int(struct tr_out *o, int64_t v)
 {
-	put_cell(o, tr_xasprintf("%lld", (long long)v), 1);
+	enum tr_out_unit	u = cur_unit(o);
+	char			*t;
+
+	if (u != TR_UNIT_NONE && (t = fmt_unit(o, u, 0, v, 1)) != NULL)
+		put_cell(o, t, 1);
+	else if (o->fmt == TR_OUT_JSON &&
+	    (v > JSON_SAFE_INT || v < -JSON_SAFE_INT))
+		/* A string, so that no reader rounds it (see above). */
+		put_cell(o, tr_xasprintf("%lld", (long long)v), 0);
+	else
+		put_cell(o, tr_xasprintf("%lld", (long long)v), 1);
 }
 
 void
 tr_out_real(struct tr_out *o, double v)
 {
-	char	*t;
-	int	 prec;
+	enum tr_out_unit	 u = cur_unit(o);
+	char			*t;
+	int			 prec;
 
 	if (!isfinite(v)) {
 		put_cell(o, NULL, 1);
+		return;
+	}
+	if (u != TR_UNIT_NONE && (t = fmt_unit(o, u, v, 0, 0)) != NULL) {
+		put_cell(o, t, 2);
 		return;
 	}
 	/* The shortest of these that reads back as the same double. */
@@ -355,6 +598,13 @@ int64_t
 tr_out_stmt(struct tr_out *o, sqlite3 *sq, sqlite3_stmt *st,
     struct tr_error *err)
 {
+	return (tr_out_stmt_units(o, sq, st, NULL, err));
+}
+
+int64_t
+tr_out_stmt_units(struct tr_out *o, sqlite3 *sq, sqlite3_stmt *st,
+    const enum tr_out_unit *units, struct tr_error *err)
+{
 	const char	**names;
 	int		  n = sqlite3_column_count(st), i, rc;
 	int64_t		  rows = 0;
@@ -364,6 +614,8 @@ tr_out_stmt(struct tr_out *o, sqlite3 *sq, sqlite3_stmt *st,
 		names[i] = sqlite3_column_name(st, i);
 	tr_out_columns(o, n, names);
 	free(names);
+	for (i = 0; units != NULL && i < n; i++)
+		tr_out_column_unit(o, i, units[i]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (i = 0; i < n; i++) {
 			switch (sqlite3_column_type(st, i)) {
@@ -422,7 +674,10 @@ tr_out_finish(struct tr_out *o)
 		}
 		break;
 	case TR_OUT_JSON:
-		fputs(o->nrows > 0 ? "\n]\n" : "]\n", o->f);
+		if (o->doc)
+			fputs(o->nrows > 0 ? "\n]" : "]", o->f);
+		else
+			fputs(o->nrows > 0 ? "\n]\n" : "]\n", o->f);
 		break;
 	case TR_OUT_TABLE:
 		if (o->ncols == 0)
@@ -484,43 +739,54 @@ tr_out_finish(struct tr_out *o)
 	return (ferror(o->f) ? -1 : 0);
 }
 
-/*
- * Interface for units, the clock, named result sets and notes: recorded
- * here; the table rendering and the one-document JSON follow.
- */
+
 void
 tr_out_column_unit(struct tr_out *o, int col, enum tr_out_unit u)
 {
-	(void)o;
-	(void)col;
-	(void)u;
+	if (col >= 0 && col < o->ncols)
+		o->units[col] = u;
 }
 
 void
 tr_out_set_clock(struct tr_out *o, int64_t origin, int has_wall,
     int64_t wall_offset)
 {
-	(void)o;
-	(void)origin;
-	(void)has_wall;
-	(void)wall_offset;
+	o->has_clock = 1;
+	o->origin = origin;
+	o->has_wall = has_wall != 0;
+	o->wall_offset = wall_offset;
 }
 
 void
 tr_out_set_name(struct tr_out *o, const char *name)
 {
-	(void)o;
-	(void)name;
+	free(o->next_name);
+	o->next_name = name != NULL ? tr_xstrdup(name) : NULL;
+}
+
+void
+tr_out_set_notes(struct tr_out *o, FILE *f, const char *prefix)
+{
+	o->notef = f;
+	free(o->noteprefix);
+	o->noteprefix = prefix != NULL ? tr_xstrdup(prefix) : NULL;
 }
 
 void
 tr_out_note(struct tr_out *o, const char *fmt, ...)
 {
-	va_list	ap;
+	va_list	 ap;
+	char	*msg;
 
-	(void)o;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = tr_xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (o->fmt != TR_OUT_JSON) {
+		put_note(o, msg);
+		free(msg);
+		return;
+	}
+	/* Kept: whether the output is one document is known at the end. */
+	o->notes = tr_xrealloc(o->notes, (o->nnotes + 1) * sizeof *o->notes);
+	o->notes[o->nnotes++] = msg;
 }

@@ -36,44 +36,92 @@ void		 tr_out_text(struct tr_out *, const char *);
 void		 tr_out_null(struct tr_out *);
 /* End the current row; cells missing from it are NULL. */
 void		 tr_out_end_row(struct tr_out *);
+
 /*
- * Write every row of 'st' (with its column names when 'header' is set).
- * Returns the row count, or -1 with 'err' set.
- */
-int64_t		 tr_out_stmt(struct tr_out *, sqlite3 *, sqlite3_stmt *,
-		    struct tr_error *);
-/*
- * How a column's integers or reals read (for the table: people; CSV and
- * JSON always keep the raw base unit).  Call after tr_out_columns().
+ * How a column's integers or reals read in the table, which is for
+ * people; CSV and JSON always keep the value as given (integer base
+ * units: ns, bytes, store ns).  Call after tr_out_columns(); NULL cells
+ * stay empty, and text cells are not touched.
  */
 enum tr_out_unit {
 	TR_UNIT_NONE,		/* as is */
-	TR_UNIT_NS,		/* a duration in ns: "35.99s", "1.2ms" */
-	TR_UNIT_BYTES,		/* a size: "70.6MB" */
-	TR_UNIT_TS,		/* a store time stamp (ns): relative to the
-				   store's start, with the wall clock beside
-				   it when known (tr_out_set_clock) */
+	TR_UNIT_NS,		/* a duration in ns, to 4 significant
+				   digits: "35.99s", "1.2ms", "250ns",
+				   "0s" */
+	TR_UNIT_BYTES,		/* a size in bytes, to 3 significant
+				   digits in units of 1024 as go tool pprof
+				   writes them: "512B", "1.5kB", "70.6MB" */
+	TR_UNIT_TS,		/* a store time stamp (ns): "+12.250s" from
+				   the store's start, to the ms, and the
+				   local time of day beside it when the
+				   wall clock is known: "+12.250s
+				   13:05:07.250"; the raw integer when no
+				   clock was set (tr_out_set_clock) */
 	TR_UNIT_PERCENT,	/* 0-100: "42.5%" */
 	TR_UNIT_SHARE		/* 0-1: "42.5%" */
 };
 void		 tr_out_column_unit(struct tr_out *, int col,
 		    enum tr_out_unit);
+
+/*
+ * Write every row of 'st' under its column names, each column in
+ * units[i] (NULL: TR_UNIT_NONE for all; else one per column of 'st').
+ * Returns the row count, or -1 with 'err' set.
+ */
+int64_t		 tr_out_stmt(struct tr_out *, sqlite3 *, sqlite3_stmt *,
+		    struct tr_error *);
+int64_t		 tr_out_stmt_units(struct tr_out *, sqlite3 *,
+		    sqlite3_stmt *, const enum tr_out_unit *units,
+		    struct tr_error *);
+
 /*
  * The store's start (store ns) and, when has_wall, the offset that turns
- * store ns into ns since the epoch, for TR_UNIT_TS columns.
+ * store ns into ns since the epoch, for TR_UNIT_TS columns (shown in the
+ * process's local zone, TZ).  Holds for every later result set.
  */
 void		 tr_out_set_clock(struct tr_out *, int64_t origin,
 		    int has_wall, int64_t wall_offset);
+
 /*
- * Name the next result set (before tr_out_columns()).  With JSON, a
- * query whose result sets are named prints one object
- * {"NAME": [rows...], ...} instead of one array per set: one document
- * per invocation.  A note (a string) can be added to the document with
- * tr_out_note(); on a table or CSV it goes to stderr.
+ * Name the next result set (before tr_out_columns(); 'name' is copied).
+ * With JSON, once a set is named the output is one object per
+ * invocation:
+ *
+ *	{
+ *	"episodes":[
+ *	{...},
+ *	{...}
+ *	],
+ *	"totals":[],
+ *	"notes":["..."]
+ *	}
+ *
+ * the sets in order (an unnamed set after a named one is "set-N", N its
+ * position from 1), then "notes", always there, an array of strings.
+ * The object is closed by tr_out_free().  Without names, JSON writes one
+ * array per set, as before.  The table and CSV ignore names.
+ *
+ * JSON integers: a value beyond +-(2^53 - 1) (9007199254740991), which a
+ * reader holding numbers as doubles (JavaScript) would round, is written
+ * as a string of its decimal digits ("1764421507250000000"); every other
+ * integer is a JSON number.
  */
 void		 tr_out_set_name(struct tr_out *, const char *name);
+/*
+ * A note (one line, no newline) about the output: what was left out or
+ * assumed.  With JSON it is kept for the document's "notes" (or, when
+ * the output is not one document, written as below at tr_out_free());
+ * with the table and CSV it goes at once to the note stream.
+ */
 void		 tr_out_note(struct tr_out *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
+/*
+ * Where notes go that are not in the JSON document: 'f' (borrowed; NULL
+ * for nowhere, as with -q), each line after 'prefix' (copied; NULL for
+ * none).  The default is stderr without a prefix.
+ */
+void		 tr_out_set_notes(struct tr_out *, FILE *f,
+		    const char *prefix);
 
 /* Finish the result set (the table is written here).  Returns 0 or -1. */
 int		 tr_out_finish(struct tr_out *);

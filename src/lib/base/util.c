@@ -69,18 +69,28 @@ char *
 tr_xasprintf(const char *fmt, ...)
 {
 	va_list	 ap;
+	char	*p;
+
+	va_start(ap, fmt);
+	p = tr_xvasprintf(fmt, ap);
+	va_end(ap);
+	return (p);
+}
+
+char *
+tr_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list	 aq;
 	char	*p = NULL;
 	int	 n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		oom(0);
 	p = tr_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	return (p);
 }
 

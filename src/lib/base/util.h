@@ -7,6 +7,7 @@
 #define TR_UTIL_H
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 /* Allocators: print a message and abort() when memory runs out. */
@@ -18,6 +19,8 @@ char	*tr_xstrndup(const char *, size_t);
 /* printf into a new string owned by the caller. */
 char	*tr_xasprintf(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
+char	*tr_xvasprintf(const char *, va_list)
+	    __attribute__((format(printf, 1, 0)));
 
 /* A growable byte buffer, always NUL-terminated after tr_buf_init(). */
 struct tr_buf {
