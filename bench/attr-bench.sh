@@ -120,7 +120,7 @@ awk -v lo="$lo" -v hi="$hi" -v start="$start" 'BEGIN {
 }' > "$dir/nvidia-smi.csv" || exit 1
 trace-import -q -d "$db" --tz UTC "$dir/nvidia-smi.csv" || exit 1
 off=$(( lo - start * 1000000000 ))
-trace-align -d "$db" --offset "2=${off}ns" > /dev/null || exit 1
+trace-align -d "$db" --offset "2==${off}ns" > /dev/null || exit 1
 gpus=$(trace-query -d "$db" -F csv sql "SELECT count(*) FROM gpu_metric" |
     tail -n 1)
 
@@ -158,7 +158,7 @@ i=0
 while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 	t0=$(now)
-	trace-align -d "$db" --offset "1=+${i}ms" > /dev/null || exit 1
+	trace-align -d "$db" --offset "1==+${i}ms" > /dev/null || exit 1
 	t1=$(now)
 	echo $(( (t1 - t0) / 1000000 )) >> "$dir/times"
 done

@@ -448,12 +448,12 @@ START_TEST(test_align_moves_bins)
 
 	before = qint(db, "SELECT min(ts) FROM go_state");
 	/* Off the bin grid, so that the bins must be made again. */
-	align_offset(db, "1=+1234567ns");
+	align_offset(db, "1==+1234567ns");
 	after = qint(db, "SELECT min(ts) FROM go_state");
 	ck_assert_int_eq(after, before + 1234567);
 	ck_assert_int_gt(check_bins(db, "moved by +1234567ns"), 0);
 	check_summary(db);
-	align_offset(db, "1=-25ms");
+	align_offset(db, "1==-25ms");
 	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_state"),
 	    before - 25 * MS);
 	ck_assert_int_gt(check_bins(db, "moved by -25ms"), 0);
