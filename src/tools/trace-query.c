@@ -150,7 +150,6 @@ main(int argc, char **argv)
 	    &err)) == NULL)
 		return (tool_report(&err));
 	out = tr_out_new(stdout, fmt);
-	tr_out_set_notes(out, stderr, "trace-query: ");
 	/* A write error is reported once, by tool_close_stdout(). */
 	if (q->run(db, argc - optind, argv + optind, out, &err) != 0)
 		status = ferror(stdout) ? TOOL_EXIT_DATA : tool_report(&err);

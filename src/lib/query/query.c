@@ -73,8 +73,24 @@ tr_query_suggest(const char *name)
 void
 tr_query_help(const struct tr_query *q)
 {
+	struct tr_error	 err;
+	struct tr_out	*out;
+	char		*argv[3];
+
 	if (q->help != NULL) {
 		q->help();
+		return;
+	}
+	/* Its options are read by tr_args, which prints the help. */
+	if (strstr(q->usage, "OPTION") != NULL ||
+	    strstr(q->usage, "SELECTION") != NULL) {
+		argv[0] = (char *)q->name;
+		argv[1] = (char *)"--help";
+		argv[2] = NULL;
+		tr_error_init(&err);
+		out = tr_out_new(stdout, TR_OUT_CSV);
+		q->run(NULL, 2, argv, out, &err);
+		tr_out_free(out);
 		return;
 	}
 	printf("usage: trace-query [-d DB] [-F table|csv|json] %s%s%s\n\n"

@@ -22,7 +22,10 @@ struct tr_query {
 			     struct tr_out *, struct tr_error *);
 	/*
 	 * Print the query's help (its options) on stdout, without a
-	 * store; NULL: trace-query prints the usage line and summary.
+	 * store.  NULL: a query whose usage names OPTION or SELECTION
+	 * reads its arguments with tr_args (args.h) before it touches the
+	 * store, so run(NULL, 2, {name, "--help"}, ...) prints its help;
+	 * for the others trace-query prints the usage and the summary.
 	 */
 	void		 (*help)(void);
 };
