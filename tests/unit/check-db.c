@@ -372,22 +372,33 @@ START_TEST(test_foreign_sqlite)
 }
 END_TEST
 
-/* An empty file becomes a store; read-only, it is not one yet. */
+/*
+ * An empty file is not a store: the tools that read or align one refuse
+ * it and leave it empty; an import (the only writer that makes a store)
+ * makes one in it.
+ */
 START_TEST(test_empty_file)
 {
 	struct tr_error	 err;
 	struct tr_db	*db;
+	struct stat	 st;
 	char		*path = tmp_path("empty.db"), buf[512], want[512];
+	int		 flags[] = { TR_DB_READONLY, TR_DB_NOCREATE }, i;
 
 	write_file(path, "", 0);
-	tr_error_init(&err);
-	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
-	tr_error_format(&err, buf, sizeof buf);
 	snprintf(want, sizeof want,
-	    "%s: not a tracekit store (an empty database)", path);
-	ck_assert_str_eq(buf, want);
+	    "%s: not a tracekit store (an empty file)", path);
+	for (i = 0; i < 2; i++) {
+		tr_error_init(&err);
+		ck_assert_ptr_null(tr_db_open(path, flags[i], &err));
+		tr_error_format(&err, buf, sizeof buf);
+		ck_assert_str_eq(buf, want);
+		ck_assert_int_eq(err.code, TR_EDATA);
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_int_eq(st.st_size, 0);
+	}
 	tr_error_init(&err);
-	db = tr_db_open(path, TR_DB_NOCREATE, &err);
+	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
 	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
@@ -1377,7 +1388,8 @@ START_TEST(test_list_dir)
 	touch("d/c/d/g");
 	root = tmp_path("d");
 	tr_error_init(&err);
-	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), 0);
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, NULL, NULL,
+	    &err), 0);
 	for (i = 0; want[i] != NULL; i++) {
 		ck_assert_uint_lt(i, n);
 		p = tmp_path(want[i]);
@@ -1391,7 +1403,8 @@ START_TEST(test_list_dir)
 	free(root);
 	/* A trailing slash adds no second one. */
 	root = tr_xasprintf("%s/d/a/", tmpdir);
-	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), 0);
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, NULL, NULL,
+	    &err), 0);
 	ck_assert_uint_eq(n, 2);
 	p = tr_xasprintf("%s/d/a/y.txt", tmpdir);
 	ck_assert_str_eq(paths[0], p);
@@ -1402,13 +1415,15 @@ START_TEST(test_list_dir)
 	free(root);
 	/* An empty directory. */
 	root = tmp_path("d/empty");
-	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), 0);
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, NULL, NULL,
+	    &err), 0);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_null(paths);
 	free(root);
 	/* A missing one. */
 	root = tmp_path("nope");
-	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, &err), -1);
+	ck_assert_int_eq(tr_import_list_dir(root, &paths, &n, NULL, NULL,
+	    &err), -1);
 	ck_assert_ptr_null(paths);
 	ck_assert_uint_eq(n, 0);
 	tr_error_format(&err, buf, sizeof buf);

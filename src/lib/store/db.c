@@ -716,12 +716,18 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 		foreign(db, objects, err);
 		goto fail;
 	}
+	/*
+	 * Only an import makes a store: an empty file (or an empty SQLite
+	 * database) given to a tool that reads or aligns one is not one,
+	 * and stays as it was.
+	 */
+	if (version == 0 && (flags & (TR_DB_READONLY | TR_DB_NOCREATE))) {
+		tr_error_set_line(err, TR_EDATA, path, 0, 0,
+		    "not a tracekit store (an empty %s)", st.st_size == 0 ?
+		    "file" : "database");
+		goto fail;
+	}
 	if (flags & TR_DB_READONLY) {
-		if (version == 0) {
-			tr_error_set_line(err, TR_EDATA, path, 0, 0,
-			    "not a tracekit store (an empty database)");
-			goto fail;
-		}
 		if (version < TR_DB_VERSION) {
 			tr_error_set_line(err, TR_EDATA, path, 0, 0,
 			    "store schema version %lld is older than %d; run "
