@@ -17,7 +17,7 @@
 #include "base/util.h"
 
 static const char usage_text[] =
-"usage: trace-align [-n] [-d DB] [-F table|csv|json] [--reset]\n"
+"usage: trace-align [-nq] [-d DB] [-F table|csv|json] [--reset]\n"
 "                   [--offset SOURCE=OFFSET] [--pair SOURCE:TIME=SOURCE:TIME]\n"
 "                   [--tz [SOURCE=]ZONE] [--pid [SOURCE=]PID]\n"
 "                   [--search DURATION] [--min-confidence C] [--force]\n"
@@ -29,7 +29,9 @@ static const char usage_text[] =
 "\n"
 "  -d, --db FILE           the store (default: $TRACE_DB or trace.db)\n"
 "  -n, --dry-run           change nothing; print what would be applied\n"
-"  -F, --format FMT        table (default on a terminal), csv or json\n"
+"  -F, --output-format FMT table (default on a terminal), csv\n"
+"                          (default otherwise) or json\n"
+"  -q, --quiet             no notes on standard error, only errors\n"
 "      --reset             put every source back on its native clock\n"
 "      --offset S=OFFSET   move source S by OFFSET (+12.5ms) from its\n"
 "                          anchors, or from its native clock\n"
@@ -74,7 +76,8 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "reset", no_argument, NULL, OPT_RESET },
 		{ "offset", required_argument, NULL, OPT_OFFSET },
 		{ "pair", required_argument, NULL, OPT_PAIR },
@@ -101,8 +104,8 @@ main(int argc, char **argv)
 
 	tool_init("trace-align");
 	tr_align_opts_init(&o);
-	fmt = isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV;
-	while ((c = getopt_long(argc, argv, "d:nF:hV", longopts,
+	fmt = tool_format_default();
+	while ((c = getopt_long(argc, argv, "d:nF:qhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -112,10 +115,10 @@ main(int argc, char **argv)
 			o.dry_run = 1;
 			break;
 		case 'F':
-			if (tr_out_parse_format(optarg, &fmt) != 0)
-				tool_die(TOOL_EXIT_USAGE, "unknown output "
-				    "format '%s'; use table, csv or json",
-				    optarg);
+			fmt = tool_parse_format(optarg);
+			break;
+		case 'q':
+			tool_quiet = 1;
 			break;
 		case OPT_RESET:
 			o.reset = 1;
@@ -184,7 +187,7 @@ main(int argc, char **argv)
 		tr_align_opts_release(&o);
 		return (tool_report(&err));
 	}
-	out = tr_out_new(stdout, fmt);
+	out = tool_out_new(fmt);
 	if (tr_align_run(db, &o, out, &err) != 0)
 		status = tool_report(&err);
 	tr_out_free(out);

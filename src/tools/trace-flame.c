@@ -16,7 +16,7 @@
 #include "base/util.h"
 
 static const char usage_text[] =
-"usage: trace-flame [-d DB] [--folded] [selection] [naming] [drawing]\n"
+"usage: trace-flame [-q] [-d DB] [--folded] [selection] [naming] [drawing]\n"
 "\n"
 "Draw the selected stack samples as an interactive SVG flame graph on\n"
 "standard output, or print them as folded stacks.\n"
@@ -56,6 +56,7 @@ static const char usage_text[] =
 "      --countname NAME what a count is (default \"samples\")\n"
 "      --inverted       icicle graph: roots at the top\n"
 "      --reverse        merge stacks from the leaf\n"
+"  -q, --quiet          no notes on standard error, only errors\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n";
 
@@ -115,6 +116,7 @@ main(int argc, char **argv)
 		{ "sample-index", required_argument, NULL, 'e' },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -134,7 +136,7 @@ main(int argc, char **argv)
 	tr_flame_sel_init(&sel);
 	tr_flame_fold_opts_init(&fo);
 	tr_svg_opts_init(&so);
-	while ((c = getopt_long(argc, argv, "d:s:e:p:t:c:hV", longopts,
+	while ((c = getopt_long(argc, argv, "d:s:e:p:t:c:qhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -231,6 +233,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_PPROF:
 			pprof_out = optarg;
+			break;
+		case 'q':
+			tool_quiet = 1;
 			break;
 		case 'h':
 			usage(0);
