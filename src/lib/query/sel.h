@@ -6,9 +6,10 @@
  *
  * Parsing happens in two steps.  tr_sel_option() takes each option's text
  * while the command line is read (no store needed: syntax errors are usage
- * errors at once).  tr_sel_resolve() then checks it against the store:
- * unknown sources, events, types, pids or GPUs are errors ("no source
- * 999"), and every time is turned into absolute store nanoseconds.
+ * errors at once, exit 2).  tr_sel_resolve() then checks it against the
+ * store: unknown sources, events, types, pids or GPUs are data errors
+ * ("no source 999", exit 1), and every time is turned into absolute store
+ * nanoseconds.
  *
  * Time.  The origin of relative times ("12s", "1.5s", "200ms") is the
  * store's start: the earliest time stamp of any aligned source (see
@@ -25,6 +26,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/util.h"
 #include "store/db.h"
 
 #define TR_SEL_MAXLABELS	8
@@ -57,6 +59,7 @@ struct tr_sel {
 	size_t		 nsources;
 	const char	*type;		/* pprof profile type */
 	const char	*event;		/* perf event or pprof sample type */
+	const char	*event_opt;	/* "event" or "sample-index" */
 	int64_t		 pid, tid, goid;
 	const char	*comm;
 	int64_t		 gpu;
@@ -74,8 +77,22 @@ struct tr_sel {
 	int64_t		 origin;	/* the store's start (store ns) */
 	int64_t		*profile_ids;	/* --profile, sorted */
 	size_t		 nprofile_ids;
-	int64_t		*pid_tids;	/* --pid on perf without a pid: its */
-	size_t		 npid_tids;	/* threads, from what the store knows */
+	/*
+	 * --pid: the thread rows (thread.id) of the process, from the
+	 * process table and, for perf recorded without a pid field, from
+	 * what else the store knows (see tr_sel_resolve()).
+	 */
+	int64_t		*pid_threads;
+	size_t		 npid_threads;
+	/*
+	 * The pprof profiles selected (--source, --type, --profile, the
+	 * window; snapshot profiles reduced to the last one of each type
+	 * unless --snapshots all), by time then id.
+	 */
+	int64_t		*profiles;
+	size_t		 nprofiles;
+	/* Notes for stderr, one a line ("" when none); owned. */
+	struct tr_buf	 notes;
 };
 
 void	tr_sel_init(struct tr_sel *, int accept);
@@ -92,10 +109,25 @@ int	tr_sel_option(struct tr_sel *, const char *name, const char *value,
 	    struct tr_error *);
 
 /*
+ * Whether 'name' (long, without the dashes) is a selection option this
+ * selection accepts; the long name of short option 'letter' (s, e, p, t,
+ * c) when accepted, else NULL.  Every selection option takes a value.
+ */
+int	tr_sel_takes(const struct tr_sel *, const char *name);
+const char *tr_sel_letter(const struct tr_sel *, int letter);
+/* The accepted option names, NULL-terminated, in a new array. */
+const char **tr_sel_names(const struct tr_sel *, size_t *n);
+
+/*
  * Check the selection against the store and resolve its times: unknown
- * sources, events, types, pids, goroutines or GPUs are TR_EUSAGE errors
- * naming the choices ("no event 'nosuch'; events: cpu-clock, ...").
- * Returns 0 or -1.
+ * sources, events, types, pids, goroutines or GPUs are TR_EDATA errors
+ * naming the choices ("no event 'nosuch'; events: cpu-clock, ...");
+ * --to before --from is TR_EUSAGE.  --pid on threads with no process
+ * (perf script's default format prints no pid) takes the threads whose
+ * tid is known elsewhere in the store to belong to it, its main thread
+ * (tid = pid), the threads of a perf source recorded with -p PID, and
+ * the threads of the same source with the main thread's command name;
+ * what was inferred is said in sel->notes.  Returns 0 or -1.
  */
 int	tr_sel_resolve(struct tr_sel *, struct tr_db *, struct tr_error *);
 
@@ -113,10 +145,34 @@ int	tr_sel_overlaps(const struct tr_sel *, int64_t ts, int64_t end);
 int	tr_sel_has_source(const struct tr_sel *, int64_t id);
 
 /*
- * The help lines of the selection options in 'accept' (for --help of a
- * tool or a query), as a static string.
+ * Append " AND ..." conditions choosing the rows of table sample (alias
+ * 's') that the selection takes: sources, --type and --profile (through
+ * the profiles), --event, --pid, --tid, --comm, --label and the window
+ * (a sample without a time stamp is in it when its profile is).  Named
+ * parameters ":sel_*"; bind them with tr_sel_bind().
  */
-const char *tr_sel_help(int accept);
+void	tr_sel_sample_where(const struct tr_sel *, struct tr_buf *);
+void	tr_sel_bind(const struct tr_sel *, sqlite3_stmt *);
+
+/*
+ * Whether profile type 'type' holds snapshots (heap, allocs, goroutine,
+ * threadcreate: each profile is a state, not an increment).
+ */
+int	tr_sel_snapshot_type(const char *type);
+
+/*
+ * The help lines of the selection options in 'accept' (for --help of a
+ * tool or a query), in a new string owned by the caller.
+ */
+char	*tr_sel_help(int accept);
+
+/*
+ * Parse a list of ids: comma-separated items, each an id ("12", or with
+ * 'prefix' "s12") or a range ("3-7").  '*ids' (sorted, unique) is owned
+ * by the caller.  Returns 0, or -1 when 'text' is not such a list.
+ */
+int	tr_sel_parse_ids(const char *text, int prefix, int64_t **ids,
+	    size_t *n);
 
 /*
  * The store's start (the origin of relative times) and its wall clock:
@@ -126,5 +182,22 @@ const char *tr_sel_help(int accept);
  */
 int	tr_sel_store_origin(struct tr_db *, int64_t *origin,
 	    int *has_wall, int64_t *wall_offset, struct tr_error *);
+
+/*
+ * The zone of the store's local times: 'tz' when given, else the zone a
+ * GPU source was imported in (its meta "tz"), else NULL (the process's).
+ * Returns a new string or NULL.
+ */
+char	*tr_sel_store_zone(struct tr_db *, const char *tz);
+
+/*
+ * Parse one time of the selection into store ns: relative to 'origin'
+ * ("12s", "-1.5s"), "=NS" (absolute store ns), or a wall-clock time
+ * (wall_offset: store ns to epoch ns) in 'zone'.  Returns 0, or -1 with
+ * a TR_EDATA error (or TR_EUSAGE for bad syntax) naming 'opt'.
+ */
+int	tr_sel_parse_time(const char *opt, const char *text, int64_t origin,
+	    int has_wall, int64_t wall_offset, const char *zone, int64_t *ns,
+	    struct tr_error *);
 
 #endif

@@ -1,0 +1,411 @@
+/*
+ * Unit tests for the selection model (sel.c) and the query argument
+ * parser (args.c): id lists, option syntax and repeats, resolving against
+ * a store (unknown names, the origin, --pid without a recorded pid, wall
+ * clock times), the sample SQL, help, and "did you mean".
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "store/db.h"
+#include "query/args.h"
+#include "query/sel.h"
+#include "import/importer.h"
+#include "base/input.h"
+#include "base/util.h"
+
+static struct tr_db *
+store(void)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(db);
+	return (db);
+}
+
+static void
+add(struct tr_db *db, const char *name, const char *text)
+{
+	struct tr_import_result	 res;
+	struct tr_import_opts	 o;
+	struct tr_error		 err;
+	struct tr_input		*in;
+	char			 msg[1200];
+
+	tr_error_init(&err);
+	in = tr_input_mem(name, text, strlen(text));
+	tr_import_opts_init(&o);
+	o.format = tr_importer_find("perf-script");
+	if (tr_import_input(db, in, &o, &res, &err) != 0) {
+		tr_error_format(&err, msg, sizeof msg);
+		ck_abort_msg("import failed: %s", msg);
+	}
+	tr_input_free(in);
+}
+
+/*
+ * perf script's default format: "COMM TID TIME: PERIOD EVENT:", no pid.
+ * Threads 100 (the main thread, tid = pid) and 101 of "app", 200 of
+ * "other"; the first sample at 10 s, the last at 13 s.
+ */
+static const char perf_nopid[] =
+"app   100 10.000000: 1000 cpu-clock:\n\t1 main (/bin/app)\n\n"
+"app   101 11.000000: 1000 cpu-clock:\n\t1 main (/bin/app)\n\n"
+"other 200 12.000000: 1000 cpu-clock:\n\t2 run (/bin/other)\n\n"
+"app   100 13.000000: 1000 cpu-clock:\n\t1 main (/bin/app)\n\n";
+
+static void
+ck_err(const struct tr_error *err, int code, const char *msg)
+{
+	ck_assert_int_eq(err->code, code);
+	ck_assert_str_eq(err->msg, msg);
+}
+
+START_TEST(test_ids)
+{
+	int64_t	*v = NULL;
+	size_t	 n = 0;
+
+	ck_assert_int_eq(tr_sel_parse_ids("7,1,3,5-7", 0, &v, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert(v[0] == 1 && v[1] == 3 && v[2] == 5 && v[3] == 6 &&
+	    v[4] == 7);
+	free(v);
+	v = NULL;
+	n = 0;
+	ck_assert_int_eq(tr_sel_parse_ids("s2-s4,s9", 's', &v, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert(v[0] == 2 && v[2] == 4 && v[3] == 9);
+	free(v);
+	v = NULL;
+	n = 0;
+	ck_assert_int_eq(tr_sel_parse_ids("3-1", 0, &v, &n), -1);
+	ck_assert_int_eq(tr_sel_parse_ids("x", 0, &v, &n), -1);
+	ck_assert_int_eq(tr_sel_parse_ids("1,", 0, &v, &n), -1);
+	ck_assert_int_eq(tr_sel_parse_ids("0", 0, &v, &n), -1);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_options)
+{
+	struct tr_sel	s;
+	struct tr_error	err;
+
+	tr_sel_init(&s, TR_SEL_ALL & ~TR_SEL_GPU);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_option(&s, "pid", "12", &err), 1);
+	ck_assert_int_eq(s.pid, 12);
+	ck_assert_int_eq(tr_sel_option(&s, "pid", "13", &err), -1);
+	ck_err(&err, TR_EUSAGE, "--pid given twice");
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_option(&s, "gpu", "0", &err), 0);
+	ck_assert_int_eq(tr_sel_option(&s, "nosuch", "0", &err), 0);
+	ck_assert_int_eq(tr_sel_option(&s, "event", "cycles", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "sample-index", "x", &err), -1);
+	ck_err(&err, TR_EUSAGE, "--event and --sample-index given twice");
+	tr_error_init(&err);
+	/* --source is a list: repeats add up. */
+	ck_assert_int_eq(tr_sel_option(&s, "source", "3", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "source", "1-2,3", &err), 1);
+	ck_assert_uint_eq(s.nsources, 3);
+	ck_assert_int_eq(tr_sel_option(&s, "from", "12x", &err), -1);
+	ck_err(&err, TR_EUSAGE, "--from: expected a time (12s, 1.5s, "
+	    "13:05:07.250, 2026-11-29T13:05:07Z, @SECONDS or =STORE_NS), "
+	    "got '12x'");
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_option(&s, "to", "25:61", &err), -1);
+	ck_assert_int_eq(err.code, TR_EUSAGE);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_option(&s, "from", "13:05:07.250", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "to", "=5", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "label", "k", &err), -1);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_option(&s, "snapshots", "some", &err), -1);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_option(&s, "snapshots", "all", &err), 1);
+	ck_assert_int_eq(s.snapshots, TR_SNAP_ALL);
+	tr_sel_release(&s);
+}
+END_TEST
+
+START_TEST(test_times)
+{
+	struct tr_error	err;
+	int64_t		ns;
+
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_sel_parse_time("from", "1.5s", 1000, 0, 0, NULL,
+	    &ns, &err), 0);
+	ck_assert_int_eq(ns, 1500001000);
+	ck_assert_int_eq(tr_sel_parse_time("from", "=-7", 1000, 0, 0, NULL,
+	    &ns, &err), 0);
+	ck_assert_int_eq(ns, -7);
+	/* 2026-11-29T13:05:07Z is 1795957507 s after the epoch. */
+	ck_assert_int_eq(tr_sel_parse_time("from", "2026-11-29T13:05:07Z",
+	    0, 1, 1795957500000000000LL, "UTC", &ns, &err), 0);
+	ck_assert_int_eq(ns, 7000000000LL);
+	/* A time of day is on the store's first day, in the zone. */
+	ck_assert_int_eq(tr_sel_parse_time("from", "13:05:07.250",
+	    1000000000, 1, 1795957500000000000LL - 1000000000, "UTC", &ns,
+	    &err), 0);
+	ck_assert_int_eq(ns, 7250000000LL + 1000000000);
+	ck_assert_int_eq(tr_sel_parse_time("from", "14:05:07.250",
+	    1000000000, 1, 1795957500000000000LL - 1000000000,
+	    "Europe/Berlin", &ns, &err), 0);
+	ck_assert_int_eq(ns, 7250000000LL + 1000000000);
+	ck_assert_int_eq(tr_sel_parse_time("to", "@1795957508", 0, 1,
+	    1795957500000000000LL, NULL, &ns, &err), 0);
+	ck_assert_int_eq(ns, 8000000000LL);
+	ck_assert_int_eq(tr_sel_parse_time("to", "13:05", 0, 0, 0, NULL,
+	    &ns, &err), -1);
+	ck_assert_int_eq(err.code, TR_EDATA);
+}
+END_TEST
+
+START_TEST(test_resolve)
+{
+	struct tr_sel	 s;
+	struct tr_error	 err;
+	struct tr_db	*db = store();
+
+	add(db, "p.txt", perf_nopid);
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "source", "999", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no source 999; sources: 1");
+	tr_sel_release(&s);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "event", "nosuch", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no event 'nosuch'; events: cpu-clock");
+	tr_sel_release(&s);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "comm", "nosuch", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no command 'nosuch'; commands: app, other");
+	tr_sel_release(&s);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "gpu", "1", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no GPU 1; GPUs: none");
+	tr_sel_release(&s);
+
+	/* Relative times count from the store's start (10 s). */
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "from", "1s", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "to", "3s", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), 0);
+	ck_assert_int_eq(s.origin, 10000000000LL);
+	ck_assert_int_eq(s.from, 11000000000LL);
+	ck_assert_int_eq(s.to, 13000000000LL);
+	ck_assert(tr_sel_has_ts(&s, 11000000000LL));
+	ck_assert(!tr_sel_has_ts(&s, 13000000000LL));
+	ck_assert(tr_sel_overlaps(&s, 12000000000LL, 14000000000LL));
+	ck_assert(!tr_sel_overlaps(&s, 13000000000LL, 14000000000LL));
+	tr_sel_release(&s);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "from", "3s", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "to", "1s", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EUSAGE, "--to is before --from");
+	tr_sel_release(&s);
+	tr_db_free(db);
+}
+END_TEST
+
+/* Count the samples the selection's SQL takes. */
+static int64_t
+count(struct tr_db *db, const struct tr_sel *s)
+{
+	struct tr_buf	 b;
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	int64_t		 n;
+
+	tr_error_init(&err);
+	tr_buf_init(&b);
+	tr_buf_adds(&b, "SELECT count(*) FROM sample s WHERE 1");
+	tr_sel_sample_where(s, &b);
+	st = tr_db_prepare(db, b.data, &err);
+	ck_assert_msg(st != NULL, "%s: %s", b.data, err.msg);
+	tr_sel_bind(s, st);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	tr_buf_release(&b);
+	return (n);
+}
+
+START_TEST(test_pid)
+{
+	struct tr_sel	 s;
+	struct tr_error	 err;
+	struct tr_db	*db = store();
+
+	add(db, "p.txt", perf_nopid);
+	/* The main thread (tid = pid) and its command name's threads. */
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "pid", "100", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), 0);
+	ck_assert_uint_eq(s.npid_threads, 2);
+	ck_assert_int_eq(count(db, &s), 3);
+	ck_assert_str_eq(s.notes.data, "--pid 100: 2 threads without a "
+	    "recorded pid taken as the process's: its main thread (tid = "
+	    "pid) and the command name 'app' of its main thread\n");
+	tr_sel_release(&s);
+
+	/* No thread is known to belong to 101: said so. */
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "pid", "7", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no pid 7: no thread of the store is known "
+	    "to belong to it (perf script printed no pid, and no thread has "
+	    "it as its tid); pids: none");
+	tr_sel_release(&s);
+
+	/* A pid/tid recording of the same threads makes them certain. */
+	add(db, "q.txt", "app 100/101 20.0: 1 cpu-clock:\n\t1 main (/bin/app)"
+	    "\n\n");
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "pid", "100", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "from", "=0", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "to", "=12500000000", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), 0);
+	ck_assert_int_eq(count(db, &s), 2);
+	tr_sel_release(&s);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "tid", "200", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), 0);
+	ck_assert_int_eq(count(db, &s), 1);
+	tr_sel_release(&s);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_did_you_mean)
+{
+	static const char *const names[] = { "threshold", "gap", "min",
+	    "nodecount", "nodefraction", NULL };
+
+	ck_assert_str_eq(tr_did_you_mean("treshold", names), "threshold");
+	ck_assert_str_eq(tr_did_you_mean("nodecont", names), "nodecount");
+	ck_assert_str_eq(tr_did_you_mean("nodef", names), "nodefraction");
+	ck_assert_str_eq(tr_did_you_mean("mim", names), "min");
+	ck_assert_ptr_null(tr_did_you_mean("bogus", names));
+	ck_assert_ptr_null(tr_did_you_mean("node", names));
+}
+END_TEST
+
+START_TEST(test_args)
+{
+	struct tr_sel	 sel;
+	int64_t		 n = 5, gap = 0;
+	double		 th = 30;
+	int		 flag = 0;
+	const char	*str = NULL;
+	struct tr_arg	 opts[] = {
+		{ "count", 'n', TR_ARG_INT, &n, 0, 100, "N", "how many", 0, 0 },
+		{ "gap", 0, TR_ARG_DURATION, &gap, 0, 0, "DUR", "gap", 0, 0 },
+		{ "threshold", 0, TR_ARG_PERCENT, &th, 0, 0, "PCT", "t", 0, 0 },
+		{ "stacks", 0, TR_ARG_FLAG, &flag, 0, 0, NULL, "stacks", 0, 0 },
+		{ "name", 0, TR_ARG_STRING, &str, 0, 0, "S", "a name", 0, 1 },
+		{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0 }
+	};
+	struct tr_args	 a = { "q", "[OPTION...] X", NULL, opts, &sel, NULL,
+	    0, 1, 0 };
+	const char	*ok[] = { "q", "-n", "7", "--gap=300ms", "--threshold",
+	    "20%", "--stacks", "-s2", "--pid", "4", "X", "--name", "a",
+	    "--name=b", NULL };
+	const char	*bad1[] = { "q", "--treshold", "5", NULL };
+	const char	*bad2[] = { "q", "--count", "101", NULL };
+	const char	*bad3[] = { "q", "--stacks=1", NULL };
+	const char	*bad4[] = { "q", "X", "Y", NULL };
+	const char	*bad5[] = { "q", "--gap", NULL };
+	const char	*bad6[] = { "q", "-n", "1", "--count", "2", NULL };
+	struct tr_error	 err;
+
+	tr_error_init(&err);
+	tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_PID);
+	ck_assert_int_eq(tr_args_parse(&a, 14, (char **)ok, &err), 0);
+	ck_assert_int_eq(n, 7);
+	ck_assert_int_eq(gap, 300000000);
+	ck_assert(th == 20);
+	ck_assert_int_eq(flag, 1);
+	ck_assert_str_eq(str, "b");
+	ck_assert_uint_eq(sel.nsources, 1);
+	ck_assert_int_eq(sel.sources[0], 2);
+	ck_assert_int_eq(sel.pid, 4);
+	ck_assert_int_eq(a.npos, 1);
+	ck_assert_str_eq(a.pos[0], "X");
+	tr_args_release(&a);
+	tr_sel_release(&sel);
+
+#define BAD(argv, msg) do {						\
+	int i_;								\
+	for (i_ = 0; opts[i_].name != NULL; i_++)			\
+		opts[i_].given = 0;					\
+	tr_error_init(&err);						\
+	tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_PID);			\
+	ck_assert_int_eq(tr_args_parse(&a, (int)(sizeof argv /		\
+	    sizeof argv[0]) - 1, (char **)argv, &err), -1);		\
+	ck_err(&err, TR_EUSAGE, msg);					\
+	tr_args_release(&a);						\
+	tr_sel_release(&sel);						\
+} while (0)
+	BAD(bad1, "q: unknown option '--treshold'; did you mean "
+	    "'--threshold'? options: --count, --gap, --threshold, --stacks, "
+	    "--name, --source, --pid, --help");
+	BAD(bad2, "--count: expected an integer from 0 to 100, got '101'");
+	BAD(bad3, "--stacks takes no value");
+	BAD(bad4, "q: unexpected argument 'Y'");
+	BAD(bad5, "--gap needs a value");
+	BAD(bad6, "--count given twice");
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("sel");
+	TCase	*tc = tcase_create("core");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_add_test(tc, test_ids);
+	tcase_add_test(tc, test_options);
+	tcase_add_test(tc, test_times);
+	tcase_add_test(tc, test_resolve);
+	tcase_add_test(tc, test_pid);
+	tcase_add_test(tc, test_did_you_mean);
+	tcase_add_test(tc, test_args);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed ? EXIT_FAILURE : EXIT_SUCCESS);
+}
