@@ -18,7 +18,8 @@
 
 static const char usage_text[] =
 "usage: trace-align [-nq] [-d DB] [-F table|csv|json] [--reset]\n"
-"                   [--offset SOURCE=OFFSET] [--pair SOURCE:TIME=SOURCE:TIME]\n"
+"                   [--offset SOURCE=[=]OFFSET]\n"
+"                   [--pair SOURCE:TIME=SOURCE:TIME]\n"
 "                   [--tz [SOURCE=]ZONE] [--pid [SOURCE=]PID]\n"
 "                   [--search DURATION] [--min-confidence C] [--force]\n"
 "                   [--no-estimate] [--ignore ANCHOR]\n"
@@ -34,7 +35,8 @@ static const char usage_text[] =
 "  -q, --quiet             no notes on standard error, only errors\n"
 "      --reset             put every source back on its native clock\n"
 "      --offset S=OFFSET   move source S by OFFSET (+12.5ms) from its\n"
-"                          anchors, or from its native clock\n"
+"                          current alignment (anchors, kept, estimate)\n"
+"      --offset S==OFFSET  put source S at OFFSET from its native clock\n"
 "      --pair S:TIME=R:TIME  S's TIME and R's TIME are the same instant\n"
 "      --tz [S=]ZONE       the zone of S's local times (UTC, +01:00)\n"
 "      --pid [S=]PID       estimate S against this process's samples\n"

@@ -554,8 +554,18 @@ START_TEST(test_statements)
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, "+12ms", &err),
 	    -1);
 	ck_assert_int_eq(err.code, TR_EUSAGE);
-	ck_assert_str_eq(err.msg, "--offset '+12ms': expected SOURCE=OFFSET, "
-	    "as in 2=+12.5ms");
+	ck_assert_str_eq(err.msg, "--offset '+12ms': expected SOURCE=OFFSET "
+	    "(from its alignment, as in 2=+12.5ms) or SOURCE==OFFSET (from "
+	    "its native clock)");
+	tr_error_init(&err);
+	/* "==" is the absolute form; the value must still be a duration. */
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, "2==-3s",
+	    &err), 0);
+	ck_assert_int_eq(o.stmts[4].kind, TR_ALIGN_OFFSET_ABS);
+	ck_assert_str_eq(o.stmts[4].src[0], "2");
+	ck_assert_str_eq(o.stmts[4].val[0], "-3s");
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, "2===3s",
+	    &err), -1);
 	tr_error_init(&err);
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, "2=soon",
 	    &err), -1);
@@ -566,7 +576,7 @@ START_TEST(test_statements)
 	tr_error_init(&err);
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_PID, "x", &err), -1);
 	ck_assert_str_eq(err.msg, "--pid 'x': expected a process id, got 'x'");
-	ck_assert_int_eq(o.nstmts, 4);
+	ck_assert_int_eq(o.nstmts, 5);
 	ck_assert_uint_eq(tr_align_anchor_kind("go-log"), TR_ANCHOR_GO_LOG);
 	ck_assert_uint_eq(tr_align_anchor_kind("perf-ref"),
 	    TR_ANCHOR_PERF_REF);
@@ -841,7 +851,7 @@ START_TEST(test_user_statements)
 	/* w's first counter is m's third; w2 is moved by hand. */
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_PAIR,
 	    "wall:+0s=1:1000.2", &err), 0);
-	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, "3=-6000s",
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, "3==-6000s",
 	    &err), 0);
 	rows = align_ok(db, &o);
 	ck_assert_str_eq(str(row(rows, w), "method"), "user-pair");

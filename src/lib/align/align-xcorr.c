@@ -518,17 +518,244 @@ fine_pass(const struct tr_align_sig *a, const struct tr_align_sig *b,
 	return (0);
 }
 
+/* The coarse correlation: one value per lag base + (mlo + k) * w. */
+struct curve {
+	int64_t	 w;		/* bin width, ns */
+	int64_t	 base;		/* b's origin minus a's */
+	int64_t	 mlo;		/* the bin offset of c[0] */
+	double	*c;		/* owned */
+	size_t	 nc;
+	size_t	 nmin;		/* bins of the shorter signal */
+};
+
+/*
+ * The coarse bin: the window in COARSE_LAGS steps, but no finer than
+ * MAX_FFT bins over both signals, nor than MIN_BIN.
+ */
+static int64_t
+coarse_bin(const struct tr_align_xcorr *x, int64_t alen, int64_t blen)
+{
+	int64_t	w = (x->lag_hi - x->lag_lo) / COARSE_LAGS;
+
+	if (w < (alen + blen) / (int64_t)(MAX_FFT / 2))
+		w = (alen + blen) / (int64_t)(MAX_FFT / 2);
+	if (w < MIN_BIN)
+		w = MIN_BIN;
+	return (w);
+}
+
+/*
+ * Pearson over the bins that overlap at each lag of [mlo, mhi] (bin
+ * offsets), from the raw correlation z and the prefix sums of squares.
+ */
+static void
+pearson(const double *z, const double *px, size_t nx, const double *py,
+    size_t ny, int64_t mlo, int64_t mhi, double *c)
+{
+	int64_t	m, ylo, yhi;
+	double	ex, ey;
+
+	for (m = mlo; m <= mhi; m++) {
+		/*
+		 * Scaled by how much of the shorter signal the overlap
+		 * covers: a lag where the signals barely meet cannot win on
+		 * a few lucky bins.
+		 */
+		ylo = m > 0 ? m : 0;
+		yhi = m + (int64_t)nx < (int64_t)ny ? m + (int64_t)nx :
+		    (int64_t)ny;
+		c[m - mlo] = 0;
+		if (yhi <= ylo)
+			continue;
+		ex = px[yhi - m] - px[ylo - m];
+		ey = py[yhi] - py[ylo];
+		if (ex > 0 && ey > 0)
+			c[m - mlo] = z[m + (int64_t)nx - 1] / sqrt(ex * ey) *
+			    (double)(yhi - ylo) / (double)(nx < ny ? nx : ny);
+	}
+}
+
+/*
+ * Every lag of the window at once, at the coarse bin, with one FFT.
+ * Returns NULL with 'cv' filled in (cv->c owned by the caller), or why
+ * not (a static string).
+ */
+static const char *
+coarse_pass(const struct tr_align_sig *a, const struct tr_align_sig *b,
+    const struct tr_align_xcorr *x, struct curve *cv)
+{
+	int64_t		 alo, ahi, blo, bhi, w, mlo, mhi;
+	double		*xa, *yb, *z = NULL, *px = NULL, *py = NULL, nrm;
+	const char	*why = NULL;
+	size_t		 nx, ny;
+
+	memset(cv, 0, sizeof *cv);
+	span(a, &alo, &ahi);
+	span(b, &blo, &bhi);
+	w = coarse_bin(x, ahi - alo, bhi - blo);
+	nx = (size_t)((ahi - alo + w - 1) / w);
+	ny = (size_t)((bhi - blo + w - 1) / w);
+	xa = tr_xmalloc(nx * sizeof *xa);
+	yb = tr_xmalloc(ny * sizeof *yb);
+	bin(a, alo, w, xa, nx);
+	bin(b, blo, w, yb, ny);
+	nrm = sqrt(sumsq(xa, nx) * sumsq(yb, ny));
+	if (!(nrm > 0) || sumsq(xa, nx) < 1e-12 * (double)nx ||
+	    sumsq(yb, ny) < 1e-12 * (double)ny) {
+		why = "an activity signal is flat";
+		goto out;
+	}
+	z = tr_xmalloc((nx + ny - 1) * sizeof *z);
+	xcorr_fft(xa, nx, yb, ny, z);
+	/* Lag of bin offset m: b's origin minus a's, plus m bins. */
+	cv->w = w;
+	cv->base = blo - alo;
+	mlo = -fdiv(-(x->lag_lo - cv->base), w);	/* ceil */
+	mhi = fdiv(x->lag_hi - cv->base, w);
+	if (mlo < -(int64_t)(nx - 1))
+		mlo = -(int64_t)(nx - 1);
+	if (mhi > (int64_t)ny - 1)
+		mhi = (int64_t)ny - 1;
+	if (mhi < mlo) {
+		why = "no overlap within the search window";
+		goto out;
+	}
+	cv->mlo = mlo;
+	cv->nc = (size_t)(mhi - mlo + 1);
+	cv->nmin = nx < ny ? nx : ny;
+	cv->c = tr_xmalloc(cv->nc * sizeof *cv->c);
+	px = prefix_sq(xa, nx);
+	py = prefix_sq(yb, ny);
+	pearson(z, px, nx, py, ny, mlo, mhi, cv->c);
+out:
+	free(px);
+	free(py);
+	free(xa);
+	free(yb);
+	free(z);
+	return (why);
+}
+
+/*
+ * For anti-correlation too: the sign of the strongest extreme decides,
+ * and 'c' is multiplied by it, so that the peak is a maximum.
+ */
+static double
+pick_sign(double *c, size_t nc)
+{
+	size_t	pmax = argmax(c, nc), j;
+	double	mx = c[pmax], mn = c[0], sign = 1;
+
+	for (j = 1; j < nc; j++)
+		if (c[j] < mn)
+			mn = c[j];
+	if (-mn > mx)
+		sign = -1;
+	for (j = 0; j < nc; j++)
+		c[j] *= sign;
+	return (sign);
+}
+
+/*
+ * The coarse peak: its lag, whether it stands out (significant, not at
+ * the window's edge), the width of its lobe, the flat top (*top, ns) and
+ * the second-best peak outside the lobe, which gives the confidence.
+ * Returns NULL, or why there is no usable peak.
+ */
+static const char *
+coarse_peak(const struct curve *cv, double sign, struct tr_align_xcorr *x,
+    int64_t *top)
+{
+	const double	*c = cv->c;
+	size_t		 nc = cv->nc, p, l, r, j;
+	double		 sec;
+
+	p = argmax(c, nc);
+	x->peak = sign * c[p];
+	x->lag = cv->base + (cv->mlo + (int64_t)p) * cv->w;
+	x->bin = cv->w;
+	if (!(c[p] > 0) || c[p] < 3 / sqrt((double)cv->nmin))
+		return ("no significant correlation");
+	if (nc > 2 && (p == 0 || p == nc - 1))
+		return ("the best match is at the edge of the search window");
+	lobe(c, nc, p, &l, &r);
+	x->width = (int64_t)(r - l + 1) * cv->w;
+	*top = (int64_t)(top_half(c, nc, p) * (double)cv->w);
+	sec = -INFINITY;
+	for (j = 0; j < nc; j++) {
+		if (j >= l && j <= r)
+			continue;
+		if ((j == 0 || c[j] >= c[j - 1]) &&
+		    (j + 1 == nc || c[j] >= c[j + 1]) && c[j] > sec) {
+			sec = c[j];
+			x->second_lag = cv->base + (cv->mlo + (int64_t)j) *
+			    cv->w;
+		}
+	}
+	if (sec == -INFINITY)
+		sec = 0;
+	x->second = sign * sec;
+	x->confidence = sec <= 0 ? 1 : 1 - sec / c[p];
+	if (x->confidence < 0)
+		x->confidence = 0;
+	return (NULL);
+}
+
+/*
+ * Fine passes: bins 8 times smaller around the peak, down to a
+ * sixteenth of the coarser sampling interval (or MIN_BIN), each moving
+ * x->lag and narrowing the width and the flat top.  Stops early when the
+ * bins would be too many.
+ */
+static void
+refine(const struct tr_align_sig *a, const struct tr_align_sig *b,
+    double sign, int64_t w, struct tr_align_xcorr *x, int64_t *top)
+{
+	int64_t	 target, nw, wlo, whi;
+	double	*c;
+	size_t	 nl, p, l, r, j;
+	int	 level;
+
+	target = (a->res > b->res ? a->res : b->res) / 16;
+	if (target < MIN_BIN)
+		target = MIN_BIN;
+	if (x->coarse_only)
+		target = w;
+	for (level = 0; w > target && level < 12; level++) {
+		nw = w / 8 < target ? target : w / 8;
+		wlo = x->lag - 3 * w;
+		whi = x->lag + 3 * w;
+		if (wlo < x->lag_lo)
+			wlo = x->lag_lo;
+		if (whi > x->lag_hi)
+			whi = x->lag_hi;
+		nl = (size_t)((whi - wlo) / nw) + 1;
+		c = tr_xmalloc(nl * sizeof *c);
+		if (fine_pass(a, b, nw, wlo, nl, c) != 0) {
+			free(c);
+			break;
+		}
+		for (j = 0; j < nl; j++)
+			c[j] *= sign;
+		p = argmax(c, nl);
+		x->lag = wlo + (int64_t)p * nw;
+		lobe(c, nl, p, &l, &r);
+		if (l > 0 && r + 1 < nl)
+			x->width = (int64_t)(r - l + 1) * nw;
+		*top = (int64_t)(top_half(c, nl, p) * (double)nw);
+		w = nw;
+		x->bin = w;
+		free(c);
+	}
+}
+
 int
 tr_align_correlate(const struct tr_align_sig *a,
     const struct tr_align_sig *b, struct tr_align_xcorr *x)
 {
-	int64_t	 alo, ahi, blo, bhi, w, base, mlo, mhi, m, lag, wlo, whi;
-	int64_t	 target, top = 0;
-	double	*xa = NULL, *yb = NULL, *z = NULL, *c = NULL, nrm, sign = 1;
-	double	*px = NULL, *py = NULL;
-	double	 sec;
-	size_t	 nx, ny, nc, p, l, r, j, nl;
-	int	 level;
+	struct curve	 cv;
+	int64_t		 alo, ahi, blo, bhi, top = 0;
+	double		 sign = 1;
 
 	x->ok = 0;
 	x->why = NULL;
@@ -546,152 +773,21 @@ tr_align_correlate(const struct tr_align_sig *a,
 		x->why = "no overlap within the search window";
 		return (0);
 	}
-
 	/* Only lags where the signals can meet are worth bins. */
 	if (x->lag_lo < blo - ahi)
 		x->lag_lo = blo - ahi;
 	if (x->lag_hi > bhi - alo)
 		x->lag_hi = bhi - alo;
 
-	/* Coarse: every lag of the window at once. */
-	w = (x->lag_hi - x->lag_lo) / COARSE_LAGS;
-	if (w < (ahi - alo + bhi - blo) / (int64_t)(MAX_FFT / 2))
-		w = (ahi - alo + bhi - blo) / (int64_t)(MAX_FFT / 2);
-	if (w < MIN_BIN)
-		w = MIN_BIN;
-	nx = (size_t)((ahi - alo + w - 1) / w);
-	ny = (size_t)((bhi - blo + w - 1) / w);
-	xa = tr_xmalloc(nx * sizeof *xa);
-	yb = tr_xmalloc(ny * sizeof *yb);
-	bin(a, alo, w, xa, nx);
-	bin(b, blo, w, yb, ny);
-	nrm = sqrt(sumsq(xa, nx) * sumsq(yb, ny));
-	if (!(nrm > 0) || sumsq(xa, nx) < 1e-12 * (double)nx ||
-	    sumsq(yb, ny) < 1e-12 * (double)ny) {
-		x->why = "an activity signal is flat";
-		goto out;
-	}
-	z = tr_xmalloc((nx + ny - 1) * sizeof *z);
-	xcorr_fft(xa, nx, yb, ny, z);
-	/* Lag of bin offset m: b's origin minus a's, plus m bins. */
-	base = blo - alo;
-	mlo = -fdiv(-(x->lag_lo - base), w);	/* ceil */
-	mhi = fdiv(x->lag_hi - base, w);
-	if (mlo < -(int64_t)(nx - 1))
-		mlo = -(int64_t)(nx - 1);
-	if (mhi > (int64_t)ny - 1)
-		mhi = (int64_t)ny - 1;
-	if (mhi < mlo) {
-		x->why = "no overlap within the search window";
-		goto out;
-	}
-	nc = (size_t)(mhi - mlo + 1);
-	c = tr_xmalloc(nc * sizeof *c);
-	px = prefix_sq(xa, nx);
-	py = prefix_sq(yb, ny);
-	for (m = mlo; m <= mhi; m++) {
-		/*
-		 * Pearson over the bins that overlap at this lag, scaled by
-		 * how much of the shorter signal they cover: a lag where the
-		 * signals barely meet cannot win on a few lucky bins.
-		 */
-		int64_t	ylo = m > 0 ? m : 0;
-		int64_t	yhi = m + (int64_t)nx < (int64_t)ny ?
-			    m + (int64_t)nx : (int64_t)ny;
-		double	ex, ey;
-
-		c[m - mlo] = 0;
-		if (yhi <= ylo)
-			continue;
-		ex = px[yhi - m] - px[ylo - m];
-		ey = py[yhi] - py[ylo];
-		if (ex > 0 && ey > 0)
-			c[m - mlo] = z[m + (int64_t)nx - 1] / sqrt(ex * ey) *
-			    (double)(yhi - ylo) / (double)(nx < ny ? nx : ny);
-	}
-	if (x->any_sign) {
-		/* The sign of the strongest extreme decides. */
-		size_t	pmax = argmax(c, nc);
-		double	mx = c[pmax], mn = c[0];
-
-		for (j = 1; j < nc; j++)
-			if (c[j] < mn)
-				mn = c[j];
-		if (-mn > mx)
-			sign = -1;
-		for (j = 0; j < nc; j++)
-			c[j] *= sign;
-	}
-	p = argmax(c, nc);
-	x->peak = sign * c[p];
-	x->lag = base + (mlo + (int64_t)p) * w;
-	x->bin = w;
-	if (!(c[p] > 0) || c[p] < 3 / sqrt((double)(nx < ny ? nx : ny))) {
-		x->why = "no significant correlation";
-		goto out;
-	}
-	if (nc > 2 && (p == 0 || p == nc - 1)) {
-		x->why = "the best match is at the edge of the search window";
-		goto out;
-	}
-	lobe(c, nc, p, &l, &r);
-	x->width = (int64_t)(r - l + 1) * w;
-	top = (int64_t)(top_half(c, nc, p) * (double)w);
-	sec = -INFINITY;
-	for (j = 0; j < nc; j++) {
-		if (j >= l && j <= r)
-			continue;
-		if ((j == 0 || c[j] >= c[j - 1]) &&
-		    (j + 1 == nc || c[j] >= c[j + 1]) && c[j] > sec) {
-			sec = c[j];
-			x->second_lag = base + (mlo + (int64_t)j) * w;
-		}
-	}
-	if (sec == -INFINITY)
-		sec = 0;
-	x->second = sign * sec;
-	x->confidence = sec <= 0 ? 1 : 1 - sec / c[p];
-	if (x->confidence < 0)
-		x->confidence = 0;
-
-	/* Fine: bins 8 times smaller around the peak, down to the target. */
-	target = (a->res > b->res ? a->res : b->res) / 16;
-	if (target < MIN_BIN)
-		target = MIN_BIN;
-	if (x->coarse_only)
-		target = w;
-	free(c);
-	c = NULL;
-	for (level = 0; w > target && level < 12; level++) {
-		int64_t	nw = w / 8 < target ? target : w / 8;
-
-		wlo = x->lag - 3 * w;
-		whi = x->lag + 3 * w;
-		if (wlo < x->lag_lo)
-			wlo = x->lag_lo;
-		if (whi > x->lag_hi)
-			whi = x->lag_hi;
-		nl = (size_t)((whi - wlo) / nw) + 1;
-		c = tr_xmalloc(nl * sizeof *c);
-		if (fine_pass(a, b, nw, wlo, nl, c) != 0) {
-			free(c);
-			c = NULL;
-			break;
-		}
-		for (j = 0; j < nl; j++)
-			c[j] *= sign;
-		p = argmax(c, nl);
-		lag = wlo + (int64_t)p * nw;
-		x->lag = lag;
-		lobe(c, nl, p, &l, &r);
-		if (l > 0 && r + 1 < nl)
-			x->width = (int64_t)(r - l + 1) * nw;
-		top = (int64_t)(top_half(c, nl, p) * (double)nw);
-		w = nw;
-		x->bin = w;
-		free(c);
-		c = NULL;
-	}
+	if ((x->why = coarse_pass(a, b, x, &cv)) != NULL)
+		return (0);
+	if (x->any_sign)
+		sign = pick_sign(cv.c, cv.nc);
+	x->why = coarse_peak(&cv, sign, x, &top);
+	free(cv.c);
+	if (x->why != NULL)
+		return (0);
+	refine(a, b, sign, cv.w, x, &top);
 	/*
 	 * Never better than either signal's sampling interval, the bin, or
 	 * a flat top of the peak (a plateau says the data cannot tell).
@@ -702,12 +798,5 @@ tr_align_correlate(const struct tr_align_sig *a,
 	if (x->uncertainty < top)
 		x->uncertainty = top;
 	x->ok = 1;
-out:
-	free(px);
-	free(py);
-	free(xa);
-	free(yb);
-	free(z);
-	free(c);
 	return (0);
 }

@@ -38,6 +38,13 @@ enum cls {
 	C_UNKNOWN	/* origin unknown (Go ticks, none) */
 };
 
+/* Where a kept --offset counts from ("user_offset_from" in its meta). */
+enum {
+	FROM_LEGACY,	/* not said: anchors when there are any, else native */
+	FROM_NATIVE,
+	FROM_ANCHORS
+};
+
 enum sig_use {
 	U_CPU,		/* CPU activity: samples, running goroutines */
 	U_GPU		/* GPU utilisation */
@@ -78,11 +85,15 @@ struct src {
 	struct anchor		*uanc;		/* from --pair */
 	size_t			 nuanc;
 	const char		*anc_kinds;
-	int			 has_uoff;
-	int64_t			 uoff;
-	int			 has_saved_uoff;	/* from an --offset */
-	int			 uoff_kept;
+	/* --offset: this run's statement, and the one kept in the store */
+	int			 has_new_uoff, new_abs;
+	int64_t			 new_uoff;
+	int			 has_saved_uoff, saved_from;
 	int64_t			 saved_uoff;
+	int			 rel_pending;	/* waits for an alignment */
+	int			 has_uoff;	/* one to keep, counted from */
+	int			 uoff_abs;	/* native (1) or anchors (0) */
+	int64_t			 uoff;
 	int64_t			 pid;		/* --pid, 0: any */
 	int			 stated;	/* a statement names it */
 	int			 cands_loaded;
@@ -220,13 +231,21 @@ tr_align_opts_add(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
 	split_eq(text, &l, &r);
 	switch (kind) {
 	case TR_ALIGN_OFFSET:
-		if (l == NULL || *l == '\0' || tr_parse_duration(r, &v) != 0) {
+	case TR_ALIGN_OFFSET_ABS:
+		/* SOURCE==OFFSET counts from the native clock. */
+		if (r[0] == '=')
+			st.kind = TR_ALIGN_OFFSET_ABS;
+		if (l == NULL || *l == '\0' || tr_parse_duration(r +
+		    (st.kind == TR_ALIGN_OFFSET_ABS), &v) != 0) {
 			tr_error_set(err, TR_EUSAGE, "--offset '%s': expected "
-			    "SOURCE=OFFSET, as in 2=+12.5ms", text);
+			    "SOURCE=OFFSET (from its alignment, as in "
+			    "2=+12.5ms) or SOURCE==OFFSET (from its native "
+			    "clock)", text);
 			goto bad;
 		}
 		st.src[0] = l;
-		st.val[0] = r;
+		st.val[0] = tr_xstrdup(r + (st.kind == TR_ALIGN_OFFSET_ABS));
+		free(r);
 		break;
 	case TR_ALIGN_PAIR:
 		if (l == NULL || split_colon(l, &st.src[0], &st.val[0]) != 0 ||
@@ -311,6 +330,17 @@ json_int(json_t *o, const char *key, int *ok)
 	return (0);
 }
 
+static int
+offset_from(json_t *al)
+{
+	json_t	*f = json_object_get(al, "user_offset_from");
+
+	if (!json_is_string(f))
+		return (FROM_LEGACY);
+	return (strcmp(json_string_value(f), "native") == 0 ? FROM_NATIVE :
+	    FROM_ANCHORS);
+}
+
 static void
 src_release(struct src *s)
 {
@@ -378,6 +408,7 @@ load_sources(struct run *r)
 		s->cur.ref = json_int(al, "ref_ns", &ok);
 		s->saved_uoff = json_int(al, "user_offset_ns",
 		    &s->has_saved_uoff);
+		s->saved_from = offset_from(al);
 		s->conf = NAN;
 		s->est_conf = NAN;
 		s->unc = UNKNOWN;
@@ -910,14 +941,22 @@ apply_statements(struct run *r)
 		st = &r->o->stmts[i];
 		switch (st->kind) {
 		case TR_ALIGN_OFFSET:
+		case TR_ALIGN_OFFSET_ABS:
 			if ((s = find_src(r, st->src[0], "--offset",
 			    st->text)) == NULL)
 				return (-1);
+			if (s->has_new_uoff)
+				return (tr_error_set(r->err, TR_EUSAGE,
+				    "--offset '%s': source %" PRId64 " has an "
+				    "--offset already", st->text, s->id));
 			/* Read when the statement was added. */
 			(void)tr_parse_duration(st->val[0], &v);
-			s->has_uoff = 1;
-			s->uoff = v;
-			s->stated = 1;
+			s->has_new_uoff = 1;
+			s->new_abs = st->kind == TR_ALIGN_OFFSET_ABS;
+			s->new_uoff = v;
+			/* Only an absolute one replaces what was kept. */
+			if (s->new_abs)
+				s->stated = 1;
 			break;
 		case TR_ALIGN_PAIR:
 			if ((s = find_src(r, st->src[0], "--pair",
@@ -1109,6 +1148,111 @@ sticky(const struct src *s)
 	    strcmp(s->cur_method, "forced") == 0));
 }
 
+static void
+offset_note(struct src *s, const char *sep, int abs, int64_t v,
+    const char *tail)
+{
+	char	buf[40];
+
+	tr_format_duration(v, buf, sizeof buf);
+	tr_buf_printf(&s->ev, "%s--offset %s%s%s%s", s->ev.len ? sep : "",
+	    abs ? "==" : "", v >= 0 ? "+" : "", buf, tail);
+}
+
+/*
+ * An --offset kept from an earlier run is part of the source's current
+ * alignment: one that counted from the native clock replaces what else
+ * would align the source; one that counted from exact anchors is added
+ * to them again.  (Without "user_offset_from", from before the
+ * distinction, it counted from anchors when there were any.)  One that
+ * counted from anchors there are not now (--ignore) is left to the
+ * kept mapping, and kept for later.
+ */
+static void
+keep_offset(struct src *s)
+{
+	int	abs;
+
+	if (s->stated || !s->has_saved_uoff)
+		return;
+	abs = s->saved_from == FROM_NATIVE || (s->saved_from == FROM_LEGACY &&
+	    !s->done);
+	s->has_uoff = 1;
+	s->uoff_abs = abs;
+	s->uoff = s->saved_uoff;
+	if (!abs && !s->done)
+		return;
+	if (abs) {
+		memset(&s->map, 0, sizeof s->map);
+		s->ev.len = 0;
+		s->ev.data[0] = '\0';
+	}
+	s->map.offset += s->saved_uoff;
+	offset_note(s, ", ", abs, s->saved_uoff, " (kept from an earlier run)");
+	s->unc = UNKNOWN;
+	set_method(s, "user-offset", 1);
+}
+
+/*
+ * This run's --offset: SOURCE==OFFSET from the native clock, whatever
+ * else would align the source; SOURCE=OFFSET from its current alignment
+ * (anchors, a kept statement or mapping), or, for a source not aligned
+ * yet, from the pair or estimate that aligns it later (on_aligned()).
+ * 'by_anchors': the source is aligned by exact anchors in this run.
+ */
+static void
+new_offset(struct src *s, int by_anchors)
+{
+	if (!s->has_new_uoff)
+		return;
+	if (s->new_abs) {
+		memset(&s->map, 0, sizeof s->map);
+		s->map.offset = s->new_uoff;
+		offset_note(s, "; ", 1, s->new_uoff, s->done ? " from its "
+		    "native clock, not from the above" : " from its native "
+		    "clock");
+		s->has_uoff = 1;
+		s->uoff_abs = 1;
+		s->uoff = s->new_uoff;
+	} else if (!s->done) {
+		s->rel_pending = 1;
+		return;
+	} else {
+		s->map.offset += s->new_uoff;
+		offset_note(s, ", ", 0, s->new_uoff, "");
+		/*
+		 * A kept offset grows by it; over anchors it is kept as an
+		 * offset from them; over a kept mapping the mapping is kept.
+		 */
+		if (s->has_uoff)
+			s->uoff += s->new_uoff;
+		else if (by_anchors) {
+			s->has_uoff = 1;
+			s->uoff_abs = 0;
+			s->uoff = s->new_uoff;
+		}
+	}
+	s->unc = UNKNOWN;
+	set_method(s, "user-offset", 1);
+}
+
+/*
+ * A source just aligned by a pair or an estimate: a relative --offset
+ * waiting for it is added now, before other sources are estimated
+ * against it.  On later runs the mapping is kept as a whole.
+ */
+static void
+on_aligned(struct src *s)
+{
+	if (!s->rel_pending)
+		return;
+	s->rel_pending = 0;
+	s->map.offset += s->new_uoff;
+	offset_note(s, "; ", 0, s->new_uoff, "");
+	s->unc = UNKNOWN;
+	set_method(s, "user-offset", 1);
+}
+
 /* Exact anchors, zones and offsets: everything but pairs and estimates. */
 static int
 decide_exact(struct run *r, struct src *s)
@@ -1117,7 +1261,7 @@ decide_exact(struct run *r, struct src *s)
 	const char	*z, *why = NULL;
 	int64_t		 zoff = 0;
 	size_t		 n;
-	char		 buf[40];
+	int		 by_anchors;
 
 	if (s->cls == C_MONO) {
 		tr_buf_adds(&s->ev, "native CLOCK_MONOTONIC");
@@ -1158,31 +1302,12 @@ decide_exact(struct run *r, struct src *s)
 			set_method(s, "perf-ref", 1);
 		}
 	}
-	if (!s->has_uoff && !s->stated && s->has_saved_uoff) {
-		s->has_uoff = 1;
-		s->uoff = s->saved_uoff;
-		s->uoff_kept = 1;
-	}
-	if (s->has_uoff) {
-		if (!s->done) {
-			s->map.offset = 0;
-			s->map.drift = 0;
-			s->map.ref = 0;
-		}
-		s->map.offset += s->uoff;
-		tr_format_duration(s->uoff, buf, sizeof buf);
-		tr_buf_printf(&s->ev, "%s--offset %s%s%s",
-		    s->ev.len ? ", " : "", s->uoff >= 0 ? "+" : "", buf,
-		    s->uoff_kept ?
-		    " (kept from an earlier run)" : "");
-		if (!s->done)
-			s->unc = UNKNOWN;
-		set_method(s, "user-offset", 1);
-	}
+	by_anchors = s->done;
+	keep_offset(s);
 	if (!s->done && sticky(s) && !s->stated && s->cls != C_MONO) {
 		s->map = s->cur;
-		tr_buf_printf(&s->ev, "kept from an earlier run (--reset "
-		    "undoes it)");
+		tr_buf_printf(&s->ev, "%skept from an earlier run (--reset "
+		    "undoes it)", s->ev.len ? "; " : "");
 		set_method(s, s->cur_method, s->cur_conf);
 		s->unc = UNKNOWN;
 		{
@@ -1194,6 +1319,7 @@ decide_exact(struct run *r, struct src *s)
 				s->unc = u;
 		}
 	}
+	new_offset(s, by_anchors);
 	return (0);
 }
 
@@ -1247,6 +1373,7 @@ decide_pairs(struct run *r, int *progress)
 		describe(&a->ev, a->uanc, a->nuanc);
 		fit(a, a->uanc, a->nuanc, a->cls != C_WALL, native_mid(a));
 		set_method(a, "user-pair", 1);
+		on_aligned(a);
 		*progress = 1;
 	}
 	return (0);
@@ -1426,24 +1553,20 @@ wanted(const struct run *r, int64_t pid)
 	return (0);
 }
 
-/* Every activity signal a source offers, in native time. */
+/*
+ * Samples as points: the busiest processes (or commands, where perf
+ * printed no pid) and any process a --pid asks for, each alone, and then
+ * all of a source's samples together.
+ */
 static int
-load_cands(struct run *r, struct src *s)
+load_sample_cands(struct run *r, struct src *s)
 {
 	sqlite3_stmt	*st;
-	struct cand	*c;
-	int64_t		 pids[2 * MAX_CAND], counts[2 * MAX_CAND], all = 0, tr;
-	int64_t		 tracks[MAX_CAND];
-	char		*comms[2 * MAX_CAND];
-	size_t		 np = 0, nt = 0, i;
+	int64_t		 pids[2 * MAX_CAND], counts[2 * MAX_CAND], all = 0;
+	char		*comms[2 * MAX_CAND], *sql;
+	size_t		 np = 0, i;
 	int		 rc;
-	char		*sql;
 
-	if (s->cands_loaded)
-		return (0);
-	s->cands_loaded = 1;
-
-	/* Samples: the busiest processes (or commands), and all of them. */
 	st = tr_db_prepare(r->db, "SELECT p.pid, CASE WHEN p.pid IS NULL "
 	    "THEN t.name END, count(*) FROM sample s "
 	    "JOIN thread t ON t.id = s.thread_id "
@@ -1457,7 +1580,6 @@ load_cands(struct run *r, struct src *s)
 		int64_t	pid = sqlite3_column_int64(st, 0);
 		int64_t	n = sqlite3_column_int64(st, 2);
 
-		/* The busiest, and any process a --pid asks for. */
 		if ((s->pid == 0 || s->pid == pid) && (np < MAX_CAND ||
 		    (np < 2 * MAX_CAND && pid > 0 && wanted(r, pid)))) {
 			pids[np] = pid;
@@ -1476,22 +1598,29 @@ load_cands(struct run *r, struct src *s)
 			rc = -1;
 		free(comms[i]);
 	}
+	if (rc != 0 || s->pid != 0)
+		return (rc);
+	sql = tr_xasprintf("SELECT count(*) FROM sample WHERE "
+	    "source_id = %" PRId64 " AND ts IS NOT NULL", s->id);
+	rc = tr_db_int(r->db, sql, &all, r->err);
+	free(sql);
 	if (rc != 0)
 		return (-1);
-	if (s->pid == 0) {
-		sql = tr_xasprintf("SELECT count(*) FROM sample WHERE "
-		    "source_id = %" PRId64 " AND ts IS NOT NULL", s->id);
-		rc = tr_db_int(r->db, sql, &all, r->err);
-		free(sql);
-		if (rc != 0)
-			return (-1);
-		/* One group holding every sample needs no second copy. */
-		if (all > 0 && !(np == 1 && counts[0] == all) &&
-		    load_points(r, s, 0, NULL, all) != 0)
-			return (-1);
-	}
+	/* One group holding every sample needs no second copy. */
+	if (all > 0 && !(np == 1 && counts[0] == all) &&
+	    load_points(r, s, 0, NULL, all) != 0)
+		return (-1);
+	return (0);
+}
 
-	/* Running goroutines of a Go trace. */
+/* The running goroutines of a Go trace, as busy intervals. */
+static int
+load_goroutine_cand(struct run *r, struct src *s)
+{
+	sqlite3_stmt	*st;
+	struct cand	*c;
+	int		 rc;
+
 	st = tr_db_prepare(r->db, "SELECT s.ts, s.ts + s.dur FROM slice s "
 	    "JOIN track t ON t.id = s.track_id "
 	    "JOIN str n ON n.id = s.name_id "
@@ -1511,8 +1640,20 @@ load_cands(struct run *r, struct src *s)
 	snprintf(c->what, sizeof c->what, "running goroutines (%zu)",
 	    c->sig.n);
 	keep_cand(s);
+	return (0);
+}
 
-	/* GPU utilisation, per GPU. */
+/* GPU utilisation of the busiest GPUs (MAX_CAND), one series each. */
+static int
+load_gpu_cands(struct run *r, struct src *s)
+{
+	sqlite3_stmt	*st;
+	struct cand	*c;
+	int64_t		 tracks[MAX_CAND];
+	size_t		 nt = 0, i;
+	char		*sql;
+	int		 rc;
+
 	sql = tr_xasprintf("SELECT c.track_id, count(*) FROM counter c "
 	    "JOIN str n ON n.id = c.name_id WHERE c.source_id = ?1 AND %s "
 	    "GROUP BY 1 ORDER BY 2 DESC, 1", gpu_util_sql);
@@ -1535,9 +1676,8 @@ load_cands(struct run *r, struct src *s)
 	if (st == NULL)
 		return (-1);
 	for (i = 0; i < nt; i++) {
-		tr = tracks[i];
 		sqlite3_bind_int64(st, 1, s->id);
-		sqlite3_bind_int64(st, 2, tr);
+		sqlite3_bind_int64(st, 2, tracks[i]);
 		c = new_cand(s, TR_SIG_STEPS, U_GPU);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
@@ -1550,10 +1690,23 @@ load_cands(struct run *r, struct src *s)
 			    "cannot read counters"));
 		}
 		snprintf(c->what, sizeof c->what, "GPU utilisation (track %"
-		    PRId64 ", %zu)", tr, c->sig.n);
+		    PRId64 ", %zu)", tracks[i], c->sig.n);
 		keep_cand(s);
 	}
 	sqlite3_finalize(st);
+	return (0);
+}
+
+/* Every activity signal a source offers, in native time, once. */
+static int
+load_cands(struct run *r, struct src *s)
+{
+	if (s->cands_loaded)
+		return (0);
+	s->cands_loaded = 1;
+	if (load_sample_cands(r, s) != 0 || load_goroutine_cand(r, s) != 0 ||
+	    load_gpu_cands(r, s) != 0)
+		return (-1);
 	return (0);
 }
 
@@ -1742,6 +1895,7 @@ estimate(struct run *r, struct src *s, int *progress)
 		s->unc += best.ref->unc;
 	set_method(s, best.x.confidence < r->o->min_confidence ? "forced" :
 	    "estimate", best.x.confidence);
+	on_aligned(s);
 	*progress = 1;
 	return (0);
 }
@@ -1930,9 +2084,12 @@ save_source(struct run *r, struct src *s)
 		json_object_set_new(al, "uncertainty_ns", s->unc == UNKNOWN ?
 		    json_null() : json_integer(s->unc));
 		json_object_set_new(al, "evidence", json_string(s->ev.data));
-		if (s->has_uoff)
+		if (s->has_uoff) {
 			json_object_set_new(al, "user_offset_ns",
 			    json_integer(s->uoff));
+			json_object_set_new(al, "user_offset_from",
+			    json_string(s->uoff_abs ? "native" : "anchors"));
+		}
 		txt = json_dumps(al, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		json_decref(al);
 		sqlite3_bind_text(st, 13, txt, -1, SQLITE_TRANSIENT);
@@ -2193,6 +2350,35 @@ report(struct run *r, struct tr_out *out, int table)
 
 /* --- the run --------------------------------------------------------- */
 
+/*
+ * A relative --offset on a source that nothing aligned: there is nothing
+ * to count it from, and counting from the native clock would be a
+ * silent guess.  A usage error, naming the absolute form.
+ */
+static int
+unplaced_offsets(struct run *r)
+{
+	const struct tr_align_stmt	*st;
+	const struct src		*s;
+	size_t				 i;
+
+	for (i = 0; i < r->o->nstmts; i++) {
+		st = &r->o->stmts[i];
+		if (st->kind != TR_ALIGN_OFFSET ||
+		    (s = find_src(r, st->src[0], "--offset", st->text)) ==
+		    NULL || !s->rel_pending)
+			continue;
+		return (tr_error_set(r->err, TR_EUSAGE, "--offset '%s': source "
+		    "%" PRId64 " is not aligned (%s), so there is no alignment "
+		    "to move it from; '%s==%s' counts from its native clock",
+		    st->text, s->id, !isnan(s->est_conf) ? "its estimate "
+		    "was not applied" : r->o->no_estimate ? "no anchor or "
+		    "statement, and estimation is off" : "no anchor, "
+		    "statement or estimate", st->src[0], st->val[0]));
+	}
+	return (0);
+}
+
 int
 tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
     struct tr_out *out, struct tr_error *err)
@@ -2228,6 +2414,8 @@ tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
 				break;
 		}
 	}
+	if (!o->reset && unplaced_offsets(&r) != 0)
+		goto out;
 	for (i = 0; i < r.n; i++)
 		if (!r.s[i].done) {
 			memset(&r.s[i].map, 0, sizeof r.s[i].map);

@@ -42,7 +42,8 @@
 #define TR_ALIGN_LOG_KEY	"tracekit.clock"
 
 enum tr_align_stmt_kind {
-	TR_ALIGN_OFFSET,	/* SOURCE=OFFSET */
+	TR_ALIGN_OFFSET,	/* SOURCE=OFFSET: from its alignment */
+	TR_ALIGN_OFFSET_ABS,	/* SOURCE==OFFSET: from its native clock */
 	TR_ALIGN_PAIR,		/* SOURCE:TIME=SOURCE:TIME */
 	TR_ALIGN_TZ,		/* [SOURCE=]ZONE */
 	TR_ALIGN_PID		/* [SOURCE=]PID */
@@ -73,7 +74,9 @@ void	tr_align_opts_init(struct tr_align_opts *);
 void	tr_align_opts_release(struct tr_align_opts *);
 /*
  * Add a statement of 'kind' from its text ("2=+12.5ms",
- * "3:1.5s=1:742.1s", "Europe/Paris", "4=1234").  Returns 0, or -1 with
+ * "3:1.5s=1:742.1s", "Europe/Paris", "4=1234").  TR_ALIGN_OFFSET takes
+ * both forms of --offset: "2=+12.5ms" (relative) and "2==-3s" (becomes
+ * TR_ALIGN_OFFSET_ABS).  Returns 0, or -1 with
  * 'err' set (TR_EUSAGE) when the text has the wrong shape; the sources and
  * times are checked by tr_align_run().
  */

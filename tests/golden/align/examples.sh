@@ -9,6 +9,8 @@ echo '$ trace-align --ignore go-log'
 trace-align --ignore go-log -F csv | cut -d, -f1,5,9
 echo '$ trace-align --offset trace.out=-12.5ms'
 trace-align --offset trace.out=-12.5ms -F csv | cut -d, -f1,5,6
+echo '$ trace-align --offset trace.out==-329557.372s'
+trace-align --offset trace.out==-329557.372s -F csv | cut -d, -f1,5,6
 echo '$ trace-align --ignore go-log --pair trace.out:+1.5s=perf.txt.gz:2801.5'
 trace-align --ignore go-log --pair trace.out:+1.5s=perf.txt.gz:2801.5 \
     -F csv | cut -d, -f1,5,6
