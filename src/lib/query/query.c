@@ -10,14 +10,20 @@
 #include "base/util.h"
 
 /* query.c: keep sorted */
+extern const struct tr_query tr_query_gpu_idle;
 extern const struct tr_query tr_query_pprof_diff;
 extern const struct tr_query tr_query_sql_entry;
+extern const struct tr_query tr_query_stalls;
+extern const struct tr_query tr_query_steps;
 extern const struct tr_query tr_query_summary;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
+	&tr_query_gpu_idle,
 	&tr_query_pprof_diff,
 	&tr_query_sql_entry,
+	&tr_query_stalls,
+	&tr_query_steps,
 	&tr_query_summary,
 	&tr_query_top,
 	NULL

@@ -1,0 +1,479 @@
+/*
+ * trace-query steps: training steps and their latency.  Step boundaries
+ * come from a Go trace region or task (--region, --task), or else from
+ * the GPU-driving goroutine's GPU waits (a step runs from the start of
+ * one to the start of the next: the GPU's busy/idle cycle as the driver
+ * sees it).  Latency p50/p90/p99/max, the stretches of slow steps and
+ * the slowest steps, each attributed like a GPU-idle episode (attr.h).
+ */
+#include "config.h"
+#include "query/query.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "query/args.h"
+#include "query/attr.h"
+#include "query/sel.h"
+
+#define STEPS_SEL	(TR_SEL_SOURCE | TR_SEL_PID | TR_SEL_TID | \
+			    TR_SEL_COMM | TR_SEL_GOID | TR_SEL_GPU | \
+			    TR_SEL_TIME)
+
+static const char *const sum_cols[] = {
+	"boundaries", "steps", "mean_ns", "p50_ns", "p90_ns", "p99_ns",
+	"max_ns", "slow_ns", "slow_steps", "stretches", "driver_goid"
+};
+
+static const char *const attr_cols[] = {
+	"cause", "cause_share", "cpu_ns", "gc_ns", "sched_ns", "chan_ns",
+	"sync_ns", "syscall_ns", "net_ns", "sleep_ns", "idle_ns",
+	"unknown_ns", "gpu_wait_ns", "verdict"
+};
+#define NATTR	(int)(sizeof attr_cols / sizeof *attr_cols)
+
+static const char *const slow_lead[] = {
+	"stretch", "first_step", "last_step", "steps", "start_ns", "end_ns",
+	"start", "end", "dur_ns", "p50_ns", "max_ns"
+};
+#define NSLOW	(int)(sizeof slow_lead / sizeof *slow_lead)
+
+static const char *const top_lead[] = {
+	"rank", "step", "start_ns", "end_ns", "start", "dur_ns"
+};
+#define NTOP	(int)(sizeof top_lead / sizeof *top_lead)
+
+static const char *const all_cols[] = {
+	"step", "start_ns", "end_ns", "dur_ns", "id"
+};
+
+struct step {
+	int64_t	ts, dur, id;
+	size_t	idx;
+};
+
+static int
+dur_cmp(const void *x, const void *y)
+{
+	const struct step	*p = x, *q = y;
+
+	if (p->dur != q->dur)
+		return (p->dur > q->dur ? -1 : 1);
+	return (p->idx < q->idx ? -1 : p->idx > q->idx);
+}
+
+static int
+i64_cmp(const void *x, const void *y)
+{
+	const int64_t	*p = x, *q = y;
+
+	return (*p < *q ? -1 : *p > *q);
+}
+
+/* Nearest rank: the smallest value with at least p of the values. */
+static int64_t
+pctl(const int64_t *sorted, size_t n, double p)
+{
+	size_t	k = (size_t)ceil(p * (double)n);
+
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return (sorted[k - 1]);
+}
+
+/* Region or task slices named 'name' of the Go source. */
+static int
+load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
+    int task, struct step **out, size_t *nout, int64_t *goid,
+    struct tr_error *err)
+{
+	static const char sql[] =
+	    "SELECT s.id, s.ts, s.dur, json_extract(s.args, '$.goid'),\n"
+	    "       json_extract(s.args, '$.depth') IS NULL\n"
+	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
+	    "  JOIN source so ON so.id = t.source_id\n"
+	    " WHERE t.kind = 'go-task' AND so.format = 'gotrace'\n"
+	    "   AND s.name_id = (SELECT id FROM str WHERE s = ?1)\n"
+	    " ORDER BY s.ts, s.id";
+	sqlite3_stmt	*st;
+	struct step	*v = NULL;
+	size_t		 n = 0;
+	int		 rc;
+
+	*goid = -1;
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t	ts = sqlite3_column_int64(st, 1);
+		int64_t	dur = sqlite3_column_int64(st, 2);
+		int64_t	g = sqlite3_column_int64(st, 3);
+
+		if (sqlite3_column_int(st, 4) != task ||
+		    !tr_sel_overlaps(sel, ts, ts + dur) ||
+		    (sel->goid >= 0 && g != sel->goid))
+			continue;
+		v = tr_xrealloc(v, (n + 1) * sizeof *v);
+		v[n].id = sqlite3_column_int64(st, 0);
+		v[n].ts = ts;
+		v[n].dur = dur;
+		v[n].idx = n;
+		n++;
+		if (*goid < 0)
+			*goid = g;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return (tr_db_error(db, err, "reading regions"));
+	}
+	*out = v;
+	*nout = n;
+	return (0);
+}
+
+static void
+put_attr(struct tr_out *out, const struct tr_attr_result *r)
+{
+	int	c;
+
+	tr_out_text(out, tr_cause_names[r->cause]);
+	tr_out_real(out, r->share);
+	for (c = 0; c < TR_NCAUSES; c++)
+		tr_out_int(out, r->cause_ns[c]);
+	tr_out_int(out, r->gpu_wait_ns);
+	tr_out_text(out, r->verdict);
+}
+
+static void
+attr_units(struct tr_out *out, int first)
+{
+	int	c;
+
+	tr_out_column_unit(out, first + 1, TR_UNIT_SHARE);
+	for (c = 0; c <= TR_NCAUSES; c++)
+		tr_out_column_unit(out, first + 2 + c, TR_UNIT_NS);
+}
+
+static void
+iso(struct tr_out *out, struct tr_attr *a, int64_t ts)
+{
+	char	*t = tr_attr_iso(a, ts);
+
+	if (t != NULL)
+		tr_out_text(out, t);
+	else
+		tr_out_null(out);
+	free(t);
+}
+
+static void
+columns(struct tr_out *out, const char *const *lead, int nlead)
+{
+	const char	*names[32];
+	int		 i;
+
+	for (i = 0; i < nlead; i++)
+		names[i] = lead[i];
+	for (i = 0; i < NATTR; i++)
+		names[nlead + i] = attr_cols[i];
+	tr_out_columns(out, nlead + NATTR, names);
+}
+
+static int
+run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
+    struct tr_error *err)
+{
+	const char		*region = NULL, *task = NULL;
+	double			 threshold = 30, slow = 2;
+	int64_t			 top = 5, goid = -1;
+	int			 all = 0;
+	struct tr_arg		 opts[] = {
+		{ "region", 0, TR_ARG_STRING, &region, 0, 0, "NAME",
+		    "a step is each Go trace region of this name", 0, 0 },
+		{ "task", 0, TR_ARG_STRING, &task, 0, 0, "NAME",
+		    "a step is each Go trace task of this name", 0, 0 },
+		{ "top", 0, TR_ARG_INT, &top, 0, 1000, "N",
+		    "attribute the N slowest steps (default 5)", 0, 0 },
+		{ "slow", 0, TR_ARG_REAL, &slow, 1, 1000, "FACTOR",
+		    "a step is slow above FACTOR times the median "
+		    "(default 2)", 0, 0 },
+		{ "threshold", 0, TR_ARG_PERCENT, &threshold, 0, 100, "PCT",
+		    "GPU wait: the GPU busy above this (default 30%)", 0, 0 },
+		{ "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
+		    "list every step too", 0, 0 },
+		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
+	};
+	struct tr_sel		 sel;
+	struct tr_args		 args;
+	struct tr_attr		*a = NULL;
+	struct tr_attr_driver	 drv;
+	struct tr_attr_result	 r;
+	struct step		*v = NULL, *byd = NULL;
+	int64_t			*durs = NULL, *ts = NULL, p50 = 0, limit;
+	size_t			 n = 0, nts = 0, i, k, nslow = 0, nstretch = 0;
+	size_t			 gi = (size_t)-1;
+	const char		*bound;
+	int64_t			 origin, woff;
+	int			 haswall, rc = -1;
+
+	memset(&drv, 0, sizeof drv);
+	memset(&r, 0, sizeof r);
+	tr_sel_init(&sel, STEPS_SEL);
+	memset(&args, 0, sizeof args);
+	args.name = "steps";
+	args.synopsis = "[OPTION...]";
+	args.about = "Training steps and their latency: p50, p90, p99 and "
+	    "max, the stretches\nof slow steps and the slowest steps, each "
+	    "attributed like a GPU-idle\nepisode (trace-query(1), steps).";
+	args.args = opts;
+	args.sel = &sel;
+	args.max_pos = 0;
+	if (tr_args_parse(&args, argc, argv, err) != 0)
+		goto out;
+	if (args.help) {
+		rc = 0;
+		goto out;
+	}
+	if (region != NULL && task != NULL) {
+		tr_error_set(err, TR_EUSAGE, "steps: give --region or --task, "
+		    "not both");
+		goto out;
+	}
+	if (tr_sel_resolve(&sel, db, err) != 0 ||
+	    (a = tr_attr_open(db, &sel, err)) == NULL)
+		goto out;
+	tr_attr_clock(a, &origin, &haswall, &woff);
+	tr_out_set_clock(out, origin, haswall, woff);
+	if (!tr_attr_has_go(a)) {
+		tr_error_set(err, TR_EDATA, "steps: no Go trace in the store: "
+		    "no step boundaries");
+		goto out;
+	}
+	for (i = 0; i < tr_attr_nwarnings(a); i++)
+		tr_out_note(out, "%s", tr_attr_warning(a, i));
+	if (tr_attr_ngpus(a) > 0) {
+		gi = 0;
+		if (tr_attr_find_driver(a, gi, sel.goid, threshold, &drv,
+		    err) != 0)
+			goto out;
+	}
+	if (region != NULL || task != NULL) {
+		bound = region != NULL ? "region" : "task";
+		if (load_spans(db, &sel, region != NULL ? region : task,
+		    task != NULL, &v, &n, &goid, err) != 0)
+			goto out;
+		if (n == 0) {
+			tr_error_set(err, TR_EDATA, "steps: no %s '%s' in the "
+			    "Go trace%s", bound, region != NULL ? region :
+			    task, sel.has_from || sel.has_to ?
+			    " selection" : "");
+			goto out;
+		}
+		/* Without GPU telemetry the regions' goroutine drives. */
+		if (!drv.found && goid >= 0) {
+			tr_attr_driver_release(&drv);
+			if (tr_attr_driver_given(a, sel.goid >= 0 ? sel.goid :
+			    goid, &drv, err) != 0)
+				goto out;
+		}
+	} else {
+		bound = "gpu-wait";
+		if (!drv.found) {
+			tr_error_set(err, TR_EDATA, "steps: no step boundaries: "
+			    "%s; give --region or --task",
+			    tr_attr_ngpus(a) == 0 ? "no GPU telemetry to find "
+			    "the GPU-driving goroutine" : "no GPU-driving "
+			    "goroutine found");
+			goto out;
+		}
+		if (tr_attr_gpu_waits(a, &drv, sel.has_from ? sel.from :
+		    INT64_MIN / 2, sel.has_to ? sel.to : INT64_MAX / 2, &ts,
+		    &nts, err) != 0)
+			goto out;
+		if (nts < 2) {
+			tr_error_set(err, TR_EDATA, "steps: the driver, "
+			    "goroutine %lld, waited on the GPU %zu times: "
+			    "no steps", (long long)drv.goid, nts);
+			goto out;
+		}
+		v = tr_xcalloc(nts, sizeof *v);
+		for (i = 0; i + 1 < nts; i++) {
+			v[i].ts = ts[i];
+			v[i].dur = ts[i + 1] - ts[i];
+			v[i].id = -1;
+			v[i].idx = i;
+		}
+		n = nts - 1;
+		tr_out_note(out, "steps from the GPU waits of goroutine %lld "
+		    "(%s): each from the start of one to the start of the "
+		    "next", (long long)drv.goid, drv.wait_stack);
+	}
+	durs = tr_xmalloc(n * sizeof *durs);
+	for (i = 0; i < n; i++)
+		durs[i] = v[i].dur;
+	qsort(durs, n, sizeof *durs, i64_cmp);
+	p50 = pctl(durs, n, 0.5);
+	limit = (int64_t)((double)p50 * slow);
+
+	/* The summary. */
+	{
+		double	mean = 0;
+
+		for (i = 0; i < n; i++)
+			mean += (double)durs[i];
+		mean /= (double)n;
+		for (i = 0; i < n; i++)
+			if (v[i].dur > limit) {
+				nslow++;
+				if (i == 0 || v[i - 1].dur <= limit)
+					nstretch++;
+			}
+		tr_out_set_name(out, "summary");
+		tr_out_columns(out, 11, sum_cols);
+		for (k = 2; k <= 7; k++)
+			tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+		tr_out_text(out, bound);
+		tr_out_int(out, (int64_t)n);
+		tr_out_int(out, (int64_t)llround(mean));
+		tr_out_int(out, p50);
+		tr_out_int(out, pctl(durs, n, 0.9));
+		tr_out_int(out, pctl(durs, n, 0.99));
+		tr_out_int(out, durs[n - 1]);
+		tr_out_int(out, limit);
+		tr_out_int(out, (int64_t)nslow);
+		tr_out_int(out, (int64_t)nstretch);
+		if (drv.found)
+			tr_out_int(out, drv.goid);
+		else
+			tr_out_null(out);
+		tr_out_end_row(out);
+		if (tr_out_finish(out) != 0)
+			goto werr;
+	}
+
+	/* The stretches of slow steps, each attributed as a whole. */
+	tr_out_set_name(out, "slow");
+	columns(out, slow_lead, NSLOW);
+	tr_out_column_unit(out, 4, TR_UNIT_TS);
+	tr_out_column_unit(out, 5, TR_UNIT_TS);
+	for (k = 8; k <= 10; k++)
+		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	attr_units(out, NSLOW);
+	for (i = 0, k = 0; i < n; i++) {
+		size_t	j, m;
+		int64_t	*d, lo, hi, mx = 0;
+
+		if (v[i].dur <= limit)
+			continue;
+		for (j = i; j + 1 < n && v[j + 1].dur > limit; j++)
+			;
+		lo = v[i].ts;
+		hi = v[j].ts + v[j].dur;
+		d = tr_xmalloc((j - i + 1) * sizeof *d);
+		for (m = i; m <= j; m++) {
+			d[m - i] = v[m].dur;
+			if (v[m].dur > mx)
+				mx = v[m].dur;
+		}
+		qsort(d, j - i + 1, sizeof *d, i64_cmp);
+		if (tr_attr_window(a, &drv, gi, lo, hi, 0, &r, err) != 0) {
+			free(d);
+			goto out;
+		}
+		tr_out_int(out, (int64_t)++k);
+		tr_out_int(out, (int64_t)i + 1);
+		tr_out_int(out, (int64_t)j + 1);
+		tr_out_int(out, (int64_t)(j - i + 1));
+		tr_out_int(out, lo);
+		tr_out_int(out, hi);
+		iso(out, a, lo);
+		iso(out, a, hi);
+		tr_out_int(out, hi - lo);
+		tr_out_int(out, pctl(d, j - i + 1, 0.5));
+		tr_out_int(out, mx);
+		put_attr(out, &r);
+		tr_out_end_row(out);
+		tr_attr_result_release(&r);
+		free(d);
+		i = j;
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+
+	/* The slowest steps, one by one. */
+	byd = tr_xmalloc(n * sizeof *byd);
+	memcpy(byd, v, n * sizeof *byd);
+	qsort(byd, n, sizeof *byd, dur_cmp);
+	tr_out_set_name(out, "slowest");
+	columns(out, top_lead, NTOP);
+	tr_out_column_unit(out, 2, TR_UNIT_TS);
+	tr_out_column_unit(out, 3, TR_UNIT_TS);
+	tr_out_column_unit(out, 5, TR_UNIT_NS);
+	attr_units(out, NTOP);
+	for (i = 0; i < n && (int64_t)i < top; i++) {
+		if (tr_attr_window(a, &drv, gi, byd[i].ts, byd[i].ts +
+		    byd[i].dur, 0, &r, err) != 0)
+			goto out;
+		tr_out_int(out, (int64_t)i + 1);
+		tr_out_int(out, (int64_t)byd[i].idx + 1);
+		tr_out_int(out, byd[i].ts);
+		tr_out_int(out, byd[i].ts + byd[i].dur);
+		iso(out, a, byd[i].ts);
+		tr_out_int(out, byd[i].dur);
+		put_attr(out, &r);
+		tr_out_end_row(out);
+		tr_attr_result_release(&r);
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+
+	if (all) {
+		tr_out_set_name(out, "steps");
+		tr_out_columns(out, 5, all_cols);
+		tr_out_column_unit(out, 1, TR_UNIT_TS);
+		tr_out_column_unit(out, 2, TR_UNIT_TS);
+		tr_out_column_unit(out, 3, TR_UNIT_NS);
+		for (i = 0; i < n; i++) {
+			tr_out_int(out, (int64_t)i + 1);
+			tr_out_int(out, v[i].ts);
+			tr_out_int(out, v[i].ts + v[i].dur);
+			tr_out_int(out, v[i].dur);
+			if (v[i].id >= 0)
+				tr_out_int(out, v[i].id);
+			else
+				tr_out_null(out);
+			tr_out_end_row(out);
+		}
+		if (tr_out_finish(out) != 0)
+			goto werr;
+	}
+	rc = 0;
+	goto out;
+werr:
+	tr_error_set(err, TR_EIO, "error writing output: %s",
+	    errno != 0 ? strerror(errno) : "write failed");
+out:
+	tr_attr_result_release(&r);
+	free(v);
+	free(byd);
+	free(durs);
+	free(ts);
+	tr_attr_driver_release(&drv);
+	tr_attr_free(a);
+	tr_args_release(&args);
+	tr_sel_release(&sel);
+	return (rc);
+}
+
+const struct tr_query tr_query_steps = {
+	.name = "steps",
+	.usage = "[OPTION...]",
+	.summary = "training steps: latency percentiles, slow steps, causes",
+	.run = run,
+};

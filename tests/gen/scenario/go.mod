@@ -1,0 +1,3 @@
+module tracekit/scenario
+
+go 1.19

@@ -1,0 +1,11 @@
+# Bad option values of gpu-idle: usage errors (exit 2) naming the option
+# and what was expected; an unknown goroutine is an error of the store's
+# data (exit 1).
+trace-import data/demo/trace.out data/demo/nvidia-smi.csv 2>/dev/null ||
+    exit 99
+for o in "--threshold 101" "--threshold -5" "--gap xyz" "--min -1s" \
+    "--treshold 5" "extra"; do
+	trace-query -F csv gpu-idle $o
+	echo "$o: $?"
+done
+trace-query -F csv gpu-idle --goroutine 999
