@@ -131,8 +131,9 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter", "frame", "process", "profile", "sample",
-	"slice_run", "source", "str", "thread", "track", NULL
+	"callsite", "counter", "frame", "go_bin", "go_state_stack",
+	"go_summary", "process", "profile", "sample", "slice_run", "source",
+	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
 	"go_gc", "go_goroutine", "go_state", "go_stw", "gpu_metric",
@@ -175,8 +176,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
-	ck_assert_int_eq(TR_DB_VERSION, 2);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(TR_DB_VERSION, 3);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -286,10 +287,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 3");
+	raw_sql(path, "PRAGMA user_version = 4");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 3 is newer than "
-	    "this tracekit's (2)", path);
+	snprintf(want, sizeof want, "%s: store schema version 4 is newer than "
+	    "this tracekit's (3)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -388,7 +389,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, TR_DB_NOCREATE, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -403,7 +404,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 2);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }

@@ -23,6 +23,7 @@
 
 #include "base/util.h"
 #include "base/wallclock.h"
+#include "store/derived.h"
 
 #define UNKNOWN		(-1)		/* an uncertainty nobody knows */
 #define PERF_REF_UNC	500		/* perf prints the wall time in us */
@@ -2046,7 +2047,10 @@ move_source(struct run *r, const struct src *s)
 		}
 		free(sql);
 	}
-	return (remap(r, move_slice_args, s));
+	if (remap(r, move_slice_args, s) != 0)
+		return (-1);
+	/* The derived tables of a Go trace, made again on the new times. */
+	return (tr_derived_rebuild(r->db, s->id, r->err));
 }
 
 static int

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "store/derived.h"
 
 /*
  * Slices are stored in runs: up to TR_SLICE_RUN slices of one track in a
@@ -497,7 +498,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	}
 	/* A new store gets the whole schema; an older one, its steps. */
 	if (version == 0) {
-		if (tr_db_exec(db, tr_db_schema, err) != 0)
+		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -508,6 +510,22 @@ migrate(struct tr_db *db, struct tr_error *err)
 		tr_error_init(err);
 		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
 		    "the store from schema version 1 to 2: %s", why);
+		goto fail;
+	}
+	if (version == 1)
+		version = 2;
+	/*
+	 * Version 3: the derived tables of Go traces (store/derived.h),
+	 * computed from the slices already stored.
+	 */
+	if (version == 2 && (tr_db_exec(db, tr_derived_schema, err) != 0 ||
+	    tr_derived_rebuild_all(db, err) != 0)) {
+		char	why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		tr_error_init(err);
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
+		    "the store from schema version 2 to 3: %s", why);
 		goto fail;
 	}
 	if (tr_db_exec(db, "PRAGMA user_version = "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "store/derived.h"
 
 enum {
 	ST_STR_GET, ST_STR_PUT,
@@ -141,6 +142,7 @@ struct run {
  * function here (one line), as importers go in tr_importer_table[].
  */
 int (*const tr_writer_observers[])(struct tr_writer *, struct tr_error *) = {
+	tr_derived_observe,
 	NULL
 };
 

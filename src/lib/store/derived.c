@@ -1,0 +1,1409 @@
+/*
+ * Derived data of Go execution traces (see derived.h and trace-store(5),
+ * "Derived tables"): one accumulator, fed by the store writer as a Go
+ * trace is imported, or from slice_run when a store is migrated or a
+ * source is moved by trace-align; and the readers the queries use.
+ */
+#include "config.h"
+#include "store/derived.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "store/writer.h"
+
+const char *const tr_dk_names[TR_DK_COUNT] = {
+	"running", "runnable", "chan", "sync", "syscall", "net", "sleep",
+	"other", "gc", "stw", "assist", "sweep", "proc"
+};
+
+#define DK_COLS \
+"  running_ns INTEGER NOT NULL,\n" \
+"  runnable_ns INTEGER NOT NULL,\n" \
+"  chan_ns INTEGER NOT NULL,\n" \
+"  sync_ns INTEGER NOT NULL,\n" \
+"  syscall_ns INTEGER NOT NULL,\n" \
+"  net_ns INTEGER NOT NULL,\n" \
+"  sleep_ns INTEGER NOT NULL,\n" \
+"  other_ns INTEGER NOT NULL,\n"
+
+const char tr_derived_schema[] =
+"CREATE TABLE go_bin (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  ts INTEGER NOT NULL,\n"
+"  dur INTEGER NOT NULL,\n"
+DK_COLS
+"  gc_ns INTEGER NOT NULL,\n"
+"  stw_ns INTEGER NOT NULL,\n"
+"  assist_ns INTEGER NOT NULL,\n"
+"  sweep_ns INTEGER NOT NULL,\n"
+"  proc_ns INTEGER NOT NULL,\n"
+"  idle_ns INTEGER NOT NULL,\n"
+"  runnable_peak REAL NOT NULL,\n"
+"  created INTEGER NOT NULL,\n"
+"  ended INTEGER NOT NULL,\n"
+"  cpu_samples INTEGER NOT NULL,\n"
+"  PRIMARY KEY (source_id, ts)\n"
+") WITHOUT ROWID;\n"
+"CREATE TABLE go_summary (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  track_id INTEGER PRIMARY KEY REFERENCES track,\n"
+"  goid INTEGER NOT NULL,\n"
+"  first_ts INTEGER NOT NULL,\n"
+"  last_ts INTEGER NOT NULL,\n"
+"  exec_ns INTEGER NOT NULL,\n"
+"  sched_wait_ns INTEGER NOT NULL,\n"
+"  chan_ns INTEGER NOT NULL,\n"
+"  sync_ns INTEGER NOT NULL,\n"
+"  syscall_ns INTEGER NOT NULL,\n"
+"  net_ns INTEGER NOT NULL,\n"
+"  sleep_ns INTEGER NOT NULL,\n"
+"  other_ns INTEGER NOT NULL,\n"
+"  assist_ns INTEGER NOT NULL,\n"
+"  states INTEGER NOT NULL,\n"
+"  ended INTEGER NOT NULL\n"
+");\n"
+"CREATE INDEX go_summary_source ON go_summary (source_id, goid);\n"
+"CREATE TABLE go_state_stack (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  state TEXT NOT NULL,\n"
+"  reason TEXT,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  count INTEGER NOT NULL,\n"
+"  total_ns INTEGER NOT NULL,\n"
+"  max_ns INTEGER NOT NULL\n"
+");\n"
+"CREATE INDEX go_state_stack_source ON go_state_stack (source_id, state);\n";
+
+/* --- names ----------------------------------------------------------- */
+
+/* What a slice's name says, on the tracks we read. */
+enum {
+	N_NONE, N_RUNNING, N_RUNNABLE, N_BLOCKED, N_GC, N_SWEEP, N_ASSIST
+};
+
+struct name {
+	char		*s;
+	int		 cls;		/* N_* */
+	int		 kind;		/* as a blocking reason: TR_DK_* */
+};
+
+static int
+reason_kind(const char *s)
+{
+	static const struct {
+		const char	*s;
+		int		 kind;
+	} r[] = {
+		{ "chan recv", TR_DK_CHAN }, { "chan send", TR_DK_CHAN },
+		{ "select", TR_DK_CHAN }, { "sync", TR_DK_SYNC },
+		{ "cond", TR_DK_SYNC }, { "syscall", TR_DK_SYSCALL },
+		{ "net", TR_DK_NET }, { "sleep", TR_DK_SLEEP },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof r / sizeof r[0]; i++)
+		if (strcmp(s, r[i].s) == 0)
+			return (r[i].kind);
+	return (TR_DK_OTHER);
+}
+
+static int
+name_cls(const char *s)
+{
+	if (strcmp(s, "running") == 0)
+		return (N_RUNNING);
+	if (strcmp(s, "runnable") == 0)
+		return (N_RUNNABLE);
+	if (strcmp(s, "blocked") == 0)
+		return (N_BLOCKED);
+	if (strcmp(s, "GC") == 0)
+		return (N_GC);
+	if (strcmp(s, "sweep") == 0)
+		return (N_SWEEP);
+	if (strcmp(s, "mark assist") == 0)
+		return (N_ASSIST);
+	return (N_NONE);
+}
+
+/*
+ * The strings of str ids, read from the store as they are met; the ids
+ * below NSMALL (the state names and reasons come early) in an array.
+ */
+#define NSMALL	4096
+
+struct names {
+	struct tr_db	*db;
+	struct tr_imap	 map;
+	sqlite3_stmt	*st;
+	struct name	*small[NSMALL];
+};
+
+static void
+names_init(struct names *n, struct tr_db *db)
+{
+	memset(n, 0, sizeof *n);
+	n->db = db;
+	tr_imap_init(&n->map);
+}
+
+static void
+name_free(void *p)
+{
+	struct name	*nm = p;
+
+	if (nm != NULL)
+		free(nm->s);
+	free(nm);
+}
+
+static void
+names_release(struct names *n)
+{
+	tr_imap_free(&n->map, name_free);
+	sqlite3_finalize(n->st);
+	n->st = NULL;
+}
+
+static const struct name *
+names_get(struct names *n, int64_t id, struct tr_error *err)
+{
+	static const struct name	none = { NULL, N_NONE, TR_DK_OTHER };
+	struct name			*nm;
+	const unsigned char		*s;
+	int				 rc;
+
+	if (id <= 0)
+		return (&none);
+	if (id < NSMALL && n->small[id] != NULL)
+		return (n->small[id]);
+	if ((nm = tr_imap_get(&n->map, (uint64_t)id)) != NULL)
+		return (nm);
+	if (n->st == NULL && (n->st = tr_db_prepare(n->db,
+	    "SELECT s FROM str WHERE id = ?1", err)) == NULL)
+		return (NULL);
+	sqlite3_bind_int64(n->st, 1, id);
+	rc = sqlite3_step(n->st);
+	s = rc == SQLITE_ROW ? sqlite3_column_text(n->st, 0) : NULL;
+	nm = tr_xcalloc(1, sizeof *nm);
+	nm->s = tr_xstrdup(s ? (const char *)s : "");
+	nm->cls = name_cls(nm->s);
+	nm->kind = reason_kind(nm->s);
+	sqlite3_reset(n->st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		name_free(nm);
+		tr_db_error(n->db, err, "cannot read strings");
+		return (NULL);
+	}
+	tr_imap_put(&n->map, (uint64_t)id, nm);
+	if (id < NSMALL)
+		n->small[id] = nm;
+	return (nm);
+}
+
+/* --- the accumulator ------------------------------------------------- */
+
+enum { T_GOROUTINE = 1, T_GC, T_STW, T_PROC };
+
+struct gsum {
+	int64_t		 goid;
+	int64_t		 first, last;
+	int64_t		 ns[TR_DK_GOROUTINE];
+	int64_t		 assist;
+	int64_t		 states;
+	int		 unfinished;	/* its last state was */
+};
+
+struct trk {
+	int		 type;		/* T_* */
+	int64_t		 id;
+	struct gsum	*g;		/* goroutines */
+};
+
+/*
+ * Goroutines running and runnable, per millisecond of a bin: for the
+ * runnable peak and the idle time, which the bin's totals cannot give.
+ */
+#define FINE		1000000
+#define NFINE		(TR_DERIVED_BIN / FINE)
+
+struct fine {
+	int64_t		 ns[2];		/* running, runnable */
+	int32_t		 cover[2];
+};
+
+struct bin {
+	struct fine	 f[NFINE];
+	int64_t		 ns[TR_DK_COUNT];
+	int32_t		 cover[TR_DK_COUNT];	/* whole-bin slices, as a
+						   difference array */
+	int32_t		 created, ended, samples;
+};
+
+struct stack {
+	int64_t		 name_id, cat_id, cs;
+	int64_t		 n, ns, max;
+};
+
+/*
+ * At most this many bins (about 3 hours at 10 ms, 400 MB to 800 MB while
+ * it is imported): a longer span is refused rather than allocated.
+ */
+#define MAX_BINS	(1024 * 1024)
+
+struct tr_derived {
+	struct tr_db	*db;
+	int64_t		 source_id;
+	struct names	 names;
+	struct tr_imap	 tracks;	/* track id -> struct trk */
+	struct tr_imap	 goids;		/* goid -> struct trk (goroutines) */
+	struct bin	*bins;
+	int64_t		 base;		/* bin index of bins[0] */
+	size_t		 nbins;
+	int64_t		 lo, hi;	/* bin indexes used: [lo, hi] */
+	int64_t		 tmin, tmax;	/* goroutine states: first, last */
+	int		 any;		/* a Go track was seen */
+	struct tr_imap	 stack_map;	/* hash of (name, cat, cs) -> it */
+};
+
+struct tr_derived *
+tr_derived_new(struct tr_db *db, int64_t source_id)
+{
+	struct tr_derived	*d = tr_xcalloc(1, sizeof *d);
+
+	d->db = db;
+	d->source_id = source_id;
+	names_init(&d->names, db);
+	tr_imap_init(&d->tracks);
+	tr_imap_init(&d->goids);
+	tr_imap_init(&d->stack_map);
+	d->lo = d->tmin = INT64_MAX;
+	d->hi = d->tmax = INT64_MIN;
+	return (d);
+}
+
+static void
+trk_free(void *p)
+{
+	struct trk	*t = p;
+
+	if (t != NULL)
+		free(t->g);
+	free(t);
+}
+
+void
+tr_derived_free(struct tr_derived *d)
+{
+	if (d == NULL)
+		return;
+	names_release(&d->names);
+	tr_imap_free(&d->tracks, trk_free);
+	tr_imap_release(&d->goids);
+	tr_imap_free(&d->stack_map, free);
+	free(d->bins);
+	free(d);
+}
+
+/* Floor division (times may be negative). */
+static int64_t
+fdiv(int64_t a, int64_t b)
+{
+	int64_t	q = a / b;
+
+	return (a % b < 0 ? q - 1 : q);
+}
+
+static int64_t
+bin_of(int64_t ts)
+{
+	return (fdiv(ts, TR_DERIVED_BIN));
+}
+
+/* The millisecond 'j' (of the store's time) of the bins. */
+static struct fine *
+fine_at(struct tr_derived *d, int64_t j)
+{
+	int64_t	b = fdiv(j, NFINE);
+
+	return (&d->bins[b - d->base].f[j - b * NFINE]);
+}
+
+/* Add [ts, e) to the milliseconds, for running (0) or runnable (1). */
+static void
+fine_add(struct tr_derived *d, int k, int64_t ts, int64_t e)
+{
+	int64_t	ja = fdiv(ts, FINE), je = fdiv(e - 1, FINE);
+
+	if (ja == je) {
+		fine_at(d, ja)->ns[k] += e - ts;
+		return;
+	}
+	fine_at(d, ja)->ns[k] += (ja + 1) * FINE - ts;
+	fine_at(d, je)->ns[k] += e - je * FINE;
+	if (je > ja + 1) {
+		fine_at(d, ja + 1)->cover[k]++;
+		fine_at(d, je)->cover[k]--;
+	}
+}
+
+/* Make bins [a, b] exist; 0, or -1 with 'err' set for a span too long. */
+static int
+bins_reach(struct tr_derived *d, int64_t a, int64_t b, struct tr_error *err)
+{
+	struct bin	*nb;
+	int64_t		 lo = a < d->lo ? a : d->lo, hi = b > d->hi ? b : d->hi;
+	int64_t		 span, slack, nlo;
+	size_t		 n;
+
+	if (d->nbins > 0 && lo >= d->base &&
+	    hi < d->base + (int64_t)d->nbins) {
+		d->lo = lo;
+		d->hi = hi;
+		return (0);
+	}
+	span = hi - lo + 1;
+	if (span > MAX_BINS)
+		return (tr_error_set(err, TR_EDATA, "%s: the Go trace spans "
+		    "more than %d bins of %d ms (from %lld to %lld ns): too "
+		    "long for its derived tables", d->db->path, MAX_BINS,
+		    TR_DERIVED_BIN / 1000000, (long long)(lo *
+		    TR_DERIVED_BIN), (long long)((hi + 1) * TR_DERIVED_BIN)));
+	/* Room on both sides: the span grows as slices come. */
+	slack = span / 2 + 64;
+	if (slack > (MAX_BINS - span) / 2 + 64)
+		slack = (MAX_BINS - span) / 2 + 64;
+	n = (size_t)(span + 2 * slack);
+	nlo = lo - slack;
+	nb = tr_xcalloc(n, sizeof *nb);
+	if (d->lo <= d->hi)
+		memcpy(nb + (d->lo - nlo), d->bins + (d->lo - d->base),
+		    (size_t)(d->hi - d->lo + 1) * sizeof *nb);
+	free(d->bins);
+	d->bins = nb;
+	d->base = nlo;
+	d->nbins = n;
+	d->lo = lo;
+	d->hi = hi;
+	return (0);
+}
+
+/* Add [ts, ts + dur) of kind k to the bins. */
+static int
+bins_add(struct tr_derived *d, int k, int64_t ts, int64_t dur,
+    struct tr_error *err)
+{
+	int64_t		 e = ts + dur, ia, ie;
+	struct bin	*b;
+
+	if (dur <= 0)
+		return (0);
+	ia = bin_of(ts);
+	ie = bin_of(e - 1);
+	if (bins_reach(d, ia, ie, err) != 0)
+		return (-1);
+	if (k == TR_DK_RUNNING || k == TR_DK_RUNNABLE)
+		fine_add(d, k == TR_DK_RUNNABLE, ts, e);
+	b = d->bins - d->base;
+	if (ia == ie) {
+		b[ia].ns[k] += dur;
+		return (0);
+	}
+	b[ia].ns[k] += (ia + 1) * TR_DERIVED_BIN - ts;
+	b[ie].ns[k] += e - ie * TR_DERIVED_BIN;
+	if (ie > ia + 1) {
+		b[ia + 1].cover[k]++;
+		b[ie].cover[k]--;
+	}
+	return (0);
+}
+
+static int
+bins_count(struct tr_derived *d, int64_t ts, int which, struct tr_error *err)
+{
+	int64_t		 i = bin_of(ts);
+	struct bin	*b;
+
+	if (bins_reach(d, i, i, err) != 0)
+		return (-1);
+	b = &d->bins[i - d->base];
+	if (which == 0)
+		b->created++;
+	else if (which == 1)
+		b->ended++;
+	else
+		b->samples++;
+	return (0);
+}
+
+/* An integer member "key": in JSON object text, or 0 when absent. */
+static int
+json_int(const char *s, size_t len, const char *key, int64_t *v)
+{
+	size_t		 kl = strlen(key), i;
+	const char	*p;
+	int		 neg = 0;
+
+	if (s == NULL)
+		return (0);
+	for (i = 0; i + kl + 3 <= len; i++) {
+		if (s[i] != '"' || memcmp(s + i + 1, key, kl) != 0 ||
+		    s[i + 1 + kl] != '"' || s[i + 2 + kl] != ':')
+			continue;
+		p = s + i + 3 + kl;
+		if (p < s + len && *p == '-') {
+			neg = 1;
+			p++;
+		}
+		if (p >= s + len || *p < '0' || *p > '9')
+			return (0);
+		*v = 0;
+		while (p < s + len && *p >= '0' && *p <= '9')
+			*v = *v * 10 + (*p++ - '0');
+		if (neg)
+			*v = -*v;
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * Whether a state's args say "unfinished": the sink writes it last
+ * (import-gotrace.c: close_args), and SQLite keeps the order of members.
+ */
+static int
+has_unfinished(const char *s, size_t len)
+{
+	static const char	u[] = "\"unfinished\":true}";
+
+	return (s != NULL && len >= sizeof u - 1 &&
+	    memcmp(s + len - (sizeof u - 1), u, sizeof u - 1) == 0);
+}
+
+int
+tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
+    int64_t ref, const char *meta, struct tr_error *err)
+{
+	struct trk	*t;
+	int		 type;
+	int64_t		 created;
+
+	if (strcmp(kind, "goroutine") == 0)
+		type = T_GOROUTINE;
+	else if (strcmp(kind, "go-gc") == 0)
+		type = T_GC;
+	else if (strcmp(kind, "go-stw") == 0)
+		type = T_STW;
+	else if (strcmp(kind, "go-proc") == 0)
+		type = T_PROC;
+	else
+		return (0);
+	d->any = 1;
+	t = tr_xcalloc(1, sizeof *t);
+	t->type = type;
+	t->id = track_id;
+	trk_free(tr_imap_del(&d->tracks, (uint64_t)track_id));
+	tr_imap_put(&d->tracks, (uint64_t)track_id, t);
+	if (type != T_GOROUTINE)
+		return (0);
+	t->g = tr_xcalloc(1, sizeof *t->g);
+	t->g->goid = ref;
+	t->g->first = INT64_MAX;
+	t->g->last = INT64_MIN;
+	tr_imap_put(&d->goids, (uint64_t)ref, t);
+	if (meta != NULL && json_int(meta, strlen(meta), "created", &created))
+		return (bins_count(d, created, 0, err));
+	return (0);
+}
+
+/* (state, reason, stack) -> its record, by a hash probed linearly. */
+static void
+stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
+    int64_t dur)
+{
+	int64_t		 key[3];
+	uint64_t	 h;
+	struct stack	*s;
+
+	key[0] = name_id;
+	key[1] = cat_id;
+	key[2] = cs;
+	h = tr_hash64(key, sizeof key);
+	while ((s = tr_imap_get(&d->stack_map, h)) != NULL &&
+	    (s->name_id != name_id || s->cat_id != cat_id || s->cs != cs))
+		h++;
+	if (s == NULL) {
+		s = tr_xcalloc(1, sizeof *s);
+		s->name_id = name_id;
+		s->cat_id = cat_id;
+		s->cs = cs;
+		tr_imap_put(&d->stack_map, h, s);
+	}
+	s->n++;
+	s->ns += dur;
+	if (dur > s->max)
+		s->max = dur;
+}
+
+int
+tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
+    int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
+    const char *args, size_t args_len, struct tr_error *err)
+{
+	const struct name	*nm, *cat;
+	struct trk		*t, *gt;
+	struct gsum		*g;
+	int64_t			 goid;
+	int			 k;
+
+	if ((t = tr_imap_get(&d->tracks, (uint64_t)track_id)) == NULL)
+		return (0);
+	if ((nm = names_get(&d->names, name_id, err)) == NULL)
+		return (-1);
+	switch (t->type) {
+	case T_GOROUTINE:
+		if (nm->cls == N_RUNNING)
+			k = TR_DK_RUNNING;
+		else if (nm->cls == N_RUNNABLE)
+			k = TR_DK_RUNNABLE;
+		else if (nm->cls == N_BLOCKED) {
+			if ((cat = names_get(&d->names, category_id, err)) ==
+			    NULL)
+				return (-1);
+			k = cat->kind;
+		} else
+			return (0);	/* an instant ("syscall") */
+		g = t->g;
+		g->ns[k] += dur;
+		g->states++;
+		if (ts < g->first)
+			g->first = ts;
+		if (ts + dur >= g->last) {
+			int	u = has_unfinished(args, args_len);
+
+			if (ts + dur > g->last || u) {
+				g->last = ts + dur;
+				g->unfinished = u;
+			}
+		}
+		stack_add(d, name_id, category_id, callsite_id, dur);
+		if (ts < d->tmin)
+			d->tmin = ts;
+		if (ts + dur > d->tmax)
+			d->tmax = ts + dur;
+		return (bins_add(d, k, ts, dur, err));
+	case T_GC:
+		if (nm->cls == N_GC)
+			return (bins_add(d, TR_DK_GC, ts, dur, err));
+		if (nm->cls == N_SWEEP)
+			return (bins_add(d, TR_DK_SWEEP, ts, dur, err));
+		if (nm->cls != N_ASSIST)
+			return (0);
+		if (json_int(args, args_len, "goid", &goid) &&
+		    (gt = tr_imap_get(&d->goids, (uint64_t)goid)) != NULL)
+			gt->g->assist += dur;
+		return (bins_add(d, TR_DK_ASSIST, ts, dur, err));
+	case T_STW:
+		return (bins_add(d, TR_DK_STW, ts, dur, err));
+	case T_PROC:
+		if (nm->cls == N_RUNNING)
+			return (bins_add(d, TR_DK_PROC, ts, dur, err));
+		return (0);
+	}
+	return (0);
+}
+
+int
+tr_derived_sample(struct tr_derived *d, int64_t ts, struct tr_error *err)
+{
+	return (bins_count(d, ts, 2, err));
+}
+
+/* --- writing --------------------------------------------------------- */
+
+static int
+write_bins(struct tr_derived *d, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int32_t		 c[TR_DK_COUNT], fc[2] = { 0, 0 };
+	struct bin	*b;
+	int64_t		 i, j, idle, peak, ns[2], t;
+	int		 k, rc = 0;
+
+	if (d->lo > d->hi)
+		return (0);
+	st = tr_db_prepare(d->db, "INSERT INTO go_bin VALUES (?1, ?2, ?3, "
+	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+	    "?18, ?19, ?20, ?21)", err);
+	if (st == NULL)
+		return (-1);
+	memset(c, 0, sizeof c);
+	sqlite3_bind_int64(st, 1, d->source_id);
+	sqlite3_bind_int64(st, 3, TR_DERIVED_BIN);
+	for (i = d->lo; i <= d->hi; i++) {
+		b = &d->bins[i - d->base];
+		sqlite3_bind_int64(st, 2, i * TR_DERIVED_BIN);
+		for (k = 0; k < TR_DK_COUNT; k++) {
+			c[k] += b->cover[k];
+			sqlite3_bind_int64(st, 4 + k, b->ns[k] +
+			    (int64_t)c[k] * TR_DERIVED_BIN);
+		}
+		/*
+		 * A millisecond is idle when no goroutine ran or was
+		 * runnable in it, inside the span of the goroutine states.
+		 */
+		idle = peak = 0;
+		for (j = 0; j < NFINE; j++) {
+			t = i * TR_DERIVED_BIN + j * FINE;
+			for (k = 0; k < 2; k++) {
+				fc[k] += b->f[j].cover[k];
+				ns[k] = b->f[j].ns[k] + (int64_t)fc[k] * FINE;
+			}
+			if (ns[1] > peak)
+				peak = ns[1];
+			if (ns[0] + ns[1] == 0 && t >= d->tmin &&
+			    t + FINE <= d->tmax)
+				idle += FINE;
+		}
+		sqlite3_bind_int64(st, 17, idle);
+		sqlite3_bind_double(st, 18, (double)peak / FINE);
+		sqlite3_bind_int64(st, 19, b->created);
+		sqlite3_bind_int64(st, 20, b->ended);
+		sqlite3_bind_int64(st, 21, b->samples);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(d->db, err, "cannot write go_bin"));
+	return (0);
+}
+
+static int
+write_summary(struct tr_derived *d, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct trk	*t;
+	size_t		 n, i;
+	int		 k, rc = SQLITE_DONE;
+
+	st = tr_db_prepare(d->db, "INSERT INTO go_summary VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+	    err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, d->source_id);
+	keys = tr_imap_keys(&d->tracks, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		t = tr_imap_get(&d->tracks, keys[i]);
+		if (t->type != T_GOROUTINE || t->g->states == 0)
+			continue;
+		sqlite3_bind_int64(st, 2, t->id);
+		sqlite3_bind_int64(st, 3, t->g->goid);
+		sqlite3_bind_int64(st, 4, t->g->first);
+		sqlite3_bind_int64(st, 5, t->g->last);
+		for (k = 0; k < TR_DK_GOROUTINE; k++)
+			sqlite3_bind_int64(st, 6 + k, t->g->ns[k]);
+		sqlite3_bind_int64(st, 14, t->g->assist);
+		sqlite3_bind_int64(st, 15, t->g->states);
+		sqlite3_bind_int(st, 16, !t->g->unfinished);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(d->db, err, "cannot write go_summary"));
+	return (0);
+}
+
+static int
+write_stacks(struct tr_derived *d, struct tr_error *err)
+{
+	const struct name	*nm, *cat;
+	sqlite3_stmt		*st;
+	struct stack		*s;
+	uint64_t		*keys;
+	size_t			 i, n;
+	int			 rc = SQLITE_DONE;
+
+	st = tr_db_prepare(d->db, "INSERT INTO go_state_stack VALUES (?1, "
+	    "?2, ?3, ?4, ?5, ?6, ?7)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, d->source_id);
+	keys = tr_imap_keys(&d->stack_map, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		s = tr_imap_get(&d->stack_map, keys[i]);
+		if ((nm = names_get(&d->names, s->name_id, err)) == NULL ||
+		    (cat = names_get(&d->names, s->cat_id, err)) == NULL) {
+			free(keys);
+			sqlite3_finalize(st);
+			return (-1);
+		}
+		sqlite3_bind_text(st, 2, nm->s ? nm->s : "", -1,
+		    SQLITE_TRANSIENT);
+		if (cat->s != NULL)
+			sqlite3_bind_text(st, 3, cat->s, -1,
+			    SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, 3);
+		if (s->cs > 0)
+			sqlite3_bind_int64(st, 4, s->cs);
+		else
+			sqlite3_bind_null(st, 4);
+		sqlite3_bind_int64(st, 5, s->n);
+		sqlite3_bind_int64(st, 6, s->ns);
+		sqlite3_bind_int64(st, 7, s->max);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(d->db, err, "cannot write go_state_stack"));
+	return (0);
+}
+
+int
+tr_derived_write(struct tr_derived *d, struct tr_error *err)
+{
+	uint64_t	*keys;
+	struct trk	*t;
+	size_t		 n, i;
+
+	if (!d->any)
+		return (0);
+	/* A goroutine whose last state closed before the trace ended. */
+	keys = tr_imap_keys(&d->tracks, &n);
+	for (i = 0; i < n; i++) {
+		t = tr_imap_get(&d->tracks, keys[i]);
+		if (t->type == T_GOROUTINE && t->g->states > 0 &&
+		    !t->g->unfinished &&
+		    bins_count(d, t->g->last, 1, err) != 0) {
+			free(keys);
+			return (-1);
+		}
+	}
+	free(keys);
+	if (write_bins(d, err) != 0 || write_summary(d, err) != 0 ||
+	    write_stacks(d, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* --- reading runs ---------------------------------------------------- */
+
+/* One slice of a run's JSON, as parsed. */
+struct rslice {
+	int64_t		 ts, dur, name_id, cat_id, cs;
+	const char	*args;
+	size_t		 args_len;
+};
+
+static const char *
+skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	return (p);
+}
+
+/* An integer or null (0); NULL on anything else. */
+static const char *
+parse_int(const char *p, const char *e, int64_t *v)
+{
+	const char	*start;
+	int		 neg = 0;
+
+	p = skip_ws(p, e);
+	start = p;
+	if (e - p >= 4 && memcmp(p, "null", 4) == 0) {
+		*v = 0;
+		return (p + 4);
+	}
+	if (p < e && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p >= e || *p < '0' || *p > '9')
+		return (NULL);
+	*v = 0;
+	while (p < e && *p >= '0' && *p <= '9')
+		*v = *v * 10 + (*p++ - '0');
+	/* A real (SQLite wrote one): its integer part. */
+	if (p < e && (*p == '.' || *p == 'e' || *p == 'E')) {
+		*v = (int64_t)strtod(start, NULL);
+		neg = 0;
+		while (p < e && (*p == '.' || *p == 'e' || *p == 'E' ||
+		    *p == '+' || *p == '-' || (*p >= '0' && *p <= '9')))
+			p++;
+	}
+	if (neg)
+		*v = -*v;
+	return (p);
+}
+
+/* Skip one JSON value (object, array, string, number, literal). */
+static const char *
+skip_value(const char *p, const char *e)
+{
+	int	depth = 0, instr = 0;
+
+	p = skip_ws(p, e);
+	if (p < e && *p != '{' && *p != '[' && *p != '"') {
+		while (p < e && *p != ',' && *p != ']' && *p != '}')
+			p++;
+		return (p);
+	}
+	for (; p < e; p++) {
+		if (instr) {
+			if (*p == '\\')
+				p++;
+			else if (*p == '"')
+				instr = 0;
+			if (instr == 0 && depth == 0)
+				return (p + 1);
+			continue;
+		}
+		if (*p == '"')
+			instr = 1;
+		else if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']') {
+			if (--depth == 0)
+				return (p + 1);
+		}
+	}
+	return (NULL);
+}
+
+typedef int rslice_fn(void *, const struct rslice *, struct tr_error *);
+
+/*
+ * Walk the slices of a run (db.c: TR_DB_SLICE_VIEW's JSON) starting at
+ * 'run_ts'.  Returns 0, fn's non-zero return, or -1 with 'err' set for
+ * JSON that is not a run.
+ */
+static int
+walk_run(const char *p, size_t len, int64_t run_ts, int64_t run_id,
+    rslice_fn *fn, void *arg, struct tr_error *err)
+{
+	const char	*e = p + len, *q;
+	struct rslice	 s;
+	int64_t		*f[5];
+	int		 i, rc;
+
+	f[0] = &s.ts;
+	f[1] = &s.dur;
+	f[2] = &s.name_id;
+	f[3] = &s.cat_id;
+	f[4] = &s.cs;
+	p = skip_ws(p, e);
+	if (p >= e || *p++ != '[')
+		goto bad;
+	p = skip_ws(p, e);
+	if (p < e && *p == ']')
+		return (0);
+	for (;;) {
+		p = skip_ws(p, e);
+		if (p >= e || *p++ != '[')
+			goto bad;
+		memset(&s, 0, sizeof s);
+		for (i = 0; i < 6; i++) {
+			p = skip_ws(p, e);
+			if (p < e && *p == ']')
+				break;
+			if (i > 0) {
+				if (p >= e || *p++ != ',')
+					goto bad;
+				p = skip_ws(p, e);
+			}
+			if (i < 5) {
+				if ((p = parse_int(p, e, f[i])) == NULL)
+					goto bad;
+			} else {
+				q = p;
+				if ((p = skip_value(p, e)) == NULL)
+					goto bad;
+				if (*q == '{') {
+					s.args = q;
+					s.args_len = (size_t)(p - q);
+				}
+			}
+		}
+		p = skip_ws(p, e);
+		if (i < 2 || p >= e || *p++ != ']')
+			goto bad;
+		s.ts += run_ts;
+		if ((rc = fn(arg, &s, err)) != 0)
+			return (rc);
+		p = skip_ws(p, e);
+		if (p < e && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < e && *p == ']')
+			return (0);
+		goto bad;
+	}
+bad:
+	return (tr_error_set(err, TR_EDATA, "slice_run %lld: its slices are "
+	    "not a run's JSON", (long long)run_id));
+}
+
+/* --- rebuilding ------------------------------------------------------ */
+
+struct feed {
+	struct tr_derived	*d;
+	int64_t			 track;
+};
+
+static int
+feed_slice(void *arg, const struct rslice *s, struct tr_error *err)
+{
+	struct feed	*f = arg;
+
+	return (tr_derived_slice(f->d, f->track, s->ts, s->dur, s->name_id,
+	    s->cat_id, s->cs, s->args, s->args_len, err));
+}
+
+static int
+delete_rows(struct tr_db *db, int64_t source_id, struct tr_error *err)
+{
+	static const char *const tables[] = {
+		"go_bin", "go_summary", "go_state_stack"
+	};
+	sqlite3_stmt	*st;
+	char		*sql;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		sql = tr_xasprintf("DELETE FROM %s WHERE source_id = ?1",
+		    tables[i]);
+		st = tr_db_prepare(db, sql, err);
+		free(sql);
+		if (st == NULL)
+			return (-1);
+		sqlite3_bind_int64(st, 1, source_id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return (tr_db_error(db, err, "cannot delete derived "
+			    "rows"));
+	}
+	return (0);
+}
+
+int
+tr_derived_rebuild(struct tr_db *db, int64_t source_id, struct tr_error *err)
+{
+	struct tr_derived	*d;
+	struct feed		 f;
+	sqlite3_stmt		*st = NULL;
+	int			 rc;
+
+	if (delete_rows(db, source_id, err) != 0)
+		return (-1);
+	d = tr_derived_new(db, source_id);
+	f.d = d;
+	st = tr_db_prepare(db, "SELECT id, kind, ref, meta FROM track "
+	    "WHERE source_id = ?1 AND kind IN ('goroutine', 'go-gc', "
+	    "'go-stw', 'go-proc') ORDER BY id", err);
+	if (st == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (tr_derived_track(d, sqlite3_column_int64(st, 0),
+		    (const char *)sqlite3_column_text(st, 1),
+		    sqlite3_column_int64(st, 2),
+		    (const char *)sqlite3_column_text(st, 3), err) != 0)
+			goto fail;
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!d->any) {
+		tr_derived_free(d);
+		return (0);
+	}
+	/*
+	 * One pass over the source's runs, without the run indexes:
+	 * trace-align drops them while it moves a big source.
+	 */
+	st = tr_db_prepare(db, "SELECT track_id, ts, slices, id FROM "
+	    "slice_run WHERE source_id = ?1", err);
+	if (st == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		f.track = sqlite3_column_int64(st, 0);
+		if (tr_imap_get(&d->tracks, (uint64_t)f.track) == NULL)
+			continue;
+		if (walk_run((const char *)sqlite3_column_text(st, 2),
+		    (size_t)sqlite3_column_bytes(st, 2),
+		    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 3),
+		    feed_slice, &f, err) != 0)
+			goto fail;
+	}
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (d->any) {
+		st = tr_db_prepare(db, "SELECT ts FROM sample WHERE "
+		    "source_id = ?1 AND ts IS NOT NULL", err);
+		if (st == NULL)
+			goto fail;
+		sqlite3_bind_int64(st, 1, source_id);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if (tr_derived_sample(d, sqlite3_column_int64(st, 0),
+			    err) != 0)
+				goto fail;
+		if (rc != SQLITE_DONE)
+			goto dberr;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	rc = tr_derived_write(d, err);
+	tr_derived_free(d);
+	return (rc);
+dberr:
+	tr_db_error(db, err, "cannot read the source's slices");
+fail:
+	sqlite3_finalize(st);
+	tr_derived_free(d);
+	return (-1);
+}
+
+int
+tr_derived_sources(struct tr_db *db, int64_t **ids, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	size_t		 n = 0, cap = 0;
+	int		 rc;
+
+	*ids = NULL;
+	st = tr_db_prepare(db, "SELECT id FROM source WHERE format = "
+	    "'gotrace' ORDER BY id", err);
+	if (st == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*ids = tr_xrealloc(*ids, cap * sizeof **ids);
+		}
+		(*ids)[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		return (tr_db_error(db, err, "cannot read sources"));
+	}
+	return ((int)n);
+}
+
+int
+tr_derived_rebuild_all(struct tr_db *db, struct tr_error *err)
+{
+	int64_t	*ids;
+	int	 n, i;
+
+	if ((n = tr_derived_sources(db, &ids, err)) < 0)
+		return (-1);
+	for (i = 0; i < n; i++)
+		if (tr_derived_rebuild(db, ids[i], err) != 0) {
+			free(ids);
+			return (-1);
+		}
+	free(ids);
+	return (0);
+}
+
+/* --- the writer's observer ------------------------------------------ */
+
+static int
+obs_track(void *arg, const struct tr_track *t, struct tr_error *err)
+{
+	return (tr_derived_track(arg, t->id, t->kind, t->ref, t->meta, err));
+}
+
+static int
+obs_sample(void *arg, const struct tr_sample *s, struct tr_error *err)
+{
+	return (s->has_ts ? tr_derived_sample(arg, s->ts, err) : 0);
+}
+
+static int
+obs_slice(void *arg, const struct tr_slice *s, struct tr_error *err)
+{
+	return (tr_derived_slice(arg, s->track_id, s->ts, s->dur, s->name_id,
+	    s->category_id, s->callsite_id, s->args,
+	    s->args ? strlen(s->args) : 0, err));
+}
+
+static int
+obs_finish(void *arg, struct tr_writer *w, struct tr_error *err)
+{
+	(void)w;
+	return (tr_derived_write(arg, err));
+}
+
+static void
+obs_free(void *arg)
+{
+	tr_derived_free(arg);
+}
+
+static const struct tr_writer_hooks obs_hooks = {
+	.track = obs_track,
+	.sample = obs_sample,
+	.slice = obs_slice,
+	.finish = obs_finish,
+	.free = obs_free,
+};
+
+int
+tr_derived_observe(struct tr_writer *w, struct tr_error *err)
+{
+	struct tr_db		*db = tr_writer_db(w);
+	struct tr_derived	*d;
+	sqlite3_stmt		*st;
+	const char		*no = getenv("TRACEKIT_NO_DERIVED");
+	int			 rc, go;
+
+	/* For bench/attr-bench.sh: the import's cost without them. */
+	if (no != NULL && strcmp(no, "1") == 0)
+		return (0);
+	st = tr_db_prepare(db, "SELECT format = 'gotrace' FROM source "
+	    "WHERE id = ?1", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, tr_writer_source_id(w));
+	rc = sqlite3_step(st);
+	go = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read the source"));
+	if (!go)
+		return (0);
+	d = tr_derived_new(db, tr_writer_source_id(w));
+	if (tr_writer_observe(w, &obs_hooks, d, err) != 0) {
+		tr_derived_free(d);
+		return (-1);
+	}
+	return (0);
+}
+
+/* --- reading --------------------------------------------------------- */
+
+/* Add bin 'b' ([ts, ts + dur), its values) to window [lo, hi) in 't'. */
+static void
+add_bin(struct tr_derived_totals *t, int64_t lo, int64_t hi, int64_t ts,
+    int64_t dur, const int64_t *ns, const int64_t *cnt, int64_t idle,
+    double peak)
+{
+	int64_t	a = ts > lo ? ts : lo, e = ts + dur < hi ? ts + dur : hi;
+	int64_t	mid = ts + dur / 2;
+	int	k;
+
+	if (e <= a || dur <= 0)
+		return;
+	t->bins++;
+	t->covered_ns += e - a;
+	if (peak > t->runnable_peak)
+		t->runnable_peak = peak;
+	if (a == ts && e == ts + dur) {
+		for (k = 0; k < TR_DK_COUNT; k++)
+			t->ns[k] += ns[k];
+		t->idle_ns += idle;
+		t->created += cnt[0];
+		t->ended += cnt[1];
+		t->cpu_samples += cnt[2];
+		return;
+	}
+	t->exact = 0;
+	for (k = 0; k < TR_DK_COUNT; k++)
+		t->ns[k] += (int64_t)((double)ns[k] * (double)(e - a) /
+		    (double)dur + 0.5);
+	t->idle_ns += (int64_t)((double)idle * (double)(e - a) /
+	    (double)dur + 0.5);
+	/* Counts go to the window that holds the bin's middle. */
+	if (mid >= lo && mid < hi) {
+		t->created += cnt[0];
+		t->ended += cnt[1];
+		t->cpu_samples += cnt[2];
+	}
+}
+
+static void
+totals_init(struct tr_derived_totals *t)
+{
+	memset(t, 0, sizeof *t);
+	t->exact = 1;
+}
+
+int
+tr_derived_series(struct tr_db *db, int64_t source_id, int64_t lo,
+    int64_t step, int64_t n, struct tr_derived_totals *t,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int64_t		*ids = NULL, one, ns[TR_DK_COUNT], cnt[3], ts, dur, i,
+			 i0, i1, hi = lo + step * n;
+	int		 nids, s, k, rc;
+
+	for (i = 0; i < n; i++)
+		totals_init(&t[i]);
+	if (n <= 0 || step <= 0)
+		return (0);
+	if (source_id > 0) {
+		one = source_id;
+		ids = &one;
+		nids = 1;
+	} else if ((nids = tr_derived_sources(db, &ids, err)) < 0)
+		return (-1);
+	st = tr_db_prepare(db, "SELECT ts, dur, running_ns, runnable_ns, "
+	    "chan_ns, sync_ns, syscall_ns, net_ns, sleep_ns, other_ns, gc_ns, "
+	    "stw_ns, assist_ns, sweep_ns, proc_ns, created, ended, "
+	    "cpu_samples, idle_ns, runnable_peak FROM go_bin WHERE source_id = ?1 AND ts > ?2 AND "
+	    "ts < ?3 ORDER BY ts", err);
+	if (st == NULL)
+		goto fail;
+	for (s = 0; s < nids; s++) {
+		sqlite3_bind_int64(st, 1, ids[s]);
+		/* A bin moved with drift is a little wider than the grid. */
+		sqlite3_bind_int64(st, 2, lo - 2 * TR_DERIVED_BIN);
+		sqlite3_bind_int64(st, 3, hi);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			ts = sqlite3_column_int64(st, 0);
+			dur = sqlite3_column_int64(st, 1);
+			for (k = 0; k < TR_DK_COUNT; k++)
+				ns[k] = sqlite3_column_int64(st, 2 + k);
+			for (k = 0; k < 3; k++)
+				cnt[k] = sqlite3_column_int64(st, 15 + k);
+			i0 = ts > lo ? (ts - lo) / step : 0;
+			i1 = (ts + dur - 1 - lo) / step;
+			if (ts + dur <= lo)
+				continue;
+			if (i1 >= n)
+				i1 = n - 1;
+			for (i = i0; i <= i1; i++)
+				add_bin(&t[i], lo + i * step,
+				    lo + (i + 1) * step, ts, dur, ns, cnt,
+				    sqlite3_column_int64(st, 18),
+				    sqlite3_column_double(st, 19));
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE) {
+			tr_db_error(db, err, "cannot read go_bin");
+			goto fail;
+		}
+		for (i = 0; i < n; i++)
+			t[i].sources++;
+	}
+	sqlite3_finalize(st);
+	if (ids != &one)
+		free(ids);
+	return (0);
+fail:
+	sqlite3_finalize(st);
+	if (ids != &one)
+		free(ids);
+	return (-1);
+}
+
+int
+tr_derived_totals(struct tr_db *db, int64_t source_id, int64_t lo,
+    int64_t hi, struct tr_derived_totals *t, struct tr_error *err)
+{
+	if (hi <= lo) {
+		totals_init(t);
+		return (0);
+	}
+	return (tr_derived_series(db, source_id, lo, hi - lo, 1, t, err));
+}
+
+/* --- one goroutine's states ------------------------------------------ */
+
+struct walk {
+	struct names		*names;
+	int64_t			 lo, hi;
+	tr_derived_state_fn	*fn;
+	void			*arg;
+};
+
+static int
+walk_state(void *arg, const struct rslice *s, struct tr_error *err)
+{
+	struct walk		*w = arg;
+	struct tr_derived_state	 ds;
+	const struct name	*nm, *cat;
+
+	if (s->ts >= w->hi || s->ts + s->dur <= w->lo ||
+	    (s->dur == 0 && s->ts < w->lo))
+		return (0);
+	if ((nm = names_get(w->names, s->name_id, err)) == NULL)
+		return (-1);
+	if (nm->cls == N_RUNNING)
+		ds.kind = TR_DK_RUNNING;
+	else if (nm->cls == N_RUNNABLE)
+		ds.kind = TR_DK_RUNNABLE;
+	else if (nm->cls == N_BLOCKED) {
+		if ((cat = names_get(w->names, s->cat_id, err)) == NULL)
+			return (-1);
+		ds.kind = (enum tr_dk)cat->kind;
+	} else
+		return (0);
+	ds.start = s->ts;
+	ds.end = s->ts + s->dur;
+	ds.ts = ds.start > w->lo ? ds.start : w->lo;
+	ds.dur = (ds.end < w->hi ? ds.end : w->hi) - ds.ts;
+	ds.name_id = s->name_id;
+	ds.category_id = s->cat_id;
+	ds.callsite_id = s->cs;
+	return (w->fn(w->arg, &ds, err));
+}
+
+int
+tr_derived_track_states(struct tr_db *db, int64_t track_id, int64_t lo,
+    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+{
+	struct names	 names;
+	struct walk	 w;
+	sqlite3_stmt	*st;
+	int		 rc, r = 0;
+
+	st = tr_db_prepare(db, "SELECT ts, slices, id FROM slice_run WHERE "
+	    "track_id = ?1 AND ts < ?3 AND end_ts > ?2 ORDER BY ts, id", err);
+	if (st == NULL)
+		return (-1);
+	names_init(&names, db);
+	w.names = &names;
+	w.lo = lo;
+	w.hi = hi;
+	w.fn = fn;
+	w.arg = arg;
+	sqlite3_bind_int64(st, 1, track_id);
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((r = walk_run((const char *)sqlite3_column_text(st, 1),
+		    (size_t)sqlite3_column_bytes(st, 1),
+		    sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
+		    walk_state, &w, err)) != 0)
+			break;
+	sqlite3_finalize(st);
+	names_release(&names);
+	if (r != 0)
+		return (r);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read slice_run"));
+	return (0);
+}

@@ -1,0 +1,187 @@
+/*
+ * Derived data of Go execution traces: tables computed from a source's
+ * slices while they are imported (an observer of the store writer), kept
+ * in step by trace-align, and rebuilt from slice_run for stores made
+ * before them.  Reading the slices back costs a JSON expansion each (40 s
+ * for the 17M states of the bench trace); these tables answer the
+ * analyses' questions in milliseconds.  trace-store(5), "Derived tables",
+ * documents them:
+ *
+ *   go_bin          per source, per TR_DERIVED_BIN of time: ns of
+ *                   goroutines running, runnable and blocked by kind, of
+ *                   GC, STW, mark assists, sweeping and Ps running;
+ *                   goroutines created and ended; CPU samples
+ *   go_summary      per goroutine: exec, scheduler wait, block time by
+ *                   kind, syscall, mark assist (Go's goroutine analysis)
+ *   go_state_stack  per (state, reason, stack): count, total and longest
+ *                   time (what go tool trace -pprof=sched/sync/... sums)
+ *
+ * The C API below reads them for the queries (timeline, gpu-idle, stalls,
+ * steps, and the Go runtime queries).
+ */
+#ifndef TR_DERIVED_H
+#define TR_DERIVED_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+#include "store/db.h"
+
+#define TR_DERIVED_BIN	10000000	/* ns: the width of a go_bin row */
+
+/*
+ * What time goes to: the columns of go_bin (name "_ns"), and of
+ * go_summary for the first eight.  Blocking reasons map to kinds as
+ * trace-store(5) says: chan (chan send, chan recv, select), sync (sync,
+ * cond), syscall, net, sleep, other (GC, forever, other, unknown and any
+ * reason not known to this version).
+ */
+enum tr_dk {
+	TR_DK_RUNNING,		/* goroutines running (exec) */
+	TR_DK_RUNNABLE,		/* runnable: waiting for a P */
+	TR_DK_CHAN,		/* blocked on a channel or select */
+	TR_DK_SYNC,		/* blocked on sync.Mutex, RWMutex, Cond... */
+	TR_DK_SYSCALL,		/* blocked in a syscall (or cgo call) */
+	TR_DK_NET,		/* blocked on the netpoller */
+	TR_DK_SLEEP,		/* time.Sleep, timers */
+	TR_DK_OTHER,		/* blocked for another reason */
+	TR_DK_GC,		/* a GC cycle was active */
+	TR_DK_STW,		/* stop-the-world (sum of the pauses) */
+	TR_DK_ASSIST,		/* mark assists (summed over goroutines) */
+	TR_DK_SWEEP,		/* sweeping (summed over Ps) */
+	TR_DK_PROC,		/* Ps running (summed over Ps) */
+	TR_DK_COUNT
+};
+#define TR_DK_GOROUTINE	(TR_DK_OTHER + 1)	/* kinds of a goroutine */
+
+/* "running", "runnable", "chan", ... "proc": go_bin's column stems. */
+extern const char *const tr_dk_names[TR_DK_COUNT];
+
+/*
+ * The schema of the derived tables (part of the store's v3 schema) and
+ * what a v2 -> v3 migration runs before tr_derived_rebuild_all().
+ */
+extern const char tr_derived_schema[];
+
+/* --- filling them --------------------------------------------------- */
+
+struct tr_derived;
+
+/*
+ * An accumulator for source 'source_id' of 'db' (borrowed), which reads
+ * the str and track tables as it needs names.  Feed it every slice, every
+ * track and every time-stamped sample of the source (in any order), then
+ * tr_derived_write() it inside the transaction.  Memory: a bin per
+ * TR_DERIVED_BIN of the source's span, a record per goroutine and per
+ * (state, reason, stack).
+ */
+struct tr_derived *tr_derived_new(struct tr_db *, int64_t source_id);
+void	tr_derived_free(struct tr_derived *);
+/* A track: 'kind' borrowed; 'meta' JSON text or NULL (Go: "created"). */
+int	tr_derived_track(struct tr_derived *, int64_t track_id,
+	    const char *kind, int64_t ref, const char *meta,
+	    struct tr_error *);
+/* A slice; 'args' is its JSON object text or NULL. */
+int	tr_derived_slice(struct tr_derived *, int64_t track_id, int64_t ts,
+	    int64_t dur, int64_t name_id, int64_t category_id,
+	    int64_t callsite_id, const char *args, size_t args_len,
+	    struct tr_error *);
+/* A sample with a time stamp. */
+int	tr_derived_sample(struct tr_derived *, int64_t ts, struct tr_error *);
+/*
+ * Write the source's rows (none when it had no Go tracks).  Returns 0,
+ * or -1 with 'err' set.
+ */
+int	tr_derived_write(struct tr_derived *, struct tr_error *);
+
+/*
+ * Delete source 'source_id''s derived rows and compute them again from
+ * its slices, tracks and samples as stored (inside the caller's write
+ * transaction).  For migrations and trace-align, which calls it after it
+ * moved a source's times, so that the bins stay on the grid of the store
+ * timeline (exact for windows on it).  Returns 0, or -1 with 'err' set.
+ */
+int	tr_derived_rebuild(struct tr_db *, int64_t source_id,
+	    struct tr_error *);
+/* The same for every Go trace source of the store. */
+int	tr_derived_rebuild_all(struct tr_db *, struct tr_error *);
+
+/*
+ * The store writer's observer (store/writer.h): attaches an accumulator
+ * to a writer of a Go trace source.  An entry of tr_writer_observers[].
+ * With TRACEKIT_NO_DERIVED=1 in the environment it attaches none (for
+ * bench/attr-bench.sh, which measures their cost): such a source has no
+ * derived rows, and the queries say so.
+ */
+struct tr_writer;
+int	tr_derived_observe(struct tr_writer *, struct tr_error *);
+
+/* --- reading them (for the queries) -------------------------------- */
+
+/*
+ * Totals over the window [lo, hi) of store time, from go_bin.  A bin
+ * partly inside the window counts pro rata (exact = 0); windows on the
+ * bin grid (multiples of TR_DERIVED_BIN, as the bins are once a source
+ * is aligned or imported on the monotonic clock) are exact.
+ */
+struct tr_derived_totals {
+	int64_t		 ns[TR_DK_COUNT];	/* as enum tr_dk */
+	int64_t		 covered_ns;	/* of the window, under some bin */
+	int64_t		 idle_ns;	/* whole ms with nothing running or
+					   runnable (go_bin.idle_ns) */
+	double		 runnable_peak;	/* the most goroutines runnable,
+					   as a mean over 1 ms, in any bin
+					   read */
+	int64_t		 created, ended;	/* goroutines */
+	int64_t		 cpu_samples;	/* of the Go trace */
+	int64_t		 bins;		/* bins read */
+	int		 exact;		/* no bin was cut by an edge */
+	int		 sources;	/* Go sources read */
+};
+
+/*
+ * Sum the bins of Go source 'source_id' (0: every Go trace source in the
+ * store) over [lo, hi).  t->sources is 0 when there is none (the caller
+ * says "no Go trace").  Returns 0, or -1 with 'err' set.
+ */
+int	tr_derived_totals(struct tr_db *, int64_t source_id, int64_t lo,
+	    int64_t hi, struct tr_derived_totals *t, struct tr_error *);
+
+/*
+ * The same for consecutive windows [lo + i * step, lo + (i + 1) * step)
+ * for i in [0, n): t[0..n) (one pass over the bins).
+ */
+int	tr_derived_series(struct tr_db *, int64_t source_id, int64_t lo,
+	    int64_t step, int64_t n, struct tr_derived_totals *t,
+	    struct tr_error *);
+
+/*
+ * The Go trace sources of the store (ids ascending; '*ids' owned by the
+ * caller, NULL when none).  Returns the count, or -1 with 'err' set.
+ */
+int	tr_derived_sources(struct tr_db *, int64_t **ids, struct tr_error *);
+
+/*
+ * One state of one goroutine, as read from its runs without the slice
+ * view: its interval clipped to the window asked, its kind, its stack.
+ */
+struct tr_derived_state {
+	int64_t		 ts, dur;	/* clipped to [lo, hi) */
+	int64_t		 start, end;	/* the whole state */
+	enum tr_dk	 kind;		/* TR_DK_RUNNING .. TR_DK_OTHER */
+	int64_t		 name_id, category_id, callsite_id;
+};
+typedef int tr_derived_state_fn(void *arg, const struct tr_derived_state *,
+	    struct tr_error *);
+
+/*
+ * Call 'fn' for each state of goroutine track 'track_id' that overlaps
+ * [lo, hi), in time order, reading only the runs that overlap it
+ * (milliseconds for a driver goroutine over a GPU-idle episode).  A
+ * non-zero return of 'fn' stops the walk and is returned.  Returns 0, or
+ * -1 with 'err' set.
+ */
+int	tr_derived_track_states(struct tr_db *, int64_t track_id, int64_t lo,
+	    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *);
+
+#endif

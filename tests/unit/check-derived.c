@@ -1,0 +1,661 @@
+/*
+ * Unit tests for the derived tables (store/derived.h): on real Go traces
+ * of the old and the generation format, every go_bin row, every
+ * go_summary row and every go_state_stack row must equal what a plain
+ * brute-force pass over the slice view (go_state, go_gc, go_stw, the P
+ * tracks) gives; the tables computed during the import must equal those
+ * rebuilt from slice_run; after trace-align moves a source by an offset
+ * off the bin grid they must still equal the moved slices (this fails
+ * when align does not move them); the window API must be exact on the
+ * grid and say when it is not; a run whose JSON is broken is an error.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "align/align.h"
+#include "base/out.h"
+#include "base/util.h"
+#include "import/importer.h"
+#include "store/db.h"
+#include "store/derived.h"
+
+#define W	TR_DERIVED_BIN
+#define MS	INT64_C(1000000)
+
+static char *
+data_path(const char *name)
+{
+	const char	*dir = getenv("TR_DATA");
+
+	return (tr_xasprintf("%s/gotrace/%s", dir ? dir : "tests/data", name));
+}
+
+static struct tr_db *
+import(const char *name)
+{
+	struct tr_import_opts	 o;
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	char			*path = data_path(name);
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	tr_import_opts_init(&o);
+	ck_assert_msg(tr_import_file(db, path, NULL, &o, &res, &err) == 0,
+	    "%s: %s", name, err.msg);
+	ck_assert_int_eq(res.source_id, 1);
+	free(path);
+	return (db);
+}
+
+static int64_t
+qint(struct tr_db *db, const char *sql)
+{
+	struct tr_error	err;
+	int64_t		v;
+
+	tr_error_init(&err);
+	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s: %s", sql,
+	    err.msg);
+	return (v);
+}
+
+/* --- the oracle: brute force over the slice view ------------------------ */
+
+struct st {
+	int64_t	ts, dur;
+	int	kind;		/* enum tr_dk */
+};
+
+struct oracle {
+	struct st	*v;
+	size_t		 n, cap;
+	int64_t		 tmin, tmax;	/* goroutine states */
+};
+
+static void
+oracle_add(struct oracle *o, int64_t ts, int64_t dur, int kind)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 4096;
+		o->v = tr_xrealloc(o->v, o->cap * sizeof *o->v);
+	}
+	o->v[o->n].ts = ts;
+	o->v[o->n].dur = dur;
+	o->v[o->n++].kind = kind;
+}
+
+/* The kind of a blocking reason, spelled out again. */
+static int
+blocked_kind(const char *r)
+{
+	if (r == NULL)
+		return (TR_DK_OTHER);
+	if (!strcmp(r, "chan send") || !strcmp(r, "chan recv") ||
+	    !strcmp(r, "select"))
+		return (TR_DK_CHAN);
+	if (!strcmp(r, "sync") || !strcmp(r, "cond"))
+		return (TR_DK_SYNC);
+	if (!strcmp(r, "syscall"))
+		return (TR_DK_SYSCALL);
+	if (!strcmp(r, "net"))
+		return (TR_DK_NET);
+	if (!strcmp(r, "sleep"))
+		return (TR_DK_SLEEP);
+	return (TR_DK_OTHER);
+}
+
+static void
+oracle_load(struct tr_db *db, struct oracle *o)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	const char	*kind, *name, *reason;
+	int64_t		 ts, dur;
+	int		 k;
+
+	memset(o, 0, sizeof *o);
+	o->tmin = INT64_MAX;
+	o->tmax = INT64_MIN;
+	tr_error_init(&err);
+	st = tr_db_prepare(db, "SELECT t.kind, s.ts, s.dur, n.s, c.s "
+	    "FROM track t CROSS JOIN slice s ON s.track_id = t.id "
+	    "CROSS JOIN str n ON n.id = s.name_id "
+	    "LEFT JOIN str c ON c.id = s.category_id "
+	    "WHERE t.source_id = 1", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		kind = (const char *)sqlite3_column_text(st, 0);
+		ts = sqlite3_column_int64(st, 1);
+		dur = sqlite3_column_int64(st, 2);
+		name = (const char *)sqlite3_column_text(st, 3);
+		reason = (const char *)sqlite3_column_text(st, 4);
+		k = -1;
+		if (!strcmp(kind, "goroutine")) {
+			if (!strcmp(name, "running"))
+				k = TR_DK_RUNNING;
+			else if (!strcmp(name, "runnable"))
+				k = TR_DK_RUNNABLE;
+			else if (!strcmp(name, "blocked"))
+				k = blocked_kind(reason);
+			if (k >= 0 && ts < o->tmin)
+				o->tmin = ts;
+			if (k >= 0 && ts + dur > o->tmax)
+				o->tmax = ts + dur;
+		} else if (!strcmp(kind, "go-gc")) {
+			if (!strcmp(name, "GC"))
+				k = TR_DK_GC;
+			else if (!strcmp(name, "sweep"))
+				k = TR_DK_SWEEP;
+			else if (!strcmp(name, "mark assist"))
+				k = TR_DK_ASSIST;
+		} else if (!strcmp(kind, "go-stw"))
+			k = TR_DK_STW;
+		else if (!strcmp(kind, "go-proc") && !strcmp(name, "running"))
+			k = TR_DK_PROC;
+		if (k >= 0)
+			oracle_add(o, ts, dur, k);
+	}
+	sqlite3_finalize(st);
+}
+
+/* ns of kind k in [a, b), and the same for each ms (running, runnable). */
+static int64_t
+overlap(const struct oracle *o, int k, int64_t a, int64_t b)
+{
+	int64_t	sum = 0, x, y;
+	size_t	i;
+
+	for (i = 0; i < o->n; i++) {
+		if (o->v[i].kind != k)
+			continue;
+		x = o->v[i].ts > a ? o->v[i].ts : a;
+		y = o->v[i].ts + o->v[i].dur < b ? o->v[i].ts + o->v[i].dur : b;
+		if (y > x)
+			sum += y - x;
+	}
+	return (sum);
+}
+
+static int64_t
+count_in(struct tr_db *db, const char *sql, int64_t a, int64_t b)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	int64_t		 v;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, sql, &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return (v);
+}
+
+/*
+ * Every bin of go_bin against the oracle; the bins must be on the grid,
+ * follow each other, and cover every state.  Returns the bins checked.
+ */
+static int64_t
+check_bins(struct tr_db *db, const char *what)
+{
+	struct oracle	 o;
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	int64_t		 ts, dur, prev = INT64_MIN, nb = 0, first = 0, j;
+	int64_t		 run, rbl, idle, peak, tot[TR_DK_COUNT];
+	int		 k;
+
+	oracle_load(db, &o);
+	memset(tot, 0, sizeof tot);
+	tr_error_init(&err);
+	st = tr_db_prepare(db, "SELECT * FROM go_bin WHERE source_id = 1 "
+	    "ORDER BY ts", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ts = sqlite3_column_int64(st, 1);
+		dur = sqlite3_column_int64(st, 2);
+		ck_assert_int_eq(dur, W);
+		ck_assert_msg(ts % W == 0, "%s: bin at %lld is off the grid",
+		    what, (long long)ts);
+		if (nb == 0)
+			first = ts;
+		else
+			ck_assert_int_eq(ts, prev + W);
+		prev = ts;
+		nb++;
+		for (k = 0; k < TR_DK_COUNT; k++) {
+			int64_t	want = overlap(&o, k, ts, ts + dur);
+
+			tot[k] += sqlite3_column_int64(st, 3 + k);
+			ck_assert_msg(sqlite3_column_int64(st, 3 + k) == want,
+			    "%s: bin %lld: %s_ns %lld, the slices say %lld",
+			    what, (long long)ts, tr_dk_names[k],
+			    (long long)sqlite3_column_int64(st, 3 + k),
+			    (long long)want);
+		}
+		/* Milliseconds with nothing running or runnable. */
+		idle = 0;
+		peak = 0;
+		for (j = ts; j < ts + dur; j += MS) {
+			run = overlap(&o, TR_DK_RUNNING, j, j + MS);
+			rbl = overlap(&o, TR_DK_RUNNABLE, j, j + MS);
+			if (rbl > peak)
+				peak = rbl;
+			if (run + rbl == 0 && j >= o.tmin && j + MS <= o.tmax)
+				idle += MS;
+		}
+		ck_assert_int_eq(sqlite3_column_int64(st, 16), idle);
+		ck_assert_msg(fabs(sqlite3_column_double(st, 17) -
+		    (double)peak / MS) < 1e-9, "%s: bin %lld: runnable_peak",
+		    what, (long long)ts);
+		ck_assert_int_eq(sqlite3_column_int64(st, 18), count_in(db,
+		    "SELECT count(*) FROM go_goroutine WHERE source_id = 1 "
+		    "AND created >= ?1 AND created < ?2", ts, ts + dur));
+		ck_assert_int_eq(sqlite3_column_int64(st, 19), count_in(db,
+		    "SELECT count(*) FROM go_goroutine WHERE source_id = 1 "
+		    "AND ended >= ?1 AND ended < ?2", ts, ts + dur));
+		ck_assert_int_eq(sqlite3_column_int64(st, 20), count_in(db,
+		    "SELECT count(*) FROM sample WHERE source_id = 1 "
+		    "AND ts >= ?1 AND ts < ?2", ts, ts + dur));
+	}
+	sqlite3_finalize(st);
+	/* Nothing outside the bins. */
+	for (k = 0; k < TR_DK_COUNT; k++)
+		ck_assert_int_eq(tot[k], overlap(&o, k, INT64_MIN / 2,
+		    INT64_MAX / 2));
+	ck_assert_msg(nb == 0 || first <= o.tmin, "%s", what);
+	free(o.v);
+	return (nb);
+}
+
+/* go_summary against GROUP BY over go_state. */
+static void
+check_summary(struct tr_db *db)
+{
+	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_summary"),
+	    qint(db, "SELECT count(DISTINCT goid) FROM go_state WHERE "
+	    "state IN ('running', 'runnable', 'blocked')"));
+	ck_assert_int_eq(qint(db,
+	    "WITH e AS (SELECT goid, min(ts) AS f, max(ts + dur) AS l, "
+	    "  sum(dur * (state = 'running')) AS ex, "
+	    "  sum(dur * (state = 'runnable')) AS sw, "
+	    "  sum(dur * (state = 'blocked' AND reason IN ('chan send', "
+	    "    'chan recv', 'select'))) AS ch, "
+	    "  sum(dur * (state = 'blocked' AND reason IN ('sync', 'cond'))) "
+	    "    AS sy, "
+	    "  sum(dur * (state = 'blocked' AND reason = 'syscall')) AS sc, "
+	    "  sum(dur * (state = 'blocked' AND reason = 'net')) AS ne, "
+	    "  sum(dur * (state = 'blocked' AND reason = 'sleep')) AS sl, "
+	    "  sum(dur * (state = 'blocked' AND coalesce(reason, '') NOT IN "
+	    "    ('chan send', 'chan recv', 'select', 'sync', 'cond', "
+	    "    'syscall', 'net', 'sleep'))) AS ot, count(*) AS n "
+	    "  FROM go_state WHERE state IN ('running', 'runnable', "
+	    "  'blocked') GROUP BY goid) "
+	    "SELECT count(*) FROM e JOIN go_summary g ON g.goid = e.goid "
+	    "WHERE g.first_ts = e.f AND g.last_ts = e.l AND g.exec_ns = e.ex "
+	    "AND g.sched_wait_ns = e.sw AND g.chan_ns = e.ch AND "
+	    "g.sync_ns = e.sy AND g.syscall_ns = e.sc AND g.net_ns = e.ne "
+	    "AND g.sleep_ns = e.sl AND g.other_ns = e.ot AND g.states = e.n"),
+	    qint(db, "SELECT count(*) FROM go_summary"));
+	/* Ended: as the sink wrote it into the track. */
+	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_summary s "
+	    "JOIN go_goroutine g ON g.track_id = s.track_id "
+	    "WHERE s.ended = (g.ended IS NOT NULL)"),
+	    qint(db, "SELECT count(*) FROM go_summary"));
+	/* Mark assists by goroutine. */
+	ck_assert_int_eq(qint(db, "SELECT coalesce(sum(assist_ns), 0) "
+	    "FROM go_summary"), qint(db, "SELECT coalesce(sum(dur), 0) FROM "
+	    "go_gc WHERE name = 'mark assist' AND json_extract(args, "
+	    "'$.goid') IN (SELECT goid FROM go_summary)"));
+}
+
+static void
+check_stacks(struct tr_db *db)
+{
+	const char	*want = "SELECT state, reason, callsite_id, count(*), "
+	    "sum(dur), max(dur) FROM go_state WHERE state IN ('running', "
+	    "'runnable', 'blocked') GROUP BY 1, 2, 3";
+	const char	*got = "SELECT state, reason, callsite_id, count, "
+	    "total_ns, max_ns FROM go_state_stack";
+	char		*sql;
+
+	sql = tr_xasprintf("SELECT count(*) FROM (%s EXCEPT %s)", want, got);
+	ck_assert_int_eq(qint(db, sql), 0);
+	free(sql);
+	sql = tr_xasprintf("SELECT count(*) FROM (%s EXCEPT %s)", got, want);
+	ck_assert_int_eq(qint(db, sql), 0);
+	free(sql);
+	ck_assert_int_gt(qint(db, "SELECT count(*) FROM go_state_stack"), 0);
+}
+
+/* The derived tables as text, for comparing two states of a store. */
+static char *
+dump(struct tr_db *db)
+{
+	static const char *const q[] = {
+		"SELECT * FROM go_bin ORDER BY source_id, ts",
+		"SELECT * FROM go_summary ORDER BY track_id",
+		"SELECT * FROM go_state_stack ORDER BY source_id, state, "
+		    "reason, callsite_id",
+	};
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 c;
+
+	tr_buf_init(&b);
+	tr_error_init(&err);
+	for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+		st = tr_db_prepare(db, q[i], &err);
+		ck_assert_msg(st != NULL, "%s", err.msg);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			for (c = 0; c < sqlite3_column_count(st); c++) {
+				const unsigned char *t =
+				    sqlite3_column_text(st, c);
+
+				tr_buf_adds(&b, t ? (const char *)t : "NULL");
+				tr_buf_addc(&b, '|');
+			}
+			tr_buf_addc(&b, '\n');
+		}
+		sqlite3_finalize(st);
+	}
+	return (b.data ? b.data : tr_xstrdup(""));
+}
+
+static const char *const traces[] = {
+	"go119-fixture.trace",		/* Go 1.19, old format */
+	"gen121.trace",			/* Go 1.21, old format */
+	"gen122.trace",			/* Go 1.22, generations */
+	"go122-gc-stress.trace",
+	"rich125.trace",		/* Go 1.25 */
+};
+
+START_TEST(test_import_equals_slices)
+{
+	struct tr_db	*db = import(traces[_i]);
+
+	ck_assert_int_gt(check_bins(db, traces[_i]), 0);
+	check_summary(db);
+	check_stacks(db);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_rebuild_equals_import)
+{
+	struct tr_db	*db = import(traces[_i]);
+	struct tr_error	 err;
+	char		*a, *b;
+
+	a = dump(db);
+	ck_assert_int_gt(strlen(a), 0);
+	tr_error_init(&err);
+	ck_assert_msg(tr_derived_rebuild(db, 1, &err) == 0, "%s", err.msg);
+	b = dump(db);
+	ck_assert_str_eq(a, b);
+	/* A store whose derived rows went: the same rows come back. */
+	ck_assert_int_eq(tr_db_exec(db, "DELETE FROM go_bin; DELETE FROM "
+	    "go_summary; DELETE FROM go_state_stack", &err), 0);
+	ck_assert_msg(tr_derived_rebuild_all(db, &err) == 0, "%s", err.msg);
+	free(b);
+	b = dump(db);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	tr_db_free(db);
+}
+END_TEST
+
+/* Run trace-align with one --offset statement. */
+static void
+align_offset(struct tr_db *db, const char *stmt)
+{
+	struct tr_align_opts	 o;
+	struct tr_error		 err;
+	struct tr_out		*out;
+	FILE			*f = fopen("/dev/null", "w");
+
+	tr_error_init(&err);
+	tr_align_opts_init(&o);
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, stmt, &err),
+	    0);
+	out = tr_out_new(f, TR_OUT_CSV);
+	ck_assert_msg(tr_align_run(db, &o, out, &err) == 0, "%s", err.msg);
+	tr_out_free(out);
+	fclose(f);
+	tr_align_opts_release(&o);
+}
+
+START_TEST(test_align_moves_bins)
+{
+	struct tr_db	*db = import("go119-fixture.trace");
+	int64_t		 before, after;
+
+	before = qint(db, "SELECT min(ts) FROM go_state");
+	/* Off the bin grid, so that the bins must be made again. */
+	align_offset(db, "1==+1234567ns");
+	after = qint(db, "SELECT min(ts) FROM go_state");
+	ck_assert_int_eq(after, before + 1234567);
+	ck_assert_int_gt(check_bins(db, "moved by +1234567ns"), 0);
+	check_summary(db);
+	align_offset(db, "1==-25ms");
+	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_state"),
+	    before - 25 * MS);
+	ck_assert_int_gt(check_bins(db, "moved by -25ms"), 0);
+	check_summary(db);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_totals_window)
+{
+	struct tr_db			*db = import("gen122.trace");
+	struct tr_derived_totals	 t, s[4];
+	struct oracle			 o;
+	struct tr_error			 err;
+	int64_t				 lo, hi, a, b;
+	int				 k, i;
+
+	tr_error_init(&err);
+	oracle_load(db, &o);
+	lo = qint(db, "SELECT min(ts) FROM go_bin");
+	hi = qint(db, "SELECT max(ts + dur) FROM go_bin");
+	/* On the grid: exact. */
+	a = lo + W;
+	b = hi - W > a ? hi - W : hi;
+	ck_assert_int_eq(tr_derived_totals(db, 0, a, b, &t, &err), 0);
+	ck_assert_int_eq(t.exact, 1);
+	ck_assert_int_eq(t.sources, 1);
+	ck_assert_int_eq(t.covered_ns, b - a);
+	for (k = 0; k < TR_DK_COUNT; k++)
+		ck_assert_int_eq(t.ns[k], overlap(&o, k, a, b));
+	/* Off the grid: pro rata, and said so. */
+	ck_assert_int_eq(tr_derived_totals(db, 1, a + 1, b, &t, &err), 0);
+	ck_assert_int_eq(t.exact, 0);
+	ck_assert_int_eq(t.covered_ns, b - a - 1);
+	/* A series of four steps adds up to the whole. */
+	ck_assert_int_eq(tr_derived_series(db, 1, lo, (hi - lo) / 4 / W * W +
+	    W, 4, s, &err), 0);
+	for (k = 0; k < TR_DK_COUNT; k++) {
+		int64_t	sum = 0;
+
+		for (i = 0; i < 4; i++) {
+			ck_assert_int_eq(s[i].exact, 1);
+			sum += s[i].ns[k];
+		}
+		ck_assert_int_eq(sum, overlap(&o, k, lo, hi));
+	}
+	/* No Go source at all: says so. */
+	ck_assert_int_eq(tr_derived_totals(db, 99, a, b, &t, &err), 0);
+	ck_assert_int_eq(t.bins, 0);
+	free(o.v);
+	tr_db_free(db);
+}
+END_TEST
+
+struct collect {
+	int64_t	n, ns[TR_DK_GOROUTINE], last;
+	int	ordered;
+};
+
+static int
+collect_state(void *arg, const struct tr_derived_state *s,
+    struct tr_error *err)
+{
+	struct collect	*c = arg;
+
+	(void)err;
+	c->n++;
+	c->ns[s->kind] += s->dur;
+	if (s->start < c->last)
+		c->ordered = 0;
+	c->last = s->start;
+	return (0);
+}
+
+START_TEST(test_track_states)
+{
+	struct tr_db	*db = import("go119-fixture.trace");
+	struct tr_error	 err;
+	struct collect	 c;
+	int64_t		 track, lo, hi, want;
+	char		*sql;
+	int		 k;
+
+	tr_error_init(&err);
+	/* The goroutine with the most states, over the middle of its life. */
+	track = qint(db, "SELECT track_id FROM go_summary ORDER BY states "
+	    "DESC, track_id LIMIT 1");
+	sql = tr_xasprintf("SELECT (first_ts * 3 + last_ts) / 4 FROM "
+	    "go_summary WHERE track_id = %lld", (long long)track);
+	lo = qint(db, sql);
+	free(sql);
+	sql = tr_xasprintf("SELECT (first_ts + last_ts * 3) / 4 FROM "
+	    "go_summary WHERE track_id = %lld", (long long)track);
+	hi = qint(db, sql);
+	free(sql);
+	memset(&c, 0, sizeof c);
+	c.ordered = 1;
+	c.last = INT64_MIN;
+	ck_assert_int_eq(tr_derived_track_states(db, track, lo, hi,
+	    collect_state, &c, &err), 0);
+	sql = tr_xasprintf("SELECT count(*) FROM go_state g JOIN "
+	    "go_goroutine t ON t.goid = g.goid WHERE t.track_id = %lld AND "
+	    "g.state IN ('running', 'runnable', 'blocked') AND g.ts < %lld "
+	    "AND g.ts + g.dur > %lld", (long long)track, (long long)hi,
+	    (long long)lo);
+	want = qint(db, sql);
+	free(sql);
+	ck_assert_int_gt(want, 2);
+	ck_assert_int_eq(c.n, want);
+	ck_assert_int_eq(c.ordered, 1);
+	for (k = 0; k < TR_DK_GOROUTINE; k++) {
+		sql = tr_xasprintf("SELECT coalesce(sum(min(g.ts + g.dur, "
+		    "%lld) - max(g.ts, %lld)), 0) FROM go_state g JOIN "
+		    "go_goroutine t ON t.goid = g.goid WHERE t.track_id = "
+		    "%lld AND g.ts < %lld AND g.ts + g.dur > %lld AND "
+		    "CASE g.state WHEN 'running' THEN 0 WHEN 'runnable' "
+		    "THEN 1 WHEN 'blocked' THEN CASE WHEN g.reason IN "
+		    "('chan send', 'chan recv', 'select') THEN 2 WHEN "
+		    "g.reason IN ('sync', 'cond') THEN 3 WHEN g.reason = "
+		    "'syscall' THEN 4 WHEN g.reason = 'net' THEN 5 WHEN "
+		    "g.reason = 'sleep' THEN 6 ELSE 7 END ELSE -1 END = %d",
+		    (long long)hi, (long long)lo, (long long)track,
+		    (long long)hi, (long long)lo, k);
+		ck_assert_int_eq(c.ns[k], qint(db, sql));
+		free(sql);
+	}
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_bad_run)
+{
+	struct tr_db	*db = import("go119-fixture.trace");
+	struct tr_error	 err;
+	char		*before, *after;
+
+	before = dump(db);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_db_exec(db, "BEGIN; UPDATE slice_run SET slices "
+	    "= '[[0,5,1],[3' WHERE id = (SELECT min(r.id) FROM slice_run r "
+	    "JOIN track t ON t.id = r.track_id WHERE t.kind = 'goroutine')",
+	    &err), 0);
+	ck_assert_int_eq(tr_derived_rebuild(db, 1, &err), -1);
+	ck_assert_msg(strstr(err.msg, "its slices are not a run's JSON") !=
+	    NULL, "%s", err.msg);
+	ck_assert_int_eq(tr_db_exec(db, "ROLLBACK", &err), 0);
+	after = dump(db);
+	ck_assert_str_eq(before, after);
+	free(before);
+	free(after);
+	tr_db_free(db);
+}
+END_TEST
+
+/* A store of schema version 1: the migration computes the tables. */
+START_TEST(test_migrate_v1)
+{
+	struct tr_error	 err;
+	struct tr_db	*db;
+	const char	*dir = getenv("TR_DATA");
+	char		*src, *dst, *cmd;
+
+	src = tr_xasprintf("%s/core/v1-go119.db", dir ? dir : "tests/data");
+	dst = tr_xasprintf("check-derived-v1.%ld.db", (long)getpid());
+	cmd = tr_xasprintf("cp '%s' '%s'", src, dst);
+	ck_assert_int_eq(system(cmd), 0);
+	tr_error_init(&err);
+	db = tr_db_open(dst, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_gt(check_bins(db, "migrated from v1"), 0);
+	check_summary(db);
+	check_stacks(db);
+	tr_db_free(db);
+	free(cmd);
+	cmd = tr_xasprintf("rm -f '%s' '%s-wal' '%s-shm'", dst, dst, dst);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(src);
+	free(dst);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("derived");
+	TCase	*tc = tcase_create("core");
+	SRunner	*sr;
+	int	 failed, n = (int)(sizeof traces / sizeof traces[0]);
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_import_equals_slices, 0, n);
+	tcase_add_loop_test(tc, test_rebuild_equals_import, 0, n);
+	tcase_add_test(tc, test_align_moves_bins);
+	tcase_add_test(tc, test_totals_window);
+	tcase_add_test(tc, test_track_states);
+	tcase_add_test(tc, test_bad_run);
+	tcase_add_test(tc, test_migrate_v1);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed ? EXIT_FAILURE : EXIT_SUCCESS);
+}
