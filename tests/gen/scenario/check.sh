@@ -31,7 +31,8 @@ inph && /^    }/ { printf "%d %s %s %s %s %s %s\n", g, n, c, s, e, w, ws }
 trap 'rm -f phases.$$' EXIT
 
 bad=0
-echo "phase,cause,window_s,util,gpu_wait_s,state,state_s,assist_s,waker,waker_state,ok"
+echo "phase,cause,window_s,util,gpu_wait_s,state,state_s,assist_s,waker,\
+waker_state,ok"
 while read -r g name cause a b w ws; do
 	row=$(trace-query -F csv sql "
 WITH st AS (
