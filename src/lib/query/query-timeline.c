@@ -578,8 +578,7 @@ out:
 
 const struct tr_query tr_query_timeline = {
 	.name = "timeline",
-	.usage = "[--step DURATION] [SELECTION]",
-	.summary = "one row per step: GPU, CPU samples, goroutines by state, "
-	    "GC, heap",
+	.usage = "[OPTION...]",
+	.summary = "one row per step: GPU, CPU, goroutines by state, GC, heap",
 	.run = run,
 };
