@@ -18,6 +18,7 @@
 #include "base/input.h"
 #include "base/util.h"
 #include "store/writer.h"
+#include "base/names.h"
 
 /* --- the sink -------------------------------------------------------- */
 
@@ -29,22 +30,10 @@ enum tr_gotrace_state {
 };
 
 /*
- * Blocking reasons, normalised across trace versions (the slice's
- * category); the runtime's own wording, when it gives one, goes in the
+ * Blocking reasons (the slice's category) are TR_GO_REASON_* of
+ * base/names.h; the runtime's own wording, when it gives one, goes in the
  * slice's args as "reason".
  */
-#define TR_GOTRACE_CHAN_RECV	"chan recv"
-#define TR_GOTRACE_CHAN_SEND	"chan send"
-#define TR_GOTRACE_SELECT	"select"
-#define TR_GOTRACE_SYNC		"sync"
-#define TR_GOTRACE_COND		"cond"
-#define TR_GOTRACE_NET		"net"
-#define TR_GOTRACE_SYSCALL	"syscall"
-#define TR_GOTRACE_SLEEP	"sleep"
-#define TR_GOTRACE_GC		"GC"
-#define TR_GOTRACE_FOREVER	"forever"
-#define TR_GOTRACE_OTHER	"other"
-#define TR_GOTRACE_UNKNOWN	"unknown"
 
 struct tr_gotrace_sink;
 

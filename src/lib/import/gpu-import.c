@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "import/gpu-import.h"
+#include "base/names.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -273,8 +274,9 @@ tr_gpu_import_ref_by_uuid(struct tr_gpu_import *g, const char *uuid,
 	int		 rc;
 
 	if (g->find_ref == NULL && (g->find_ref = tr_db_prepare(db,
-	    "SELECT ref FROM track WHERE kind = 'gpu' AND ref >= 0 AND "
-	    "json_extract(meta, '$.uuid') = ?1 ORDER BY id DESC LIMIT 1",
+	    "SELECT ref FROM track WHERE kind = '" TR_TRACK_GPU "' AND "
+	    "ref >= 0 AND json_extract(meta, '$.uuid') = ?1 "
+	    "ORDER BY id DESC LIMIT 1",
 	    err)) == NULL)
 		return (-2);
 	sqlite3_bind_text(g->find_ref, 1, uuid, -1, SQLITE_TRANSIENT);
@@ -354,7 +356,8 @@ tr_gpu_import_gpu(struct tr_gpu_import *g, const char *key, size_t keylen,
 	}
 	if (meta != NULL)
 		text = json_dumps(meta, JSON_COMPACT | JSON_SORT_KEYS);
-	id = tr_import_add_track(g->ctx, "gpu", name, ref, 0, 0, 0, text, err);
+	id = tr_import_add_track(g->ctx, TR_TRACK_GPU, name, ref, 0, 0, 0, text,
+	    err);
 	free(text);
 	if (id < 0)
 		return (-1);
@@ -385,8 +388,8 @@ tr_gpu_import_process(struct tr_gpu_import *g, const char *gpu_key,
 		text = json_dumps(meta, JSON_COMPACT | JSON_SORT_KEYS);
 	tr_buf_reset(&g->key);
 	tr_buf_add(&g->key, name != NULL ? name : "", name ? name_len : 0);
-	id = tr_import_add_track(g->ctx, "gpu-process", g->key.data, gpu_ref,
-	    proc, 0, gpu_track, text, err);
+	id = tr_import_add_track(g->ctx, TR_TRACK_GPU_PROCESS, g->key.data,
+	    gpu_ref, proc, 0, gpu_track, text, err);
 	free(text);
 	if (id < 0)
 		return (-1);

@@ -36,6 +36,7 @@
 #include <jansson.h>
 
 #include "base/util.h"
+#include "base/names.h"
 
 #define CLOCK_JSON_MAX	(16 << 20)
 
@@ -347,8 +348,8 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		}
 		json_object_set(meta, k, v);
 	}
-	if ((track = tr_import_add_track(ctx, "clock", "wall-mono", 0, 0, 0,
-	    0, NULL, err)) < 0 || (name = tr_import_add_str(ctx,
+	if ((track = tr_import_add_track(ctx, TR_TRACK_CLOCK, "wall-mono", 0, 0,
+	    0, 0, NULL, err)) < 0 || (name = tr_import_add_str(ctx,
 	    "wall_minus_mono_s", 17, err)) < 0)
 		goto out;
 	out = json_array();

@@ -1896,26 +1896,26 @@ block_cat(const char *r)
 		const char	*prefix;
 		const char	*cat;
 	} map[] = {
-		{ "chan receive", TR_GOTRACE_CHAN_RECV },
-		{ "chan send", TR_GOTRACE_CHAN_SEND },
-		{ "select", TR_GOTRACE_SELECT },
-		{ "sync.Cond", TR_GOTRACE_COND },
-		{ "sync.(*Cond)", TR_GOTRACE_COND },
-		{ "sync", TR_GOTRACE_SYNC },
-		{ "semacquire", TR_GOTRACE_SYNC },
-		{ "network", TR_GOTRACE_NET },
-		{ "IO wait", TR_GOTRACE_NET },
-		{ "sleep", TR_GOTRACE_SLEEP },
-		{ "GC", TR_GOTRACE_GC },
-		{ "forever", TR_GOTRACE_FOREVER },
-		{ "system goroutine wait", TR_GOTRACE_OTHER },
+		{ "chan receive", TR_GO_REASON_CHAN_RECV },
+		{ "chan send", TR_GO_REASON_CHAN_SEND },
+		{ "select", TR_GO_REASON_SELECT },
+		{ "sync.Cond", TR_GO_REASON_COND },
+		{ "sync.(*Cond)", TR_GO_REASON_COND },
+		{ "sync", TR_GO_REASON_SYNC },
+		{ "semacquire", TR_GO_REASON_SYNC },
+		{ "network", TR_GO_REASON_NET },
+		{ "IO wait", TR_GO_REASON_NET },
+		{ "sleep", TR_GO_REASON_SLEEP },
+		{ "GC", TR_GO_REASON_GC },
+		{ "forever", TR_GO_REASON_FOREVER },
+		{ "system goroutine wait", TR_GO_REASON_OTHER },
 	};
 	size_t	i;
 
 	for (i = 0; i < sizeof map / sizeof *map; i++)
 		if (strncmp(r, map[i].prefix, strlen(map[i].prefix)) == 0)
 			return (map[i].cat);
-	return (TR_GOTRACE_OTHER);
+	return (TR_GO_REASON_OTHER);
 }
 
 /* "\"p\":P,\"m\":M" for a running slice, in w->b. */
@@ -2015,7 +2015,7 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 			snprintf(args, sizeof args, "\"handoff\":true,"
 			    "\"handoff_ts\":%" PRId64, ts);
 			if (tr_gotrace_go_restate(s, e->extra,
-			    TR_GOTRACE_BLOCKED, TR_GOTRACE_SYSCALL, g->sys_cs,
+			    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, g->sys_cs,
 			    args, err) != 0)
 				return (-1);
 		}
@@ -2038,11 +2038,11 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 			if ((g = sinkg(w, e->args[0])) != NULL)
 				g->sys_cs = cs;
 			return (tr_gotrace_go_state(s, e->args[0], ts,
-			    TR_GOTRACE_BLOCKED, TR_GOTRACE_SYSCALL, cs, NULL,
+			    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, cs, NULL,
 			    err));
 		default:
 			return (tr_gotrace_go_state(s, e->args[0], ts,
-			    TR_GOTRACE_BLOCKED, TR_GOTRACE_UNKNOWN, cs, NULL,
+			    TR_GOTRACE_BLOCKED, TR_GO_REASON_UNKNOWN, cs, NULL,
 			    err));
 		}
 	case EV_GO_CREATE:
@@ -2054,7 +2054,7 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 			return (-1);
 		if (e->type == EV_GO_CREATE_BLOCKED)
 			return (tr_gotrace_go_restate(s, e->args[0],
-			    TR_GOTRACE_BLOCKED, TR_GOTRACE_OTHER, cs, NULL,
+			    TR_GOTRACE_BLOCKED, TR_GO_REASON_OTHER, cs, NULL,
 			    err));
 		break;
 	case EV_GO_CREATE_SYSCALL:
@@ -2062,7 +2062,7 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 		    err) != 0)
 			return (-1);
 		return (tr_gotrace_go_restate(s, e->args[0],
-		    TR_GOTRACE_BLOCKED, TR_GOTRACE_SYSCALL, 0, NULL, err));
+		    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, 0, NULL, err));
 	case EV_GO_START:
 		return (tr_gotrace_go_state(s, e->args[0], ts,
 		    TR_GOTRACE_RUNNING, NULL, 0, running_args(w, c, NULL),
@@ -2100,18 +2100,18 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 			g->handoff = 0;
 		}
 		return (tr_gotrace_go_state(s, cg, ts, TR_GOTRACE_BLOCKED,
-		    TR_GOTRACE_SYSCALL, cs, "\"handoff\":false", err));
+		    TR_GO_REASON_SYSCALL, cs, "\"handoff\":false", err));
 	case EV_GO_SYSCALL_END:
 		return (tr_gotrace_go_state(s, cg, ts, TR_GOTRACE_RUNNING,
 		    NULL, 0, running_args(w, c, NULL), err));
 	case EV_GO_SYSCALL_END_BLOCKED:
 		if ((g = sinkg(w, cg)) != NULL && !g->handoff &&
 		    tr_gotrace_go_restate(s, cg, TR_GOTRACE_BLOCKED,
-		    TR_GOTRACE_SYSCALL, g->sys_cs, "\"handoff\":true",
+		    TR_GO_REASON_SYSCALL, g->sys_cs, "\"handoff\":true",
 		    err) != 0)
 			return (-1);
 		return (tr_gotrace_go_state(s, cg, ts, TR_GOTRACE_RUNNABLE,
-		    TR_GOTRACE_SYSCALL, 0, NULL, err));
+		    TR_GO_REASON_SYSCALL, 0, NULL, err));
 	case EV_STW_BEGIN:
 		str = str_get(w, e->args[0]);
 		return (tr_gotrace_stw_begin(s, -1, ts,
@@ -2146,7 +2146,7 @@ deliver(struct nw *w, struct nev *e, struct tr_error *err)
 	case EV_HEAP_ALLOC:
 	case EV_HEAP_GOAL:
 		return (tr_gotrace_heap(s, ts, e->type == EV_HEAP_ALLOC ?
-		    "HeapAlloc" : "HeapGoal", e->args[0], err));
+		    TR_GO_HEAP_ALLOC : TR_GO_HEAP_GOAL, e->args[0], err));
 	case EV_PROCS_CHANGE:
 		return (tr_gotrace_gomaxprocs(s, ts, e->args[0], err));
 	case EV_GO_LABEL:

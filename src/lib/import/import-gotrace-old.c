@@ -1153,23 +1153,23 @@ block_cat(int type)
 {
 	switch (type) {
 	case EV_GO_SLEEP:
-		return (TR_GOTRACE_SLEEP);
+		return (TR_GO_REASON_SLEEP);
 	case EV_GO_BLOCK_SEND:
-		return (TR_GOTRACE_CHAN_SEND);
+		return (TR_GO_REASON_CHAN_SEND);
 	case EV_GO_BLOCK_RECV:
-		return (TR_GOTRACE_CHAN_RECV);
+		return (TR_GO_REASON_CHAN_RECV);
 	case EV_GO_BLOCK_SELECT:
-		return (TR_GOTRACE_SELECT);
+		return (TR_GO_REASON_SELECT);
 	case EV_GO_BLOCK_SYNC:
-		return (TR_GOTRACE_SYNC);
+		return (TR_GO_REASON_SYNC);
 	case EV_GO_BLOCK_COND:
-		return (TR_GOTRACE_COND);
+		return (TR_GO_REASON_COND);
 	case EV_GO_BLOCK_NET:
-		return (TR_GOTRACE_NET);
+		return (TR_GO_REASON_NET);
 	case EV_GO_BLOCK_GC:
-		return (TR_GOTRACE_GC);
+		return (TR_GO_REASON_GC);
 	default:
-		return (TR_GOTRACE_OTHER);
+		return (TR_GO_REASON_OTHER);
 	}
 }
 
@@ -1192,8 +1192,9 @@ flush_syscall(struct old *o, uint64_t gid, struct og *g, struct tr_error *err)
 	if (!g->sys_pending)
 		return (0);
 	g->sys_pending = 0;
-	return (tr_gotrace_go_slice(o->sink, gid, g->sys_ts, 0, "syscall",
-	    TR_GOTRACE_SYSCALL, g->sys_cs, "\"handoff\":false", err));
+	return (tr_gotrace_go_slice(o->sink, gid, g->sys_ts, 0,
+	    TR_GO_STATE_SYSCALL, TR_GO_REASON_SYSCALL, g->sys_cs,
+	    "\"handoff\":false", err));
 }
 
 static void
@@ -1367,8 +1368,8 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		}
 		/* It was already blocked when its slice began. */
 		if (tr_gotrace_go_restate(o->sink, e->g, TR_GOTRACE_BLOCKED,
-		    e->type == EV_GO_WAITING ? TR_GOTRACE_UNKNOWN :
-		    TR_GOTRACE_SYSCALL, 0, NULL, err) != 0)
+		    e->type == EV_GO_WAITING ? TR_GO_REASON_UNKNOWN :
+		    TR_GO_REASON_SYSCALL, 0, NULL, err) != 0)
 			return (-1);
 		break;
 	case EV_GO_CREATE:
@@ -1436,7 +1437,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		if (e->type == EV_GO_STOP) {
 			g->nrg = 0;
 			if (tr_gotrace_go_state(o->sink, e->g, ns,
-			    TR_GOTRACE_BLOCKED, TR_GOTRACE_FOREVER, cs, NULL,
+			    TR_GOTRACE_BLOCKED, TR_GO_REASON_FOREVER, cs, NULL,
 			    err) != 0)
 				return (-1);
 			break;
@@ -1505,11 +1506,11 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 			g->sys_pending = 0;
 			g->sys_linked = 1;
 			if (tr_gotrace_go_state(o->sink, e->g, g->sys_ts,
-			    TR_GOTRACE_BLOCKED, TR_GOTRACE_SYSCALL, g->sys_cs,
+			    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, g->sys_cs,
 			    args, err) != 0)
 				return (-1);
 		} else if (tr_gotrace_go_state(o->sink, e->g, ns,
-		    TR_GOTRACE_BLOCKED, TR_GOTRACE_SYSCALL, 0, args,
+		    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, 0, args,
 		    err) != 0)
 			return (-1);
 		break;
@@ -1543,7 +1544,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		hp = SYSCALL_P;
 		g->st = G_RUNNABLE;
 		if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNABLE,
-		    TR_GOTRACE_SYSCALL, 0, NULL, err) != 0)
+		    TR_GO_REASON_SYSCALL, 0, NULL, err) != 0)
 			return (-1);
 		break;
 	case EV_GO_SLEEP:
@@ -1631,7 +1632,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	case EV_HEAP_ALLOC:
 	case EV_HEAP_GOAL:
 		if (tr_gotrace_heap(o->sink, ns, e->type == EV_HEAP_ALLOC ?
-		    "HeapAlloc" : "HeapGoal", e->args[0], err) != 0)
+		    TR_GO_HEAP_ALLOC : TR_GO_HEAP_GOAL, e->args[0], err) != 0)
 			return (-1);
 		break;
 	case EV_GOMAXPROCS:

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "base/names.h"
 
 tr_gotrace_hook_fn	*tr_gotrace_hook;
 void			*tr_gotrace_hook_arg;
@@ -95,9 +96,10 @@ enum {
 };
 
 static const char *const sink_names[S_COUNT] = {
-	"running", "runnable", "blocked", "GC", "sweep", "mark assist",
-	"task", "region", "log", "cpu", "HeapAlloc", "HeapGoal", "GOMAXPROCS",
-	"running", "syscall"
+	TR_GO_STATE_RUNNING, TR_GO_STATE_RUNNABLE, TR_GO_STATE_BLOCKED,
+	TR_GO_GC, TR_GO_SWEEP, TR_GO_ASSIST, TR_GO_CAT_TASK, TR_GO_CAT_REGION,
+	TR_GO_CAT_LOG, TR_GO_EVENT_CPU, TR_GO_HEAP_ALLOC, TR_GO_HEAP_GOAL,
+	TR_GO_GOMAXPROCS, TR_GO_STATE_RUNNING, TR_GO_STATE_SYSCALL
 };
 
 struct tr_gotrace_sink {
@@ -230,7 +232,7 @@ static int
 gor_track(struct tr_gotrace_sink *s, struct gor *g, uint64_t goid,
     const char *name, const char *meta, struct tr_error *err)
 {
-	g->track = tr_import_add_track(s->ctx, "goroutine", name,
+	g->track = tr_import_add_track(s->ctx, TR_TRACK_GOROUTINE, name,
 	    (int64_t)goid, 0, 0, 0, meta, err);
 	return (g->track < 0 ? -1 : 0);
 }
@@ -293,7 +295,7 @@ tr_gotrace_go_create(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 	snprintf(meta + n, sizeof meta - n, "}");
 	if (gor_track(s, g, goid, start_fn ? start_fn : "", meta, err) != 0)
 		return (-1);
-	if ((cat = tr_gotrace_str(s, "created", err)) < 0)
+	if ((cat = tr_gotrace_str(s, TR_GO_REASON_CREATED, err)) < 0)
 		return (-1);
 	g->since = ts;
 	gor_set(g, TR_GOTRACE_RUNNABLE, cat, create_cs, NULL);
@@ -427,8 +429,8 @@ proc_get(struct tr_gotrace_sink *s, int64_t p, struct tr_error *err)
 	pp->m = -1;
 	tr_imap_put(&s->ps, (uint64_t)p, pp);
 	snprintf(name, sizeof name, "P%" PRId64, p);
-	pp->track = tr_import_add_track(s->ctx, "go-proc", name, p, 0, 0, 0,
-	    NULL, err);
+	pp->track = tr_import_add_track(s->ctx, TR_TRACK_GO_PROC, name, p, 0, 0,
+	    0, NULL, err);
 	return (pp->track < 0 ? NULL : pp);
 }
 
@@ -489,7 +491,7 @@ tr_gotrace_proc_m(struct tr_gotrace_sink *s, int64_t p)
 static int64_t
 gc_track(struct tr_gotrace_sink *s, struct tr_error *err)
 {
-	return (one_track(s, &s->gc_track, "go-gc", "GC", err));
+	return (one_track(s, &s->gc_track, TR_TRACK_GO_GC, "GC", err));
 }
 
 int
@@ -563,7 +565,7 @@ stw_close(struct tr_gotrace_sink *s, struct proc *pp, int64_t p, int64_t ts,
 	if (!pp->stw)
 		return (0);
 	pp->stw = 0;
-	if (one_track(s, &s->stw_track, "go-stw", "STW", err) < 0)
+	if (one_track(s, &s->stw_track, TR_TRACK_GO_STW, "STW", err) < 0)
 		return (-1);
 	if (p >= 0)
 		n = snprintf(args, sizeof args, "\"p\":%" PRId64, p);
@@ -677,9 +679,10 @@ tr_gotrace_heap(struct tr_gotrace_sink *s, int64_t ts, const char *name,
 {
 	int64_t	n;
 
-	n = sid(s, strcmp(name, "HeapGoal") == 0 ? S_HEAPGOAL : S_HEAPALLOC,
-	    err);
-	if (n < 0 || one_track(s, &s->heap_track, "go-heap", "heap", err) < 0)
+	n = sid(s, strcmp(name, TR_GO_HEAP_GOAL) == 0 ? S_HEAPGOAL :
+	    S_HEAPALLOC, err);
+	if (n < 0 || one_track(s, &s->heap_track, TR_TRACK_GO_HEAP, "heap",
+	    err) < 0)
 		return (-1);
 	return (tr_import_add_counter(s->ctx, s->heap_track, ts, n,
 	    (double)value, err) < 0 ? -1 : 0);
@@ -692,7 +695,7 @@ tr_gotrace_gomaxprocs(struct tr_gotrace_sink *s, int64_t ts, uint64_t procs,
 	int64_t	n;
 
 	if ((n = sid(s, S_GOMAXPROCS, err)) < 0 ||
-	    one_track(s, &s->rt_track, "go-runtime", "runtime", err) < 0)
+	    one_track(s, &s->rt_track, TR_TRACK_GO_RUNTIME, "runtime", err) < 0)
 		return (-1);
 	return (tr_import_add_counter(s->ctx, s->rt_track, ts, n,
 	    (double)procs, err) < 0 ? -1 : 0);
@@ -719,8 +722,8 @@ task_get(struct tr_gotrace_sink *s, uint64_t id, const char *name,
 			name = buf;
 		}
 	}
-	t->track = tr_import_add_track(s->ctx, "go-task", name, (int64_t)id,
-	    0, 0, 0, meta, err);
+	t->track = tr_import_add_track(s->ctx, TR_TRACK_GO_TASK, name,
+	    (int64_t)id, 0, 0, 0, meta, err);
 	return (t->track < 0 ? NULL : t);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "import/gpu-import.h"
+#include "base/names.h"
 
 enum role { D_METRIC, D_DATE, D_TIME, D_GPU, D_PID, D_TYPE, D_COMMAND };
 
@@ -67,27 +68,27 @@ struct dmon {
 static const struct {
 	const char	*col, *metric, *unit;
 } dmon_cols[] = {
-	{ "bar1", "memory.bar1.used", "MB" },
+	{ "bar1", TR_METRIC_BAR1_USED, "MB" },
 	{ "ccpm", "protected_memory.used", "MB" },
 	{ "dbecc", "ecc.errors.uncorrected.aggregate.total", "errs" },
-	{ "dec", "utilization.decoder", "%" },
-	{ "enc", "utilization.encoder", "%" },
-	{ "fb", "memory.used", "MB" },
-	{ "gtemp", "temperature.gpu", "C" },
-	{ "jpg", "utilization.jpeg", "%" },
-	{ "mclk", "clocks.mem", "MHz" },
-	{ "mem", "utilization.memory", "%" },
+	{ "dec", TR_METRIC_DEC_UTIL, "%" },
+	{ "enc", TR_METRIC_ENC_UTIL, "%" },
+	{ "fb", TR_METRIC_MEM_USED, "MB" },
+	{ "gtemp", TR_METRIC_TEMP, "C" },
+	{ "jpg", TR_METRIC_JPEG_UTIL, "%" },
+	{ "mclk", TR_METRIC_CLOCK_MEM, "MHz" },
+	{ "mem", TR_METRIC_MEM_UTIL, "%" },
 	{ "mtemp", "temperature.memory", "C" },
-	{ "ofa", "utilization.ofa", "%" },
+	{ "ofa", TR_METRIC_OFA_UTIL, "%" },
 	{ "pci", "pcie.replay_errors", "errs" },
 	/* dmon's processor clock is the graphics clock. */
-	{ "pclk", "clocks.gr", "MHz" },
+	{ "pclk", TR_METRIC_CLOCK_GR, "MHz" },
 	{ "pviol", "violation.power", "%" },
-	{ "pwr", "power.draw", "W" },
+	{ "pwr", TR_METRIC_POWER, "W" },
 	{ "rxpci", "pcie.rx", "MB/s" },
 	{ "sbecc", "ecc.errors.corrected.aggregate.total", "errs" },
-	{ "sm", "utilization.gpu", "%" },
-	{ "temp", "temperature.gpu", "C" },
+	{ "sm", TR_METRIC_GPU_UTIL, "%" },
+	{ "temp", TR_METRIC_TEMP, "C" },
 	{ "tviol", "violation.thermal", "bool" },
 	{ "txpci", "pcie.tx", "MB/s" },
 };
@@ -96,13 +97,13 @@ static const struct {
 	const char	*col, *metric, *unit;
 } pmon_cols[] = {
 	{ "ccpm", "protected_memory.used", "MB" },
-	{ "dec", "utilization.decoder", "%" },
-	{ "enc", "utilization.encoder", "%" },
-	{ "fb", "memory.used", "MB" },
-	{ "jpg", "utilization.jpeg", "%" },
-	{ "mem", "utilization.memory", "%" },
-	{ "ofa", "utilization.ofa", "%" },
-	{ "sm", "utilization.gpu", "%" },
+	{ "dec", TR_METRIC_DEC_UTIL, "%" },
+	{ "enc", TR_METRIC_ENC_UTIL, "%" },
+	{ "fb", TR_METRIC_MEM_USED, "MB" },
+	{ "jpg", TR_METRIC_JPEG_UTIL, "%" },
+	{ "mem", TR_METRIC_MEM_UTIL, "%" },
+	{ "ofa", TR_METRIC_OFA_UTIL, "%" },
+	{ "sm", TR_METRIC_GPU_UTIL, "%" },
 };
 
 /* Split at blanks and commas (dmon --format csv); skip a leading '#'. */

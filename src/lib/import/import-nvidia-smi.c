@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "import/gpu-import.h"
+#include "base/names.h"
 
 enum role {
 	R_METRIC,	/* a number, stored as a counter */
@@ -67,8 +68,8 @@ struct smi {
 static const struct {
 	const char	*from, *to;
 } aliases[] = {
-	{ "clocks.current.graphics", "clocks.gr" },
-	{ "clocks.current.memory", "clocks.mem" },
+	{ "clocks.current.graphics", TR_METRIC_CLOCK_GR },
+	{ "clocks.current.memory", TR_METRIC_CLOCK_MEM },
 	{ "clocks.current.sm", "clocks.sm" },
 	{ "clocks.current.video", "clocks.video" },
 	{ "clocks.max.graphics", "clocks.max.gr" },
@@ -89,8 +90,8 @@ static const struct {
 	{ "inforom.power", "inforom.pwr" },
 	{ "retired_pages.double_bit.count", "retired_pages.dbe" },
 	{ "retired_pages.single_bit_ecc.count", "retired_pages.sbe" },
-	{ "used_gpu_memory", "memory.used" },
-	{ "used_memory", "memory.used" },
+	{ "used_gpu_memory", TR_METRIC_MEM_USED },
+	{ "used_memory", TR_METRIC_MEM_USED },
 };
 
 /* Fields that describe a GPU or process rather than measure it. */

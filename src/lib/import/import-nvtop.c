@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "import/gpu-import.h"
+#include "base/names.h"
 
 enum state {
 	S_OUT,		/* between arrays: expect '[' */
@@ -222,25 +223,25 @@ json_kind(const json_t *j)
 static const struct {
 	const char	*key, *metric, *unit;
 } gpu_keys[] = {
-	{ "decode", "utilization.decoder", "%" },
-	{ "encode", "utilization.encoder", "%" },
-	{ "encode_decode", "utilization.encoder_decoder", "%" },
-	{ "gpu_clock", "clocks.gr", "MHz" },
-	{ "gpu_util", "utilization.gpu", "%" },
-	{ "mem_clock", "clocks.mem", "MHz" },
-	{ "mem_free", "memory.free", "B" },
-	{ "mem_total", "memory.total", "B" },
-	{ "mem_used", "memory.used", "B" },
-	{ "mem_util", "utilization.memory", "%" },
-	{ "power_draw", "power.draw", "W" },
-	{ "temp", "temperature.gpu", "C" },
+	{ "decode", TR_METRIC_DEC_UTIL, "%" },
+	{ "encode", TR_METRIC_ENC_UTIL, "%" },
+	{ "encode_decode", TR_METRIC_ENCDEC_UTIL, "%" },
+	{ "gpu_clock", TR_METRIC_CLOCK_GR, "MHz" },
+	{ "gpu_util", TR_METRIC_GPU_UTIL, "%" },
+	{ "mem_clock", TR_METRIC_CLOCK_MEM, "MHz" },
+	{ "mem_free", TR_METRIC_MEM_FREE, "B" },
+	{ "mem_total", TR_METRIC_MEM_TOTAL, "B" },
+	{ "mem_used", TR_METRIC_MEM_USED, "B" },
+	{ "mem_util", TR_METRIC_MEM_UTIL, "%" },
+	{ "power_draw", TR_METRIC_POWER, "W" },
+	{ "temp", TR_METRIC_TEMP, "C" },
 }, proc_keys[] = {
-	{ "decode", "utilization.decoder", "%" },
-	{ "encode", "utilization.encoder", "%" },
-	{ "encode_decode", "utilization.encoder_decoder", "%" },
-	{ "gpu_mem_bytes_alloc", "memory.used", "B" },
-	{ "gpu_mem_usage", "memory.used_percent", "%" },
-	{ "gpu_usage", "utilization.gpu", "%" },
+	{ "decode", TR_METRIC_DEC_UTIL, "%" },
+	{ "encode", TR_METRIC_ENC_UTIL, "%" },
+	{ "encode_decode", TR_METRIC_ENCDEC_UTIL, "%" },
+	{ "gpu_mem_bytes_alloc", TR_METRIC_MEM_USED, "B" },
+	{ "gpu_mem_usage", TR_METRIC_MEM_USED_PCT, "%" },
+	{ "gpu_usage", TR_METRIC_GPU_UTIL, "%" },
 };
 
 /* Store the counters of object 'o' (a GPU or a process) on 'track'. */

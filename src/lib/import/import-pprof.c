@@ -23,6 +23,7 @@
 #include "profile.pb-c.h"
 #include "base/util.h"
 #include "store/writer.h"
+#include "base/names.h"
 
 #define PPROF_MAX	((size_t)1 << 30)	/* largest profile decoded */
 
@@ -885,11 +886,12 @@ profile_type(const struct pprof *pp)
 	dst = str(pp, pb->default_sample_type);
 	if (has_type(pp, "cpu") || (pp->ntypes == 0 &&
 	    strcmp(pt, "cpu") == 0))
-		return ("cpu");
+		return (TR_PROFILE_CPU);
 	if (has_type(pp, "inuse_space") || has_type(pp, "inuse_objects"))
-		return (strncmp(dst, "alloc_", 6) == 0 ? "allocs" : "heap");
+		return (strncmp(dst, "alloc_", 6) == 0 ? TR_PROFILE_ALLOCS :
+		    TR_PROFILE_HEAP);
 	if (has_type(pp, "alloc_space") || has_type(pp, "alloc_objects"))
-		return ("allocs");
+		return (TR_PROFILE_ALLOCS);
 	if (has_type(pp, "contentions") || has_type(pp, "delay")) {
 		for (i = 0; i < pb->n_sample; i++) {
 			name = leaf_name(pp, i);
@@ -897,15 +899,17 @@ profile_type(const struct pprof *pp)
 			unlock += is_unlock(name);
 		}
 		if (n > 0)
-			return (unlock == n ? "mutex" : "block");
+			return (unlock == n ? TR_PROFILE_MUTEX :
+			    TR_PROFILE_BLOCK);
 		name = tr_import_name(pp->ctx);
-		return (strstr(name, "mutex") != NULL ? "mutex" : "block");
+		return (strstr(name, "mutex") != NULL ? TR_PROFILE_MUTEX :
+		    TR_PROFILE_BLOCK);
 	}
 	if (has_type(pp, "goroutine"))
-		return ("goroutine");
+		return (TR_PROFILE_GOROUTINE);
 	if (has_type(pp, "threadcreate"))
-		return ("threadcreate");
-	return ("other");
+		return (TR_PROFILE_THREADCREATE);
+	return (TR_PROFILE_OTHER);
 }
 
 /* Mappings, comments, drop/keep frames and unusual functions. */

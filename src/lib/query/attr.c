@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "base/util.h"
+#include "store/derived.h"
 
 const char *const tr_cause_names[TR_NCAUSES] = {
 	"cpu", "gc", "sched", "chan", "sync", "syscall", "net", "sleep",
@@ -45,6 +46,7 @@ struct ivls {
 /* A goroutine state as the engine needs it. */
 struct gstate {
 	int64_t	id, track, ts, dur, cs, waker;
+	int64_t	idle;		/* C_OTHER: of it, nothing runnable */
 	int	cls;		/* a cause, C_OTHER, or -1: not a state */
 };
 
@@ -68,6 +70,7 @@ struct tr_attr {
 	struct tr_imap		 reasons;	/* category id -> class + 1 */
 	struct tr_imap		 gcworkers;	/* track ids */
 	int64_t			 gomaxprocs;
+	int			 derived;	/* go_bin rows for go_source */
 	int64_t			 origin, wall_offset;
 	int			 has_wall;
 	char			**warn;
@@ -464,6 +467,19 @@ load_go_meta(struct tr_attr *a, struct tr_error *err)
 	if (a->gomaxprocs <= 0 && tr_db_int(a->db, "SELECT count(*) FROM "
 	    "track WHERE kind = 'go-proc'", &a->gomaxprocs, err) != 0)
 		return (-1);
+	/*
+	 * The derived tables (trace-store(5)) answer the process-wide
+	 * questions without reading every goroutine's states.
+	 */
+	if ((st = tr_db_prepare(a->db, "SELECT 1 FROM go_bin WHERE "
+	    "source_id = ? LIMIT 1", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, a->go_source);
+	rc = sqlite3_step(st);
+	a->derived = rc == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return (tr_db_error(a->db, err, "reading go_bin"));
 	return (0);
 }
 
@@ -1109,31 +1125,45 @@ acc_flush(struct acc *ac, const struct bins *bn, int64_t track,
 	memset(ac->any, 0, sizeof ac->any);
 }
 
-static int
-find_candidate(struct tr_attr *a, const struct bins *bn, int64_t only,
-    int64_t lo, int64_t hi, struct cand *best, struct tr_error *err)
-{
-	struct acc	 ac;
-	sqlite3_stmt	*st;
-	int64_t		 cur = -1;
-	int		 rc, c;
+/*
+ * The goroutines worth correlating, from go_summary (derived): the 16 that
+ * waited longest in a syscall, on the netpoller, a timer or for another
+ * reason, since the driver waits for the device most of the time.  0
+ * (and none) without derived rows, where every goroutine is read.
+ */
+#define NCAND	16
 
-	memset(&ac, 0, sizeof ac);
-	for (c = 0; c < NCLASS; c++)
-		ac.w[c] = tr_xcalloc(bn->n + 1, sizeof *ac.w[c]);
-	ac.touched = tr_xmalloc((bn->n + 1) * sizeof *ac.touched);
-	ac.mark = tr_xcalloc(bn->n + 1, 1);
-	best->track = -1;
-	best->corr = 0;
-	st = tr_db_prepare(a->db, only >= 0 ? track_states_sql :
-	    all_states_sql, err);
-	if (st == NULL) {
-		rc = SQLITE_ERROR;
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, only >= 0 ? only : a->go_source);
-	sqlite3_bind_int64(st, 2, lo);
-	sqlite3_bind_int64(st, 3, hi);
+static int
+summary_candidates(struct tr_attr *a, int64_t *tracks, size_t *n,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*n = 0;
+	if (!a->derived)
+		return (0);
+	if ((st = tr_db_prepare(a->db, "SELECT track_id FROM go_summary "
+	    "WHERE source_id = ? ORDER BY syscall_ns + net_ns + sleep_ns + "
+	    "other_ns DESC, track_id LIMIT " TR_DB_STRINGIFY(NCAND),
+	    err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, a->go_source);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < NCAND)
+		tracks[(*n)++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return (tr_db_error(a->db, err, "reading go_summary"));
+	return (0);
+}
+
+/* Feed the rows of 'st' (a state query) to the accumulator. */
+static int
+feed(struct tr_attr *a, sqlite3_stmt *st, const struct bins *bn,
+    struct acc *ac, int64_t *cur, struct cand *best)
+{
+	int	rc;
+
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t	track = sqlite3_column_int64(st, 1);
 		int64_t	ts = sqlite3_column_int64(st, 2);
@@ -1142,26 +1172,64 @@ find_candidate(struct tr_attr *a, const struct bins *bn, int64_t only,
 		    col_int(st, 5, -1));
 		size_t	i;
 
-		if (track != cur) {
-			if (cur >= 0)
-				acc_flush(&ac, bn, cur, best);
-			cur = track;
+		if (track != *cur) {
+			if (*cur >= 0)
+				acc_flush(ac, bn, *cur, best);
+			*cur = track;
 		}
 		if (cls < 0 || end <= ts)
 			continue;
-		ac.any[cls] = 1;
+		ac->any[cls] = 1;
 		for (i = bins_find(bn, ts); i < bn->n && bn->a[i] < end;
 		    i++) {
 			int64_t	ov = imin(end, bn->b[i]) - imax(ts, bn->a[i]);
 
 			if (ov <= 0)
 				continue;
-			ac.w[cls][i] += (double)ov;
-			if (!ac.mark[i]) {
-				ac.mark[i] = 1;
-				ac.touched[ac.ntouched++] = i;
+			ac->w[cls][i] += (double)ov;
+			if (!ac->mark[i]) {
+				ac->mark[i] = 1;
+				ac->touched[ac->ntouched++] = i;
 			}
 		}
+	}
+	return (rc);
+}
+
+static int
+find_candidate(struct tr_attr *a, const struct bins *bn, int64_t only,
+    int64_t lo, int64_t hi, struct cand *best, struct tr_error *err)
+{
+	struct acc	 ac;
+	sqlite3_stmt	*st;
+	int64_t		 cur = -1, tracks[NCAND];
+	size_t		 ntracks = 0, k;
+	int		 rc = SQLITE_ERROR, c;
+
+	memset(&ac, 0, sizeof ac);
+	for (c = 0; c < NCLASS; c++)
+		ac.w[c] = tr_xcalloc(bn->n + 1, sizeof *ac.w[c]);
+	ac.touched = tr_xmalloc((bn->n + 1) * sizeof *ac.touched);
+	ac.mark = tr_xcalloc(bn->n + 1, 1);
+	best->track = -1;
+	best->corr = 0;
+	if (only >= 0) {
+		tracks[0] = only;
+		ntracks = 1;
+	} else if (summary_candidates(a, tracks, &ntracks, err) != 0)
+		goto out;
+	st = tr_db_prepare(a->db, ntracks > 0 ? track_states_sql :
+	    all_states_sql, err);
+	if (st == NULL)
+		goto out;
+	for (k = 0; k < (ntracks > 0 ? ntracks : 1); k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, ntracks > 0 ? tracks[k] :
+		    a->go_source);
+		sqlite3_bind_int64(st, 2, lo);
+		sqlite3_bind_int64(st, 3, hi);
+		if ((rc = feed(a, st, bn, &ac, &cur, best)) != SQLITE_DONE)
+			break;
 	}
 	if (cur >= 0)
 		acc_flush(&ac, bn, cur, best);
@@ -1526,6 +1594,48 @@ sweep(struct tr_attr *a, int64_t lo, int64_t hi, struct tr_attr_context *c,
 			s += idle->v[i].b - idle->v[i].a;
 		c->idle_share = (double)s / (double)(hi - lo);
 	}
+	return (0);
+}
+
+/*
+ * The process in [lo, hi) from the derived 10 ms bins (pro rata where an
+ * edge cuts a bin), and the GC workers' running stretches from their own
+ * tracks: what sweep() computes, without reading every goroutine.
+ */
+static int
+from_derived(struct tr_attr *a, int64_t lo, int64_t hi,
+    struct tr_attr_context *c, struct ivls *gcw, struct tr_error *err)
+{
+	struct tr_derived_totals	 t;
+	uint64_t			*keys;
+	size_t				 n = 0, i, k;
+	double				 w = (double)(hi - lo);
+
+	if (tr_derived_totals(a->db, a->go_source, lo, hi, &t, err) != 0)
+		return (-1);
+	c->running_mean = (double)t.ns[TR_DK_RUNNING] / w;
+	c->runnable_mean = (double)t.ns[TR_DK_RUNNABLE] / w;
+	c->runnable_max = (int64_t)ceil(t.runnable_peak);
+	c->syscall_ns = t.ns[TR_DK_SYSCALL];
+	c->idle_share = (double)t.idle_ns / w;
+	keys = tr_imap_keys(&a->gcworkers, &n);
+	for (k = 0; k < n; k++) {
+		struct gstates	sts;
+
+		memset(&sts, 0, sizeof sts);
+		if (load_states(a, (int64_t)keys[k], lo, hi, &sts,
+		    err) != 0) {
+			free(keys);
+			return (-1);
+		}
+		for (i = 0; i < sts.n; i++)
+			if (sts.v[i].cls == TR_CAUSE_CPU)
+				ivls_add(gcw, imax(sts.v[i].ts, lo),
+				    imin(sts.v[i].ts + sts.v[i].dur, hi));
+		free(sts.v);
+	}
+	free(keys);
+	ivls_norm(gcw);
 	return (0);
 }
 
@@ -2010,7 +2120,8 @@ tr_attr_window(struct tr_attr *a, const struct tr_attr_driver *d,
 	if (a->go_source >= 0) {
 		r->ctx.have_go = 1;
 		if (load_gc(a, d, lo, hi, &gi, r, evidence, err) != 0 ||
-		    sweep(a, lo, hi, &r->ctx, &idle, &gcw, err) != 0)
+		    (a->derived ? from_derived(a, lo, hi, &r->ctx, &gcw,
+		    err) : sweep(a, lo, hi, &r->ctx, &idle, &gcw, err)) != 0)
 			goto out;
 		r->ctx.stw_ns = gi.stw_ns;
 		r->ctx.assist_ns = gi.assist_ns;
@@ -2031,6 +2142,25 @@ tr_attr_window(struct tr_attr *a, const struct tr_attr_driver *d,
 	}
 	if (load_states(a, d->track_id, lo, hi, &sts, err) != 0)
 		goto out;
+	/* How much of each unexplained block had nothing runnable. */
+	for (i = 0; i < sts.n; i++) {
+		struct gstate	*s = &sts.v[i];
+		int64_t		 ca = imax(s->ts, lo);
+		int64_t		 cb = imin(s->ts + s->dur, hi);
+
+		if (s->cls != C_OTHER)
+			continue;
+		if (!a->derived)
+			s->idle = ivls_overlap(&idle, ca, cb);
+		else {
+			struct tr_derived_totals	t;
+
+			if (tr_derived_totals(a->db, a->go_source, ca, cb, &t,
+			    err) != 0)
+				goto out;
+			s->idle = imin(t.idle_ns, cb - ca);
+		}
+	}
 	{
 		struct ivls	gcrun, gcq;
 
@@ -2066,7 +2196,7 @@ tr_attr_window(struct tr_attr *a, const struct tr_attr_driver *d,
 				r->cause_ns[TR_CAUSE_SCHED] += len - part;
 				break;
 			case C_OTHER:
-				part = ivls_overlap(&idle, ca, cb);
+				part = s->idle;
 				r->cause_ns[TR_CAUSE_IDLE] += part;
 				r->cause_ns[TR_CAUSE_UNKNOWN] += len - part;
 				c = part * 2 >= len ? TR_CAUSE_IDLE :
@@ -2098,8 +2228,9 @@ tr_attr_window(struct tr_attr *a, const struct tr_attr_driver *d,
 		for (i = 0; i < sts.n; i++) {
 			struct gstate	*s = &sts.v[i];
 			int		 c = s->cls == C_OTHER ?
-			    (ivls_overlap(&idle, s->ts, s->ts + s->dur) * 2 >=
-			    s->dur ? TR_CAUSE_IDLE : TR_CAUSE_UNKNOWN) : s->cls;
+			    (s->idle * 2 >= imin(s->ts + s->dur, hi) -
+			    imax(s->ts, lo) ? TR_CAUSE_IDLE :
+			    TR_CAUSE_UNKNOWN) : s->cls;
 
 			if (c != (int)r->cause || is_gpu_wait(d, s) ||
 			    c == TR_CAUSE_CPU)

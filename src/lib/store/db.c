@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/names.h"
 #include "store/derived.h"
 
 /*
@@ -65,20 +66,20 @@
 "    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
 "    CROSS JOIN str n ON n.id = s.name_id\n" \
 "    LEFT JOIN str c ON c.id = s.category_id\n" \
-"   WHERE t.kind = 'goroutine';\n" \
+"   WHERE t.kind = '" TR_TRACK_GOROUTINE "';\n" \
 "CREATE VIEW go_gc AS\n" \
 "  SELECT s.id, s.source_id, s.ts, s.dur, n.s AS name, s.args,\n" \
 "         s.run_ts, s.run_end_ts\n" \
 "    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
 "    CROSS JOIN str n ON n.id = s.name_id\n" \
-"   WHERE t.kind = 'go-gc';\n" \
+"   WHERE t.kind = '" TR_TRACK_GO_GC "';\n" \
 "CREATE VIEW go_stw AS\n" \
 "  SELECT s.id, s.source_id, s.ts, s.dur, n.s AS kind, c.s AS reason,\n" \
 "         s.run_ts, s.run_end_ts\n" \
 "    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
 "    CROSS JOIN str n ON n.id = s.name_id\n" \
 "    LEFT JOIN str c ON c.id = s.category_id\n" \
-"   WHERE t.kind = 'go-stw';\n"
+"   WHERE t.kind = '" TR_TRACK_GO_STW "';\n"
 
 const char tr_db_schema[] =
 "CREATE TABLE source (\n"
@@ -220,21 +221,21 @@ TR_DB_SLICE_VIEW
 "         json_extract(t.meta, '$.ended') AS ended,\n"
 "         json_extract(t.meta, '$.creator') AS creator,\n"
 "         json_extract(t.meta, '$.callsite_id') AS callsite_id\n"
-"    FROM track t WHERE t.kind = 'goroutine';\n"
+"    FROM track t WHERE t.kind = '" TR_TRACK_GOROUTINE "';\n"
 TR_DB_GO_VIEWS
 "CREATE VIEW gpu_metric AS\n"
 "  SELECT c.id, c.source_id, t.ref AS gpu, t.name AS gpu_name, c.ts,\n"
 "         n.s AS metric, c.value\n"
 "    FROM counter c JOIN track t ON t.id = c.track_id\n"
 "    JOIN str n ON n.id = c.name_id\n"
-"   WHERE t.kind = 'gpu';\n"
+"   WHERE t.kind = '" TR_TRACK_GPU "';\n"
 "CREATE VIEW gpu_process AS\n"
 "  SELECT c.id, c.source_id, t.ref AS gpu, p.pid, p.name AS process,\n"
 "         c.ts, n.s AS metric, c.value\n"
 "    FROM counter c JOIN track t ON t.id = c.track_id\n"
 "    JOIN str n ON n.id = c.name_id\n"
 "    LEFT JOIN process p ON p.id = t.process_id\n"
-"   WHERE t.kind = 'gpu-process';\n";
+"   WHERE t.kind = '" TR_TRACK_GPU_PROCESS "';\n";
 
 const char *
 tr_db_default_path(const char *opt)
