@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/names.h"
 #include "base/util.h"
 #include "store/derived.h"
 
@@ -221,7 +222,7 @@ load_gpus(struct tr_attr *a, struct tr_error *err)
 	    "SELECT c.id, t.ref, t.name, c.source_id, c.ts, c.value\n"
 	    "  FROM track t JOIN counter c ON c.track_id = t.id\n"
 	    "  JOIN str n ON n.id = c.name_id\n"
-	    " WHERE t.kind = 'gpu' AND n.s = 'utilization.gpu'\n"
+	    " WHERE t.kind = '" TR_TRACK_GPU "' AND n.s = '" TR_METRIC_GPU_UTIL "'\n"
 	    "   AND c.value IS NOT NULL\n"
 	    " ORDER BY t.ref, c.ts, c.id";
 	const struct tr_sel	*sel = a->sel;
@@ -297,15 +298,15 @@ static const struct {
 	const char	*s;
 	int		 cls;
 } reason_map[] = {
-	{ "chan send", TR_CAUSE_CHAN },
-	{ "chan recv", TR_CAUSE_CHAN },
-	{ "select", TR_CAUSE_CHAN },
-	{ "sync", TR_CAUSE_SYNC },
-	{ "cond", TR_CAUSE_SYNC },
-	{ "net", TR_CAUSE_NET },
-	{ "syscall", TR_CAUSE_SYSCALL },
-	{ "sleep", TR_CAUSE_SLEEP },
-	{ "GC", TR_CAUSE_GC },
+	{ TR_GO_REASON_CHAN_SEND, TR_CAUSE_CHAN },
+	{ TR_GO_REASON_CHAN_RECV, TR_CAUSE_CHAN },
+	{ TR_GO_REASON_SELECT, TR_CAUSE_CHAN },
+	{ TR_GO_REASON_SYNC, TR_CAUSE_SYNC },
+	{ TR_GO_REASON_COND, TR_CAUSE_SYNC },
+	{ TR_GO_REASON_NET, TR_CAUSE_NET },
+	{ TR_GO_REASON_SYSCALL, TR_CAUSE_SYSCALL },
+	{ TR_GO_REASON_SLEEP, TR_CAUSE_SLEEP },
+	{ TR_GO_REASON_GC, TR_CAUSE_GC },
 };
 
 static int
@@ -418,10 +419,10 @@ load_strings(struct tr_attr *a, struct tr_error *err)
 	size_t	i;
 	int64_t	id;
 
-	if (str_id(a, "running", &a->st_running, err) != 0 ||
-	    str_id(a, "runnable", &a->st_runnable, err) != 0 ||
-	    str_id(a, "blocked", &a->st_blocked, err) != 0 ||
-	    str_id(a, "syscall", &a->st_syscall, err) != 0)
+	if (str_id(a, TR_GO_STATE_RUNNING, &a->st_running, err) != 0 ||
+	    str_id(a, TR_GO_STATE_RUNNABLE, &a->st_runnable, err) != 0 ||
+	    str_id(a, TR_GO_STATE_BLOCKED, &a->st_blocked, err) != 0 ||
+	    str_id(a, TR_GO_STATE_SYSCALL, &a->st_syscall, err) != 0)
 		return (-1);
 	for (i = 0; i < sizeof reason_map / sizeof *reason_map; i++) {
 		if (str_id(a, reason_map[i].s, &id, err) != 0)
@@ -442,7 +443,7 @@ load_go_meta(struct tr_attr *a, struct tr_error *err)
 	if (a->go_source < 0)
 		return (0);
 	if ((st = tr_db_prepare(a->db, "SELECT id FROM track WHERE "
-	    "source_id = ? AND kind = 'goroutine' AND "
+	    "source_id = ? AND kind = '" TR_TRACK_GOROUTINE "' AND "
 	    "name = 'runtime.gcBgMarkWorker'", err)) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, a->go_source);
@@ -455,7 +456,7 @@ load_go_meta(struct tr_attr *a, struct tr_error *err)
 	if ((st = tr_db_prepare(a->db, "SELECT c.value FROM track t\n"
 	    "  JOIN counter c ON c.track_id = t.id\n"
 	    "  JOIN str n ON n.id = c.name_id\n"
-	    " WHERE t.source_id = ? AND n.s = 'GOMAXPROCS'\n"
+	    " WHERE t.source_id = ? AND n.s = '" TR_GO_GOMAXPROCS "'\n"
 	    " ORDER BY c.ts DESC LIMIT 1", err)) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, a->go_source);
@@ -465,7 +466,8 @@ load_go_meta(struct tr_attr *a, struct tr_error *err)
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return (tr_db_error(a->db, err, "reading GOMAXPROCS"));
 	if (a->gomaxprocs <= 0 && tr_db_int(a->db, "SELECT count(*) FROM "
-	    "track WHERE kind = 'go-proc'", &a->gomaxprocs, err) != 0)
+	    "track WHERE kind = '" TR_TRACK_GO_PROC "'", &a->gomaxprocs,
+	    err) != 0)
 		return (-1);
 	/*
 	 * The derived tables (trace-store(5)) answer the process-wide
@@ -623,7 +625,8 @@ tr_attr_open(struct tr_db *db, const struct tr_sel *sel,
 	}
 	if ((a->st_track = tr_db_prepare(db, "SELECT id, name, "
 	    "json_extract(meta, '$.callsite_id') FROM track "
-	    "WHERE source_id = ? AND kind = 'goroutine' AND ref = ?",
+	    "WHERE source_id = ? AND kind = '" TR_TRACK_GOROUTINE "' AND "
+	    "ref = ?",
 	    err)) == NULL ||
 	    (a->st_next = tr_db_prepare(db, "SELECT json_extract(s.args, "
 	    "'$.waker') FROM slice s WHERE s.track_id = ?1 AND "
@@ -909,7 +912,7 @@ static const char all_states_sql[] =
     "SELECT s.id, s.track_id, s.ts, s.dur, s.name_id, s.category_id,\n"
     "       s.callsite_id, NULL\n"
     "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
-    " WHERE t.kind = 'goroutine' AND t.source_id = ?1\n"
+    " WHERE t.kind = '" TR_TRACK_GOROUTINE "' AND t.source_id = ?1\n"
     "   AND s.run_ts < ?3 AND s.run_end_ts > ?2\n"
     "   AND s.ts < ?3 AND s.ts + s.dur > ?2";
 
@@ -1441,7 +1444,8 @@ load_gc(struct tr_attr *a, const struct tr_attr_driver *d, int64_t lo,
 	    "       t.kind\n"
 	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
 	    "  CROSS JOIN str n ON n.id = s.name_id\n"
-	    " WHERE t.kind IN ('go-gc', 'go-stw') AND t.source_id = ?1\n"
+	    " WHERE t.kind IN ('" TR_TRACK_GO_GC "', '" TR_TRACK_GO_STW "')\n"
+	    "   AND t.source_id = ?1\n"
 	    "   AND s.run_ts < ?3 AND s.run_end_ts > ?2\n"
 	    "   AND s.ts < ?3 AND s.ts + s.dur > ?2";
 	sqlite3_stmt	*st;
@@ -1461,14 +1465,14 @@ load_gc(struct tr_attr *a, const struct tr_attr_driver *d, int64_t lo,
 		const char	*kind = (const char *)sqlite3_column_text(st,
 		    5);
 		int64_t		 ca = imax(ts, lo), cb = imin(end, hi);
-		int		 stw = strcmp(kind, "go-stw") == 0;
+		int		 stw = strcmp(kind, TR_TRACK_GO_STW) == 0;
 
 		if (stw) {
 			ivls_add(&gi->stw, ca, cb);
 			gi->stw_ns += cb - ca;
-		} else if (strcmp(name, "GC") == 0)
+		} else if (strcmp(name, TR_GO_GC) == 0)
 			ivls_add(&gi->cycles, ca, cb);
-		else if (strcmp(name, "mark assist") == 0) {
+		else if (strcmp(name, TR_GO_ASSIST) == 0) {
 			ivls_add(&gi->assists, ca, cb);
 			gi->assist_ns += cb - ca;
 			if (d != NULL && d->found &&
@@ -2319,7 +2323,7 @@ tr_attr_procs(struct tr_attr *a, int64_t lo, int64_t hi, double *pmin,
 	static const char sql[] =
 	    "SELECT t.ref, sum(min(s.ts + s.dur, ?3) - max(s.ts, ?2))\n"
 	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
-	    " WHERE t.kind = 'go-proc' AND t.source_id = ?1\n"
+	    " WHERE t.kind = '" TR_TRACK_GO_PROC "' AND t.source_id = ?1\n"
 	    "   AND s.run_ts < ?3 AND s.run_end_ts > ?2\n"
 	    "   AND s.ts < ?3 AND s.ts + s.dur > ?2\n"
 	    " GROUP BY t.ref";

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "base/util.h"
 #include "query/args.h"
 #include "query/attr.h"
@@ -97,7 +98,7 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	    "       json_extract(s.args, '$.depth') IS NULL\n"
 	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
 	    "  JOIN source so ON so.id = t.source_id\n"
-	    " WHERE t.kind = 'go-task' AND so.format = 'gotrace'\n"
+	    " WHERE t.kind = '" TR_TRACK_GO_TASK "' AND so.format = 'gotrace'\n"
 	    "   AND s.name_id = (SELECT id FROM str WHERE s = ?1)\n"
 	    " ORDER BY s.ts, s.id";
 	sqlite3_stmt	*st;
