@@ -26,6 +26,8 @@ EXPECT = {
     "cpu": {"running"},
     "sched": {"runnable/syscall", "runnable/preempted",
               "runnable/unblocked"},
+    "sleep": {"blocked/sleep"},
+    "net": {"blocked/net"},
 }
 
 
@@ -63,6 +65,25 @@ def gpu_busy_wait(db, goid, a, b):
     return (db.execute(q, (a, b, goid)).fetchone()[0] or 0) / 1e9
 
 
+def waker(db, goid, a, b):
+    """The goroutine that woke goid most often in [a, b), its function,
+    and its dominant state over the window."""
+    q = """SELECT json_extract(args, '$.waker') w, count(*)
+             FROM go_state
+            WHERE goid = ?3 AND state = 'runnable' AND reason = 'unblocked'
+              AND run_ts < ?2 AND run_end_ts > ?1 AND ts < ?2 AND ts >= ?1
+            GROUP BY w ORDER BY 2 DESC LIMIT 1"""
+    row = db.execute(q, (a, b, goid)).fetchone()
+    if not row or row[0] is None:
+        return None, None, None
+    w = row[0]
+    name = db.execute("SELECT name FROM go_goroutine WHERE goid = ?",
+                      (w,)).fetchone()[0]
+    states, _ = clip(db, w, a, b)
+    top = max(states.items(), key=lambda kv: kv[1])[0] if states else None
+    return w, name, top
+
+
 def main():
     db = sqlite3.connect(sys.argv[1])
     truth = json.load(open(sys.argv[2]))
@@ -89,6 +110,16 @@ def main():
         print("%-8s %-8s %8.2f  %8.1f  %9.3f  gpu-wait %.2f; %s" %
               (p["name"], cause, (b - a) / 1e9, util[0] or 0,
                p["gpu_busy_share"], wait, desc))
+        if p.get("waker_function"):
+            w, name, wtop = waker(db, goid, a, b)
+            print("  woken by goroutine %s %s, mostly %s" % (w, name, wtop))
+            want = p.get("waker_state")
+            if name != p["waker_function"] or want and \
+                    (wtop is None or wtop.split("/")[-1] != want and
+                     wtop != want):
+                print("  FAIL: expected the waker %s mostly %s" %
+                      (p["waker_function"], want))
+                bad = 1
         if p["cause"]:
             if (util[0] or 100) >= 30:
                 print("  FAIL: utilisation not below 30%")

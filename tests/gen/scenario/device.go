@@ -10,11 +10,15 @@ package main
 //             "start_ns end_ns" on CLOCK_MONOTONIC
 //   R ns n    a storage read: wait ns, then reply n bytes
 // A storage child also drains its fd 5 (the checkpoint sink) at a fixed
-// rate: 64 KiB every 20 ms, about 3.2 MB/s.
+// rate: 64 KiB every 20 ms, about 3.2 MB/s, and serves as a parameter
+// server on a TCP port of 127.0.0.1, which it first replies "P port": each
+// request "G ns" gets 4 KiB back after ns.
 
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +37,10 @@ func deviceMain(withSink bool) {
 	out := os.NewFile(4, "reply")
 	if withSink {
 		go drain(os.NewFile(5, "sink"))
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		check(err)
+		fmt.Fprintf(out, "P %d\n", ln.Addr().(*net.TCPAddr).Port)
+		go serve(ln)
 	}
 	r := bufio.NewReader(in)
 	for {
@@ -59,6 +67,51 @@ func deviceMain(withSink bool) {
 	}
 }
 
+func serve(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			r := bufio.NewReader(c)
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					c.Close()
+					return
+				}
+				var ns int64
+				fmt.Sscanf(line, "G %d", &ns)
+				time.Sleep(time.Duration(ns))
+				c.Write(make([]byte, psReply))
+			}
+		}()
+	}
+}
+
+const psReply = 4096
+
+// A connection to the parameter server: the driver waits for its replies
+// in the netpoller.
+type paramServer struct {
+	conn net.Conn
+	buf  []byte
+}
+
+func dialParamServer(port int) *paramServer {
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	check(err)
+	return &paramServer{c, make([]byte, psReply)}
+}
+
+func (p *paramServer) fetch(delay time.Duration) {
+	_, err := fmt.Fprintf(p.conn, "G %d\n", int64(delay))
+	check(err)
+	_, err = io.ReadFull(p.conn, p.buf)
+	check(err)
+}
+
 func drain(f *os.File) {
 	buf := make([]byte, sinkChunk)
 	for {
@@ -75,6 +128,7 @@ type device struct {
 	wfd  int // commands
 	rfd  int // replies
 	sink int // the checkpoint sink, or -1
+	port int // the parameter server's, with the sink
 	rbuf []byte
 }
 
@@ -109,6 +163,9 @@ func startDevice(dir, name string, withSink bool) *device {
 	check(d.cmd.Start())
 	for _, f := range files {
 		f.Close()
+	}
+	if withSink {
+		fmt.Sscanf(d.readLine(), "P %d", &d.port)
 	}
 	return d
 }

@@ -11,7 +11,7 @@
 # run differs (the figures in tests/data/README are of the committed one).
 set -eu
 go=${1:-go}
-freq=${FREQ:-199}
+freq=${FREQ:-499}
 top=$(pwd)
 out=$top/tests/data/scenario
 nvt=$top/tests/data/scenario-nvtop

@@ -21,6 +21,12 @@
 //	cpu      CPU-heavy augmentation on the driver goroutine (220 ms)
 //	sched    sixteen CPU-bound goroutines with GOMAXPROCS=2: the driver is
 //	         runnable, waiting for a P
+//	chan-sync the loader waits for the statistics' mutex, held by four
+//	         goroutines for 80 ms each: the driver waits on the channel
+//	sleep    a 220 ms time.Sleep per step (a throttle)
+//	net      parameters from a parameter server (storesim, over TCP) that
+//	         answers in 220 ms: the driver waits in the netpoller
+//	burst    about 5000 short goroutines a second (no effect on the GPU)
 //
 // GPU memory (simulated device allocations of the trainer process): the
 // allocator pool warms up in shrinking chunks and plateaus; activation
@@ -46,6 +52,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 )
@@ -60,23 +67,34 @@ type phaseDef struct {
 	name  string
 	cause string // the dominant cause of GPU idleness, "" for none
 	secs  float64
+	// Who wakes the driver from its wait, and what that goroutine was
+	// doing most of the wait (the root cause behind chan and sync).
+	waker, wakerState string
 }
 
 // The schedule: normal training between the injected phases.
 var schedule = []phaseDef{
-	{"normal", "", 3},
-	{"gc", "gc", 3},
-	{"normal", "", 2.5},
-	{"chan", "chan", 3},
-	{"normal", "", 2.5},
-	{"sync", "sync", 3},
-	{"normal", "", 2.5},
-	{"syscall", "syscall", 3},
-	{"normal", "", 2.5},
-	{"cpu", "cpu", 3},
-	{"normal", "", 2.5},
-	{"sched", "sched", 3},
-	{"normal", "", 8},
+	{"normal", "", 3, "", ""},
+	{"gc", "gc", 2.5, "", ""},
+	{"normal", "", 2, "", ""},
+	{"chan", "chan", 2.5, "main.loader", "syscall"},
+	{"normal", "", 2, "", ""},
+	{"sync", "sync", 2.5, "main.applyGradients", ""},
+	{"normal", "", 2, "", ""},
+	{"syscall", "syscall", 2.5, "", ""},
+	{"normal", "", 2, "", ""},
+	{"cpu", "cpu", 2.5, "", ""},
+	{"normal", "", 2, "", ""},
+	{"sched", "sched", 2.5, "", ""},
+	{"normal", "", 2, "", ""},
+	{"chan-sync", "chan", 2.5, "main.loader", "sync"},
+	{"normal", "", 2, "", ""},
+	{"sleep", "sleep", 2.5, "", ""},
+	{"normal", "", 2, "", ""},
+	{"net", "net", 2.5, "", ""},
+	{"normal", "", 1.5, "", ""},
+	{"burst", "", 2, "", ""},
+	{"normal", "", 8, "", ""},
 }
 
 var (
@@ -86,7 +104,11 @@ var (
 	store    *device
 	paramsMu sync.Mutex
 	params   [1024]float64
-	ballast  []*node // the live heap of the GC storm
+	statsMu  sync.Mutex // the loader's normalisation statistics
+	stats    [256]float64
+	ps       *paramServer
+	spawned  atomic.Int64 // goroutines of the burst
+	ballast  []*node      // the live heap of the GC storm
 	sink     int64
 	outDir   string
 	manifest *os.File
@@ -94,9 +116,12 @@ var (
 
 func curPhase() string { return schedule[phase.Load()].name }
 
+// monoNow reads CLOCK_MONOTONIC (clock 1), the clock of perf -k and of
+// the store.
 func monoNow() int64 {
 	var ts [2]int64
-	clockGettime(1, unsafe.Pointer(&ts[0]))
+	syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 1,
+		uintptr(unsafe.Pointer(&ts[0])), 0)
 	return ts[0]*1e9 + ts[1]
 }
 
@@ -228,9 +253,55 @@ func loader(batches chan<- *batch) {
 			delay = 240 * time.Millisecond
 		}
 		store.read(delay, raw)
-		batches <- decode(raw)
+		b := decode(raw)
+		if curPhase() == "chan-sync" {
+			normalise(b)
+		}
+		batches <- b
 	}
 	close(batches)
+}
+
+// normalise applies the dataset statistics, under their mutex.
+func normalise(b *batch) {
+	statsMu.Lock()
+	for i := range b.x {
+		b.x[i] -= float32(stats[i%len(stats)])
+	}
+	statsMu.Unlock()
+}
+
+// updateStats holds the statistics' mutex while it recomputes them: with
+// four of them, the loader waits on the mutex and the driver on the
+// channel (the chan-sync phase).
+func updateStats(stop *atomic.Bool) {
+	for !stop.Load() {
+		statsMu.Lock()
+		spin(80*time.Millisecond, stop)
+		stats[0]++
+		statsMu.Unlock()
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// emitMetrics starts a goroutine per metric, about 5000 a second: the
+// burst phase.
+func emitMetrics(stop *atomic.Bool) {
+	var wg sync.WaitGroup
+	for !stop.Load() {
+		for i := 0; i < 10; i++ {
+			wg.Add(1)
+			spawned.Add(1)
+			go recordMetric(&wg, i)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	wg.Wait()
+}
+
+func recordMetric(wg *sync.WaitGroup, i int) {
+	atomic.AddInt64(&sink, int64(i))
+	wg.Done()
 }
 
 // --- GPU memory ---------------------------------------------------------
@@ -342,6 +413,10 @@ func driver(ctx0 context.Context, batches <-chan *batch, st *driverState,
 					augment(b, until)
 				case "syscall":
 					checkpoint(until, step)
+				case "sleep":
+					time.Sleep(time.Duration(until - monoNow()))
+				case "net":
+					ps.fetch(stallDur)
 				}
 			})
 			// Device memory: the pool's warm-up, activations.
@@ -435,6 +510,7 @@ func writeProfile(kind, name string) {
 type injected struct {
 	def        phaseDef
 	start, end int64
+	spawned    int64
 }
 
 func main() {
@@ -454,6 +530,7 @@ func main() {
 	check(err)
 	gpu = startDevice(".", "gpusim", false)
 	store = startDevice(".", "storesim", true)
+	ps = dialParamServer(store.port)
 
 	var pairs []clockPair
 	pairs = append(pairs, readPair())
@@ -507,6 +584,13 @@ func main() {
 			for j := 0; j < 16; j++ {
 				go metricsWorker(&stop)
 			}
+		case "chan-sync":
+			for j := 0; j < 4; j++ {
+				go updateStats(&stop)
+			}
+		case "burst":
+			spawned.Store(0)
+			go emitMetrics(&stop)
 		}
 		if i == 2 {
 			st.sawOn.Store(true)
@@ -527,10 +611,13 @@ func main() {
 			ballast = nil
 			debug.SetGCPercent(100)
 		}
-		if i == len(schedule)-3 {
+		if i == len(schedule)-4 {
 			st.sawOn.Store(false)
 		}
 		in.end = monoNow()
+		if p.name == "burst" {
+			in.spawned = spawned.Load()
+		}
 		phases = append(phases, in)
 	}
 	stopping.Store(true)
@@ -545,6 +632,7 @@ func main() {
 	tf.Close()
 	pairs = append(pairs, readPair())
 	gpu.stop()
+	ps.conn.Close()
 	store.stop()
 	writeClock(pairs)
 	smi := writeGPU(st, pairs[0])

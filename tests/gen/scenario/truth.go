@@ -27,6 +27,9 @@ type phaseTruth struct {
 	InjectStartNs int64   `json:"inject_start_ns"`
 	InjectEndNs   int64   `json:"inject_end_ns"`
 	DriverGoid    int64   `json:"driver_goid"`
+	Waker         string  `json:"waker_function,omitempty"`
+	WakerState    string  `json:"waker_state,omitempty"`
+	Spawned       int64   `json:"goroutines_created,omitempty"`
 	Steps         int     `json:"steps"`
 	StepP50Ns     int64   `json:"step_p50_ns"`
 	StepMaxNs     int64   `json:"step_max_ns"`
@@ -136,7 +139,9 @@ func writeTruth(st *driverState, phases []injected, p0 clockPair,
 	for i, in := range phases {
 		t := phaseTruth{Name: in.def.name, InjectStartNs: in.start,
 			InjectEndNs: in.end, DriverGoid: st.goid,
-			StartNs: win[i][0], EndNs: win[i][1]}
+			StartNs: win[i][0], EndNs: win[i][1],
+			Waker: in.def.waker, WakerState: in.def.wakerState,
+			Spawned: in.spawned}
 		if in.def.cause != "" {
 			t.Cause = ptr(in.def.cause)
 			t.Episode = true

@@ -1,5 +1,5 @@
 # The scenario without its Go trace (the GPU log, the clock pairs and
-# perf only): the same six episodes, each with what perf can say, the
+# perf only): the same nine episodes, each with what perf can say, the
 # share of the window the process (the command with the most samples,
 # trainer) was on CPU, the rest not on CPU for reasons perf cannot see.
 trace-import data/scenario/clock.json data/scenario/nvidia-smi.csv \

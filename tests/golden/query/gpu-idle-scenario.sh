@@ -1,5 +1,5 @@
 # gpu-idle on the scenario (tests/data/scenario: a Go training loop with
-# six injected phases and their truth): the driver found is main.driver,
+# nine injected phases and their truth): the driver found is main.driver,
 # every injected phase is one episode with edges within one sampling
 # interval of the truth and the right dominant cause, and none reaches
 # into normal training (gpu-idle-truth.awk checks it, then the exact

@@ -9,6 +9,10 @@ BEGIN {
 	br["gc"] = "gc-bound"; br["chan"] = "io-blocked"
 	br["sync"] = "contention"; br["syscall"] = "io-blocked"
 	br["cpu"] = "cpu-bound"; br["sched"] = "sched-imbalance"
+	br["sleep"] = "starvation"; br["net"] = "io-blocked"
+	# A phase whose branch is not its cause's: the loader behind the
+	# channel waits for a mutex.
+	nbr["chan-sync"] = "contention"
 }
 FNR == 1 { file++ }
 file == 1 && /"smi_interval_ns":/ { iv = $2 + 0 }
@@ -42,9 +46,13 @@ END {
 				continue
 			}
 			hit++
+			want = cause[i]
+			if (stalls)
+				want = (name[i] in nbr) ? nbr[name[i]] : \
+				    br[cause[i]]
 			ok = (es[k] - ps[i] <= iv && ps[i] - es[k] <= iv &&
 			    ee[k] - pe[i] <= iv && pe[i] - ee[k] <= iv &&
-			    ec[k] == (stalls ? br[cause[i]] : cause[i]))
+			    ec[k] == want)
 			if (!ok)
 				bad++
 			line = line sprintf(" episode %d: start %s, " \
