@@ -1,4 +1,4 @@
-# timeline on the scenario (tests/data/scenario: normal training and six
+# timeline on the scenario (tests/data/scenario: normal training and its
 # injected phases, tests/gen/scenario/README): one row per second, where
 # the phases show (GC time in the gc phase, goroutines blocked on chan and
 # sync, syscall time, runnable goroutines in the sched phase, the GPU's
