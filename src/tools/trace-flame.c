@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "store/db.h"
+#include "query/sel.h"
 #include "flame/flame.h"
 #include "flame/pprof-export.h"
 #include "tool.h"
@@ -25,19 +26,31 @@ static const char usage_text[] =
 "      --folded         print folded stacks (\"a;b;c COUNT\") instead\n"
 "      --pprof FILE     write the selection as a gzipped profile.proto\n"
 "                       to FILE (\"-\": standard output) instead\n"
-"Selection:\n"
-"  -s, --source ID      samples of source ID only\n"
-"  -e, --event NAME     samples of event NAME (default: the first event)\n"
-"  -p, --pid PID        samples of process PID\n"
-"  -t, --tid TID        samples of thread TID\n"
-"  -c, --comm NAME      samples whose command name is NAME\n"
-"      --from TIME      from TIME after the start (1.5s, 200ms, 10us)\n"
-"      --to TIME        up to TIME after the start\n"
+"Selection (trace-query(1), SELECTION and TIMES; default: a CPU graph):\n"
+"  -s, --source ID      sources ID (1,3,5-7; repeatable)\n"
+"      --type TYPE      pprof profiles of TYPE (cpu, heap, block...)\n"
+"  -e, --event NAME     samples of perf event or pprof sample type NAME\n"
 "      --sample-index NAME\n"
-"                       pprof samples of sample type NAME (as --event;\n"
-"                       default: the profile's default sample type)\n"
+"                       the same as --event\n"
+"  -p, --pid PID        process PID (threads without a pid resolved\n"
+"                       from what the store knows)\n"
+"  -t, --tid TID        thread TID\n"
+"  -c, --comm NAME      threads whose command name is NAME\n"
+"      --goroutine GOID Go trace CPU samples of goroutine GOID\n"
+"      --from TIME      from TIME: 12s after the store's start,\n"
+"                       13:05:07.250, 2026-11-29T13:05:07Z, @EPOCH,\n"
+"                       =STORE_NS\n"
+"      --to TIME        up to TIME (excluded)\n"
+"      --tz ZONE        zone of wall-clock times (default: the\n"
+"                       store's, else TZ)\n"
 "      --label KEY=VALUE\n"
 "                       pprof samples with label KEY equal to VALUE\n"
+"                       (repeatable: all of them)\n"
+"      --profile GROUP  pprof profiles: ids (12, p12, p3-7) or\n"
+"                       sources (s2), comma-separated\n"
+"      --snapshots last|all\n"
+"                       snapshot profiles (heap, goroutine): the last\n"
+"                       in the window (default), or all summed\n"
 "Naming (as stackcollapse-perf.pl):\n"
 "      --show-pid       root frame is COMM-PID\n"
 "      --show-tid       root frame is COMM-PID/TID\n"
@@ -53,18 +66,30 @@ static const char usage_text[] =
 "      --height PX      frame height (default 16)\n"
 "      --minwidth PX    omit frames narrower than PX (default 0.1)\n"
 "      --colors NAME    hot (default), mem, io, java or go\n"
-"      --countname NAME what a count is (default \"samples\")\n"
+"      --countname NAME what a count is (default: the unit, such as\n"
+"                       samples, nanoseconds or bytes)\n"
 "      --inverted       icicle graph: roots at the top\n"
 "      --reverse        merge stacks from the leaf\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n";
 
 enum {
-	OPT_FOLDED = 256, OPT_FROM, OPT_TO, OPT_SHOW_PID, OPT_SHOW_TID,
+	OPT_FOLDED = 256, OPT_SHOW_PID, OPT_SHOW_TID,
 	OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_PNAME, OPT_TITLE,
 	OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
-	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE, OPT_LABEL, OPT_PPROF
+	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE, OPT_PPROF,
+	OPT_SEL = 512		/* + the index in sel_names */
 };
+
+/* The selection options, read by query/sel.c. */
+static const char *const sel_names[] = {
+	"source", "type", "event", "sample-index", "pid", "tid", "comm",
+	"goroutine", "from", "to", "tz", "label", "profile", "snapshots",
+	NULL
+};
+#define FLAME_SEL	(TR_SEL_SOURCE | TR_SEL_TYPE | TR_SEL_EVENT | \
+	TR_SEL_PID | TR_SEL_TID | TR_SEL_COMM | TR_SEL_GOID | TR_SEL_TIME | \
+	TR_SEL_LABEL | TR_SEL_PROFILE | TR_SEL_SNAP)
 
 static void
 usage(int code)
@@ -72,15 +97,29 @@ usage(int code)
 	tool_usage(usage_text, code);
 }
 
-static int64_t
-parse_time(const char *opt, const char *s)
+static void
+sel_option(struct tr_sel *sel, const char *name, const char *value)
 {
-	int64_t	ns;
+	struct tr_error	err;
 
-	if (tr_parse_duration(s, &ns) != 0 || ns < 0)
-		tool_die(TOOL_EXIT_USAGE, "%s: expected a time such as 1.5s or "
-		    "200ms, got '%s'", opt, s);
-	return (ns);
+	tr_error_init(&err);
+	if (tr_sel_option(sel, name, value, &err) != 1)
+		exit(tool_report(&err));
+}
+
+/* Each line of 'notes' as a note. */
+static void
+notes(const char *text)
+{
+	const char	*p, *nl;
+
+	for (p = text; p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		tool_note("%.*s", (int)(nl - p), p);
+		if (*nl == '\0')
+			break;
+	}
 }
 
 int
@@ -89,13 +128,20 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
-		{ "source", required_argument, NULL, 's' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "from", required_argument, NULL, OPT_FROM },
-		{ "to", required_argument, NULL, OPT_TO },
+		{ "source", required_argument, NULL, OPT_SEL + 0 },
+		{ "type", required_argument, NULL, OPT_SEL + 1 },
+		{ "event", required_argument, NULL, OPT_SEL + 2 },
+		{ "sample-index", required_argument, NULL, OPT_SEL + 3 },
+		{ "pid", required_argument, NULL, OPT_SEL + 4 },
+		{ "tid", required_argument, NULL, OPT_SEL + 5 },
+		{ "comm", required_argument, NULL, OPT_SEL + 6 },
+		{ "goroutine", required_argument, NULL, OPT_SEL + 7 },
+		{ "from", required_argument, NULL, OPT_SEL + 8 },
+		{ "to", required_argument, NULL, OPT_SEL + 9 },
+		{ "tz", required_argument, NULL, OPT_SEL + 10 },
+		{ "label", required_argument, NULL, OPT_SEL + 11 },
+		{ "profile", required_argument, NULL, OPT_SEL + 12 },
+		{ "snapshots", required_argument, NULL, OPT_SEL + 13 },
 		{ "show-pid", no_argument, NULL, OPT_SHOW_PID },
 		{ "show-tid", no_argument, NULL, OPT_SHOW_TID },
 		{ "kernel", no_argument, NULL, OPT_KERNEL },
@@ -112,15 +158,13 @@ main(int argc, char **argv)
 		{ "countname", required_argument, NULL, OPT_COUNTNAME },
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
-		{ "sample-index", required_argument, NULL, 'e' },
-		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_flame_fold_opts	 fo;
-	struct tr_flame_sel		 sel;
+	struct tr_sel			 sel;
 	struct tr_svg_opts		 so;
 	struct tr_folded		 folded;
 	struct tr_error			 err;
@@ -129,9 +173,10 @@ main(int argc, char **argv)
 	char				*end;
 	const char			*pprof_out = NULL;
 	int				 c, folded_out = 0, status = 0;
+	int				 countname = 0;
 
 	tool_init("trace-flame");
-	tr_flame_sel_init(&sel);
+	tr_sel_init(&sel, FLAME_SEL);
 	tr_flame_fold_opts_init(&fo);
 	tr_svg_opts_init(&so);
 	while ((c = getopt_long(argc, argv, "d:s:e:p:t:c:hV", longopts,
@@ -144,28 +189,19 @@ main(int argc, char **argv)
 			folded_out = 1;
 			break;
 		case 's':
-			sel.source_id = tool_parse_int("--source", optarg, 1,
-			    INT64_MAX);
+			sel_option(&sel, "source", optarg);
 			break;
 		case 'e':
-			sel.event = optarg;
+			sel_option(&sel, "event", optarg);
 			break;
 		case 'p':
-			sel.pid = tool_parse_int("--pid", optarg, 0, INT64_MAX);
+			sel_option(&sel, "pid", optarg);
 			break;
 		case 't':
-			sel.tid = tool_parse_int("--tid", optarg, 0, INT64_MAX);
+			sel_option(&sel, "tid", optarg);
 			break;
 		case 'c':
-			sel.comm = optarg;
-			break;
-		case OPT_FROM:
-			sel.has_from = 1;
-			sel.from = parse_time("--from", optarg);
-			break;
-		case OPT_TO:
-			sel.has_to = 1;
-			sel.to = parse_time("--to", optarg);
+			sel_option(&sel, "comm", optarg);
 			break;
 		case OPT_SHOW_PID:
 			fo.pid = 1;
@@ -216,18 +252,13 @@ main(int argc, char **argv)
 			break;
 		case OPT_COUNTNAME:
 			so.countname = optarg;
+			countname = 1;
 			break;
 		case OPT_INVERTED:
 			so.inverted = 1;
 			break;
 		case OPT_REVERSE:
 			so.reverse = 1;
-			break;
-		case OPT_LABEL:
-			if (strchr(optarg, '=') == NULL || *optarg == '=')
-				tool_die(TOOL_EXIT_USAGE, "--label: expected "
-				    "KEY=VALUE, got '%s'", optarg);
-			sel.label = optarg;
 			break;
 		case OPT_PPROF:
 			pprof_out = optarg;
@@ -240,45 +271,65 @@ main(int argc, char **argv)
 			tool_close_stdout();
 			return (0);
 		default:
+			if (c >= OPT_SEL && c < OPT_SEL + 14) {
+				sel_option(&sel, sel_names[c - OPT_SEL],
+				    optarg);
+				break;
+			}
 			usage(TOOL_EXIT_USAGE);
 		}
 	}
 	if (optind != argc)
 		usage(TOOL_EXIT_USAGE);
-	if (sel.has_from && sel.has_to && sel.to < sel.from)
-		tool_die(TOOL_EXIT_USAGE, "--to is before --from");
 
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
 	    &err)) == NULL)
 		return (tool_report(&err));
+	if (tr_sel_resolve(&sel, db, &err) != 0) {
+		tr_db_free(db);
+		return (tool_report(&err));
+	}
+	notes(sel.notes.data);
 	if (pprof_out != NULL) {
 		struct tr_pprof_export_stats	st;
 
 		if (tr_pprof_export(db, &sel, pprof_out, &st, &err) != 0)
 			status = tool_report(&err);
-		else
+		else {
+			notes(st.note);
+			if (st.no_wall)
+				tool_note("%s: time_nanos left unset: the "
+				    "store has no wall clock", pprof_out);
 			tool_note("%s: %lld samples, %d sample types, %lld "
 			    "locations", pprof_out, (long long)st.samples,
 			    st.types, (long long)st.locations);
+			free(st.note);
+		}
+		tr_sel_release(&sel);
 		tr_db_free(db);
 		tool_close_stdout();
 		return (status);
 	}
 	if (tr_flame_fold(db, &sel, &fo, &folded, &err) != 0) {
+		tr_sel_release(&sel);
 		tr_db_free(db);
 		return (tool_report(&err));
 	}
-	if (folded.events > 1 && sel.event == NULL)
-		tool_note("%d events in the selection; using '%s' (choose "
-		    "with --event)", folded.events, folded.event);
-	if (folded.n == 0)
+	notes(folded.note);
+	if (!countname && folded.countname != NULL)
+		so.countname = folded.countname;
+	/* An empty selection: exit 1, with a valid SVG that says so. */
+	if (folded.n == 0) {
 		tool_note("no samples match the selection");
+		status = TOOL_EXIT_DATA;
+	}
 	if (folded_out)
 		tr_folded_write(&folded, stdout);
 	else if (tr_flame_write_svg(&folded, &so, stdout, &err) != 0)
 		status = tool_report(&err);
 	tr_folded_release(&folded);
+	tr_sel_release(&sel);
 	tr_db_free(db);
 	tool_close_stdout();
 	return (status);

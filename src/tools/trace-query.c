@@ -17,8 +17,10 @@
 static const char usage_text[] =
 "usage: trace-query [-d DB] [-F table|csv|json] QUERY [ARG...]\n"
 "       trace-query -l\n"
+"       trace-query help [QUERY]\n"
 "\n"
-"Run a named analysis over the trace store and print its rows.\n"
+"Run a named analysis over the trace store and print its rows.  A\n"
+"query's options: trace-query QUERY --help, or trace-query help QUERY.\n"
 "\n"
 "  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
 "  -F, --format FMT     table (default on a terminal), csv (default\n"
@@ -41,6 +43,44 @@ list_queries(void)
 	for (i = 0; tr_query_table[i] != NULL; i++)
 		printf("%-12s %-12s %s\n", tr_query_table[i]->name,
 		    tr_query_table[i]->usage, tr_query_table[i]->summary);
+	tool_close_stdout();
+	exit(0);
+}
+
+static const struct tr_query *
+find_query(const char *name)
+{
+	const struct tr_query	*q;
+	const char		*near;
+	char			*names;
+
+	if ((q = tr_query_find(name)) != NULL)
+		return (q);
+	names = tr_query_names();
+	if ((near = tr_query_suggest(name)) != NULL)
+		tool_die(TOOL_EXIT_USAGE, "unknown query '%s'; did you mean "
+		    "'%s'? queries: %s", name, near, names);
+	tool_die(TOOL_EXIT_USAGE, "unknown query '%s'; queries: %s", name,
+	    names);
+}
+
+/* Whether the query's arguments ask for its help. */
+static int
+wants_help(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			return (1);
+	return (0);
+}
+
+static void
+help(const struct tr_query *q)
+{
+	tr_query_help(q);
 	tool_close_stdout();
 	exit(0);
 }
@@ -94,9 +134,17 @@ main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage(TOOL_EXIT_USAGE);
-	if ((q = tr_query_find(argv[optind])) == NULL)
-		tool_die(TOOL_EXIT_USAGE, "unknown query '%s'; run 'trace-query "
-		    "-l' for the list", argv[optind]);
+	if (strcmp(argv[optind], "help") == 0) {
+		if (optind + 1 >= argc)
+			usage(0);
+		if (optind + 2 < argc)
+			tool_die(TOOL_EXIT_USAGE, "help: one query at a time");
+		help(find_query(argv[optind + 1]));
+	}
+	q = find_query(argv[optind]);
+	/* A query's help needs no store. */
+	if (wants_help(argc - optind, argv + optind))
+		help(q);
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
 	    &err)) == NULL)

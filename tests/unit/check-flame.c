@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "store/db.h"
 #include "flame/flame.h"
+#include "query/sel.h"
 #include "import/importer.h"
 #include "base/input.h"
 #include "base/util.h"
@@ -50,10 +52,36 @@ add(struct tr_db *db, const char *name, const char *text)
 	tr_input_free(in);
 }
 
-/* Fold and print "stack count\n" lines; *events and *event too. */
+/*
+ * A selection of 'db' from option name/value pairs (NULL-terminated),
+ * resolved; 'fail' the error message expected instead, or NULL.
+ */
+static void
+mksel(struct tr_db *db, struct tr_sel *s, const char *fail, ...)
+{
+	struct tr_error	 err;
+	const char	*name, *value;
+	va_list		 ap;
+
+	tr_sel_init(s, TR_SEL_ALL);
+	tr_error_init(&err);
+	va_start(ap, fail);
+	while ((name = va_arg(ap, const char *)) != NULL) {
+		value = va_arg(ap, const char *);
+		ck_assert_int_eq(tr_sel_option(s, name, value, &err), 1);
+	}
+	va_end(ap);
+	if (fail != NULL) {
+		ck_assert_int_eq(tr_sel_resolve(s, db, &err), -1);
+		ck_assert_str_eq(err.msg, fail);
+	} else
+		ck_assert_msg(tr_sel_resolve(s, db, &err) == 0, "%s", err.msg);
+}
+
+/* Fold and print "stack count\n" lines; *note and *event too. */
 static char *
-fold(struct tr_db *db, const struct tr_flame_sel *sel,
-    const struct tr_flame_fold_opts *o, int *events, char **event)
+fold(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *o, char **note, char **event)
 {
 	struct tr_folded	 f;
 	struct tr_error		 err;
@@ -70,8 +98,8 @@ fold(struct tr_db *db, const struct tr_flame_sel *sel,
 	for (i = 0; i < f.n; i++)
 		tr_buf_printf(&b, "%s %lld\n", f.stacks[i],
 		    (long long)f.counts[i]);
-	if (events != NULL)
-		*events = f.events;
+	if (note != NULL)
+		*note = f.note ? tr_xstrdup(f.note) : NULL;
 	if (event != NULL)
 		*event = f.event ? tr_xstrdup(f.event) : NULL;
 	tr_folded_release(&f);
@@ -124,10 +152,10 @@ START_TEST(test_names)
 		NULL
 	};
 	struct tr_flame_fold_opts	 o;
-	struct tr_flame_sel		 sel;
+	struct tr_sel			 sel;
 	struct tr_db			*db = frames_store("app", lines);
 
-	tr_flame_sel_init(&sel);
+	mksel(db, &sel, NULL, NULL);
 	tr_flame_fold_opts_init(&o);
 	FOLD(db, &sel, &o,
 	    "app;root 1\n"
@@ -161,10 +189,12 @@ START_TEST(test_names)
 	    "app;root;ns::(anonymous namespace)::bar 1\n"
 	    "app;root;quoted:name 1\n"
 	    "app;root;tcp_sendmsg_[k] 1\n");
+	tr_sel_release(&sel);
 	tr_db_free(db);
 
 	/* Java: class names lose their "L" (only with a "/"). */
 	db = frames_store("java", lines + 9);
+	mksel(db, &sel, NULL, NULL);
 	tr_flame_fold_opts_init(&o);
 	FOLD(db, &sel, &o,
 	    "java;root 1\n"
@@ -181,6 +211,7 @@ START_TEST(test_names)
 	    "root;LBusy;::main 1\n"
 	    "root;Lcom/x/Y;.z(I)V 1\n"
 	    "root;a;b_[i];c_[i] 1\n");
+	tr_sel_release(&sel);
 	tr_db_free(db);
 }
 END_TEST
@@ -188,7 +219,7 @@ END_TEST
 START_TEST(test_roots)
 {
 	struct tr_flame_fold_opts	 o;
-	struct tr_flame_sel		 sel;
+	struct tr_sel			 sel;
 	struct tr_db			*db = store();
 
 	/* pid/tid, a lone tid, tid 0, a comm with blanks. */
@@ -198,7 +229,7 @@ START_TEST(test_roots)
 	    "swapper 0/0 [000] 1.2: 7 cycles:\n\t 1 f (/x)\n\n"
 	    "V8 WorkerThread 24636/25607 [000] 1.3: 11 cycles:\n"
 	    "\t 1 f (/x)\n\n");
-	tr_flame_sel_init(&sel);
+	mksel(db, &sel, NULL, NULL);
 	tr_flame_fold_opts_init(&o);
 	FOLD(db, &sel, &o,
 	    "V8_WorkerThread;f 11\ndd;f 5\niperf;f 3\nswapper;f 7\n");
@@ -210,6 +241,7 @@ START_TEST(test_roots)
 	FOLD(db, &sel, &o,
 	    "V8_WorkerThread-24636/25607;f 11\ndd-?/29776;f 5\n"
 	    "iperf-27409/28744;f 3\nswapper-?/0;f 7\n");
+	tr_sel_release(&sel);
 	tr_db_free(db);
 }
 END_TEST
@@ -217,7 +249,7 @@ END_TEST
 START_TEST(test_merge)
 {
 	struct tr_flame_fold_opts	 o;
-	struct tr_flame_sel		 sel;
+	struct tr_sel			 sel;
 	struct tr_db			*db = store();
 
 	/*
@@ -232,7 +264,7 @@ START_TEST(test_merge)
 	    "ab 1/3 [000] 1.1: 4 cycles:\n\t 11 [unknown] ([unknown])\n"
 	    "\t 1 main+0x2 (/x)\n\n"
 	    "ab 1/3 [000] 1.2: 5 cycles:\n\n");
-	tr_flame_sel_init(&sel);
+	mksel(db, &sel, NULL, NULL);
 	tr_flame_fold_opts_init(&o);
 	FOLD(db, &sel, &o, "ab 5\nab;main;[unknown] 7\n");
 	o.addrs = 1;
@@ -249,10 +281,9 @@ END_TEST
 START_TEST(test_select)
 {
 	struct tr_flame_fold_opts	 o;
-	struct tr_flame_sel		 sel;
+	struct tr_sel			 sel;
 	struct tr_db			*db = store();
-	char				*got, *event;
-	int				 events;
+	char				*got, *event, *note;
 
 	add(db, "one.txt",
 	    "a 1/2 [000] 10.000: 1 instructions:\n\t 1 i (/x)\n\n"
@@ -263,68 +294,67 @@ START_TEST(test_select)
 	    "c 9/9 [000] 11.000: 16 cycles:\n\t 1 c (/x)\n\n"
 	    "c 9/9 [000] 12.000: 32 cycles:\n\t 1 d (/x)\n\n");
 	tr_flame_fold_opts_init(&o);
-	tr_flame_sel_init(&sel);
 
-	/* No event: the first one met, and how many there were. */
-	got = fold(db, &sel, &o, &events, &event);
+	/* No event: the first perf event met, and a note of the others. */
+	mksel(db, &sel, NULL, NULL);
+	got = fold(db, &sel, &o, &note, &event);
 	ck_assert_str_eq(got, "a;i 1\nb;i 8\n");
-	ck_assert_int_eq(events, 2);
 	ck_assert_str_eq(event, "instructions");
+	ck_assert_str_eq(note, "drawing 'instructions' (perf, "
+	    "instructions); also in the selection: source 1 (perf): cycles; "
+	    "source 2 (perf): cycles (choose with --event and --source)");
 	free(got);
 	free(event);
+	free(note);
+	tr_sel_release(&sel);
 
-	sel.event = "cycles";
-	got = fold(db, &sel, &o, &events, &event);
+	mksel(db, &sel, NULL, "event", "cycles", NULL);
+	got = fold(db, &sel, &o, &note, &event);
 	ck_assert_str_eq(got, "a;c 2\nb;c 4\nc;c 16\nc;d 32\n");
 	ck_assert_str_eq(event, "cycles");
+	ck_assert_ptr_null(note);
 	free(got);
 	free(event);
+	tr_sel_release(&sel);
 
-	sel.source_id = 2;
-	FOLD(db, &sel, &o, "c;c 16\nc;d 32\n");
-	sel.source_id = 0;
-	sel.pid = 5;
-	FOLD(db, &sel, &o, "b;c 4\n");
-	sel.pid = -1;
-	sel.tid = 9;
-	FOLD(db, &sel, &o, "c;c 16\nc;d 32\n");
-	sel.tid = -1;
-	sel.comm = "a";
-	FOLD(db, &sel, &o, "a;c 2\n");
-	sel.comm = NULL;
+#define SEL(want, ...) do {						\
+	mksel(db, &sel, NULL, __VA_ARGS__, NULL);			\
+	FOLD(db, &sel, &o, (want));					\
+	tr_sel_release(&sel);						\
+} while (0)
+	SEL("c;c 16\nc;d 32\n", "source", "2");
+	SEL("b;c 4\n", "pid", "5", "event", "cycles");
+	SEL("c;c 16\nc;d 32\n", "tid", "9");
+	SEL("a;c 2\n", "comm", "a", "event", "cycles");
 
-	/* Times after the first sample of the selected sources: [from, to). */
-	sel.has_from = 1;
-	sel.from = 1000000;
-	FOLD(db, &sel, &o, "a;c 2\nb;c 4\nc;c 16\nc;d 32\n");
-	sel.from = 1000001;
-	FOLD(db, &sel, &o, "b;c 4\nc;c 16\nc;d 32\n");
-	sel.has_to = 1;
-	sel.to = 1000000000;
-	FOLD(db, &sel, &o, "b;c 4\n");
-	sel.to = 1000000001;
-	FOLD(db, &sel, &o, "b;c 4\nc;c 16\n");
-	sel.source_id = 2;
-	sel.from = 0;
-	sel.to = 1;
-	FOLD(db, &sel, &o, "c;c 16\n");
-	sel.has_from = sel.has_to = 0;
-	sel.source_id = 0;
+	/* Times after the store's start (10.000 s): [from, to). */
+	SEL("a;c 2\nb;c 4\nc;c 16\nc;d 32\n", "from", "1ms", "event",
+	    "cycles");
+	SEL("b;c 4\nc;c 16\nc;d 32\n", "from", "1000001ns", "event",
+	    "cycles");
+	SEL("b;c 4\n", "from", "1000001ns", "to", "1s", "event", "cycles");
+	SEL("b;c 4\nc;c 16\n", "from", "1000001ns", "to", "1000000001ns",
+	    "event", "cycles");
+	/* The same origin whichever source is selected. */
+	SEL("c;c 16\n", "source", "2", "from", "0s", "to", "1000000001ns");
+	SEL("", "source", "2", "from", "0s", "to", "1s");
+	/* Absolute store ns. */
+	SEL("c;d 32\n", "from", "=12000000000");
 
-	/* Nothing matches: no lines, no error. */
-	sel.event = "nosuch";
-	got = fold(db, &sel, &o, &events, &event);
+	/* Unknown names are errors; an empty window folds nothing. */
+	mksel(db, &sel, "no event 'nosuch'; events: cycles, instructions",
+	    "event", "nosuch", NULL);
+	tr_sel_release(&sel);
+	mksel(db, &sel, "no command 'nosuch'; commands: a, b, c",
+	    "comm", "nosuch", NULL);
+	tr_sel_release(&sel);
+	mksel(db, &sel, NULL, "from", "1h", NULL);
+	got = fold(db, &sel, &o, &note, &event);
 	ck_assert_str_eq(got, "");
-	ck_assert_int_eq(events, 0);
-	free(got);
-	free(event);
-	sel.event = NULL;
-	sel.comm = "nosuch";
-	got = fold(db, &sel, &o, &events, &event);
-	ck_assert_str_eq(got, "");
-	ck_assert_int_eq(events, 0);
 	ck_assert_ptr_null(event);
+	ck_assert_ptr_null(note);
 	free(got);
+	tr_sel_release(&sel);
 	tr_db_free(db);
 }
 END_TEST
@@ -332,10 +362,10 @@ END_TEST
 START_TEST(test_empty_store)
 {
 	struct tr_flame_fold_opts	 o;
-	struct tr_flame_sel		 sel;
+	struct tr_sel			 sel;
 	struct tr_db			*db = store();
 
-	tr_flame_sel_init(&sel);
+	mksel(db, &sel, NULL, NULL);
 	tr_flame_fold_opts_init(&o);
 	FOLD(db, &sel, &o, "");
 	sel.has_from = 1;

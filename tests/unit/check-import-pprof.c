@@ -742,7 +742,7 @@ START_TEST(test_export_roundtrip)
 	struct tr_pprof_report		 r;
 	struct tr_pprof_opts		 o;
 	struct tr_pprof_sel		 sel;
-	struct tr_flame_sel		 fs;
+	struct tr_sel			 fs;
 	struct tr_error			 err;
 	struct tr_db			*db = open_db(), *db2 = open_db();
 	struct tr_import_opts		 io;
@@ -757,7 +757,8 @@ START_TEST(test_export_roundtrip)
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	tr_flame_sel_init(&fs);
+	tr_sel_init(&fs, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_resolve(&fs, db, &err), 0);
 	ck_assert_msg(tr_pprof_export(db, &fs, path, &st, &err) == 0, "%s",
 	    err.msg);
 	ck_assert_int_eq(st.samples, 3);
@@ -787,9 +788,12 @@ START_TEST(test_export_roundtrip)
 	tr_pprof_report_release(&r);
 
 	/* One sample type only. */
-	fs.event = "samples";
+	ck_assert_int_eq(tr_sel_option(&fs, "event", "samples", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&fs, db, &err), 0);
 	ck_assert_int_eq(tr_pprof_export(db, &fs, path, &st, &err), 0);
 	ck_assert_int_eq(st.types, 1);
+	free(st.note);
+	tr_sel_release(&fs);
 	unlink(path);
 	tr_db_free(db);
 	tr_db_free(db2);

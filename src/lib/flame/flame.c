@@ -9,17 +9,11 @@
 #include "config.h"
 #include "flame/flame.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
-
-void
-tr_flame_sel_init(struct tr_flame_sel *s)
-{
-	memset(s, 0, sizeof *s);
-	s->pid = s->tid = -1;
-}
 
 void
 tr_flame_fold_opts_init(struct tr_flame_fold_opts *o)
@@ -66,6 +60,13 @@ struct fold {
 	struct tr_buf	 buf;
 	int64_t		*walk;
 	size_t		 nwalk, capwalk;
+
+	/* The samples summed, and the threads' names. */
+	struct agg		*ag;
+	size_t			 nag;
+	int64_t			 maxcs;
+	struct thread_name	*tn;
+	size_t			 ntn;
 };
 
 /* --- frame names ------------------------------------------------------ */
@@ -362,75 +363,362 @@ name_thread(struct fold *f, int64_t id, struct thread_name *tn)
 	return (0);
 }
 
-/* --- selection -------------------------------------------------------- */
+/* --- what one graph adds up ------------------------------------------ */
 
-static int
-bind_sel(sqlite3_stmt *st, const struct tr_flame_sel *sel, int64_t event,
-    int64_t t0)
+/* The samples of one event of one source, and what their values count. */
+struct group {
+	int64_t	 source, event, first;
+	char	*name, *format, *unit, *key, *dflt;
+	int	 cpu;		/* rank as the CPU default: 1 best, 0 none */
+};
+
+static void
+groups_free(struct group *g, size_t n)
 {
-	if (sel->source_id > 0)
-		sqlite3_bind_int64(st, 1, sel->source_id);
-	if (event > 0)
-		sqlite3_bind_int64(st, 2, event);
-	if (sel->pid >= 0)
-		sqlite3_bind_int64(st, 3, sel->pid);
-	if (sel->tid >= 0)
-		sqlite3_bind_int64(st, 4, sel->tid);
-	if (sel->comm != NULL)
-		sqlite3_bind_text(st, 5, sel->comm, -1, SQLITE_STATIC);
-	if (sel->has_from)
-		sqlite3_bind_int64(st, 6, t0 + sel->from);
-	if (sel->has_to)
-		sqlite3_bind_int64(st, 7, t0 + sel->to);
-	if (sel->label != NULL) {
-		const char	*eq = strchr(sel->label, '=');
-		size_t		 n = eq ? (size_t)(eq - sel->label) :
-				    strlen(sel->label);
+	size_t	i;
 
-		sqlite3_bind_text(st, 8, sel->label, (int)n, SQLITE_STATIC);
-		sqlite3_bind_text(st, 9, eq ? eq + 1 : "", -1, SQLITE_STATIC);
+	for (i = 0; i < n; i++) {
+		free(g[i].name);
+		free(g[i].format);
+		free(g[i].unit);
+		free(g[i].key);
+		free(g[i].dflt);
 	}
+	free(g);
+}
+
+static const char *
+format_name(const char *format)
+{
+	if (strcmp(format, "perf-script") == 0)
+		return ("perf");
+	if (strcmp(format, "gotrace") == 0)
+		return ("Go trace");
+	return (format);
+}
+
+/*
+ * perf's unit: clocks count nanoseconds, other events themselves.  Every
+ * perf event samples the CPU; the first one met is drawn, as
+ * stackcollapse-perf.pl does.
+ */
+static int
+perf_rank(const char *ev, char **unit)
+{
+	size_t	n = strcspn(ev, ":");	/* "cpu-clock:ppp" */
+
+	if ((n == 9 && strncmp(ev, "cpu-clock", 9) == 0) ||
+	    (n == 10 && strncmp(ev, "task-clock", 10) == 0))
+		*unit = tr_xstrdup("nanoseconds");
+	else
+		*unit = tr_xstrndup(ev, n);
+	return (1);
+}
+
+/* Unit, comparability key and CPU rank of a group. */
+static int
+classify(struct tr_db *db, struct group *g, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	const char	*t;
+	char		*ptype = NULL;
+
+	if (strcmp(g->format, "perf-script") == 0) {
+		g->cpu = perf_rank(g->name, &g->unit);
+		g->key = tr_xasprintf("perf %s", g->unit);
+		return (0);
+	}
+	if (strcmp(g->format, "gotrace") == 0) {
+		g->unit = tr_xstrdup("samples");
+		g->key = tr_xstrdup("gotrace samples");
+		g->cpu = strcmp(g->name, "cpu") == 0 ? 3 : 0;
+		return (0);
+	}
+	if ((st = tr_db_prepare(db, "SELECT pr.type, (SELECT "
+	    "json_extract(j.value, '$.unit') FROM json_each(pr.sample_types) "
+	    "j WHERE json_extract(j.value, '$.type') = ?2), "
+	    "coalesce(nullif(pr.default_type, ''), "
+	    "json_extract(pr.sample_types, '$[#-1].type')) FROM profile pr "
+	    "WHERE pr.source_id = ?1 ORDER BY pr.id LIMIT 1", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, g->source);
+	sqlite3_bind_text(st, 2, g->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if ((t = (const char *)sqlite3_column_text(st, 0)) != NULL)
+			ptype = tr_xstrdup(t);
+		if ((t = (const char *)sqlite3_column_text(st, 1)) != NULL &&
+		    *t != '\0')
+			g->unit = tr_xstrdup(t);
+		if ((t = (const char *)sqlite3_column_text(st, 2)) != NULL)
+			g->dflt = tr_xstrdup(t);
+	}
+	sqlite3_finalize(st);
+	if (g->unit == NULL)
+		g->unit = tr_xstrdup("count");
+	/* Counts of different things (objects, contentions) never add. */
+	if (strcmp(g->unit, "nanoseconds") == 0 ||
+	    strcmp(g->unit, "bytes") == 0)
+		g->key = tr_xstrdup(g->unit);
+	else
+		g->key = tr_xasprintf("%s %s", g->unit, g->name);
+	g->cpu = ptype != NULL && strcmp(ptype, "cpu") == 0 &&
+	    g->dflt != NULL && strcmp(g->dflt, g->name) == 0 ? 2 : 0;
+	free(ptype);
 	return (0);
 }
 
-/* "FROM ... WHERE ..." for the selection; ?2 is the event when given. */
-static void
-sel_sql(struct tr_buf *b, const struct tr_flame_sel *sel, int event)
+/* The groups of the selection, by their first sample. */
+static int
+load_groups(struct tr_db *db, const struct tr_sel *sel, struct group **out,
+    size_t *nout, struct tr_error *err)
 {
-	tr_buf_adds(b, " FROM sample s");
-	if (sel->pid >= 0 || sel->tid >= 0 || sel->comm != NULL)
-		tr_buf_adds(b, " JOIN thread t ON t.id = s.thread_id");
-	if (sel->pid >= 0)
-		tr_buf_adds(b, " JOIN process p ON p.id = t.process_id");
-	if (sel->has_from || sel->has_to)
-		tr_buf_adds(b, " JOIN source so ON so.id = s.source_id");
-	tr_buf_adds(b, " WHERE 1");
-	if (sel->source_id > 0)
-		tr_buf_adds(b, " AND s.source_id = ?1");
-	if (event)
-		tr_buf_adds(b, " AND s.event_id = ?2");
-	if (sel->pid >= 0)
-		tr_buf_adds(b, " AND p.pid = ?3");
-	if (sel->tid >= 0)
-		tr_buf_adds(b, " AND t.tid = ?4");
-	if (sel->comm != NULL)
-		tr_buf_adds(b, " AND t.name = ?5");
-	if (sel->has_from)
-		tr_buf_adds(b, " AND s.ts + so.clock_offset >= ?6");
-	if (sel->has_to)
-		tr_buf_adds(b, " AND s.ts + so.clock_offset < ?7");
-	/* A pprof label: a string or number, or one in a list of them. */
-	if (sel->label != NULL)
-		tr_buf_adds(b, " AND EXISTS (SELECT 1 FROM json_each(s.labels)"
-		    " j WHERE j.key = ?8 AND (CAST(j.value AS TEXT) = ?9 OR "
-		    "(j.type = 'array' AND EXISTS (SELECT 1 FROM "
-		    "json_each(j.value) k WHERE CAST(k.value AS TEXT) = ?9))))");
+	struct tr_buf	 sql;
+	sqlite3_stmt	*st;
+	struct group	*g = NULL;
+	size_t		 n = 0, i;
+	int		 rc;
+
+	*out = NULL;
+	*nout = 0;
+	tr_buf_init(&sql);
+	tr_buf_adds(&sql, "SELECT s.source_id, s.event_id, min(s.id), "
+	    "(SELECT e.s FROM str e WHERE e.id = s.event_id), (SELECT "
+	    "so.format FROM source so WHERE so.id = s.source_id) FROM sample "
+	    "s WHERE 1");
+	tr_sel_sample_where(sel, &sql);
+	tr_buf_adds(&sql, " GROUP BY s.source_id, s.event_id ORDER BY 3");
+	st = tr_db_prepare(db, sql.data, err);
+	tr_buf_release(&sql);
+	if (st == NULL)
+		return (-1);
+	tr_sel_bind(sel, st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		g = tr_xrealloc(g, (n + 1) * sizeof *g);
+		memset(&g[n], 0, sizeof *g);
+		g[n].source = sqlite3_column_int64(st, 0);
+		g[n].event = sqlite3_column_int64(st, 1);
+		g[n].first = sqlite3_column_int64(st, 2);
+		g[n].name = tr_xstrdup((const char *)
+		    sqlite3_column_text(st, 3));
+		g[n].format = tr_xstrdup((const char *)
+		    sqlite3_column_text(st, 4));
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		groups_free(g, n);
+		return (tr_db_error(db, err, "cannot read samples"));
+	}
+	for (i = 0; i < n; i++)
+		if (classify(db, &g[i], err) != 0) {
+			groups_free(g, n);
+			return (-1);
+		}
+	*out = g;
+	*nout = n;
+	return (0);
 }
 
-/* One integer from 'sql' with ?1 bound to 'arg'; *found says if a row. */
+/* "nanoseconds (pprof, source 2), samples (Go trace, source 11)". */
+static void
+describe_units(struct tr_buf *b, const struct group *g, size_t n,
+    const unsigned char *in)
+{
+	size_t	i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		for (j = 0; j < i; j++)
+			if (in[j] && strcmp(g[j].key, g[i].key) == 0)
+				break;
+		if (j < i)
+			continue;
+		tr_buf_printf(b, "%s%s (%s, source", k++ ? ", " : "",
+		    g[i].unit, format_name(g[i].format));
+		for (j = i; j < n; j++)
+			if (in[j] && strcmp(g[j].key, g[i].key) == 0)
+				tr_buf_printf(b, "%s %" PRId64, j > i ? "," : "",
+				    g[j].source);
+		tr_buf_adds(b, ")");
+	}
+}
+
+/* "source 2 (pprof): samples, cpu; source 11 (Go trace): cpu". */
+static void
+describe_rest(struct tr_buf *b, const struct group *g, size_t n,
+    const unsigned char *in)
+{
+	size_t	i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (in[i])
+			continue;
+		for (j = 0; j < i; j++)
+			if (!in[j] && g[j].source == g[i].source)
+				break;
+		if (j < i)
+			continue;
+		tr_buf_printf(b, "%ssource %" PRId64 " (%s):", k++ ? "; " : "",
+		    g[i].source, format_name(g[i].format));
+		for (j = i; j < n; j++)
+			if (!in[j] && g[j].source == g[i].source)
+				tr_buf_printf(b, "%s %s", j > i ? "," : "",
+				    g[j].name);
+	}
+}
+
+static char *
+count_name(const struct group *g)
+{
+	if (strcmp(g->unit, "count") == 0)
+		return (tr_xstrdup(g->name));
+	return (tr_xstrdup(g->unit));
+}
+
+int
+tr_flame_pick(struct tr_db *db, const struct tr_sel *sel,
+    struct tr_flame_pick *p, struct tr_error *err)
+{
+	struct group	*g;
+	struct tr_buf	 b;
+	unsigned char	*in;
+	size_t		 n, i, c;
+	const char	*name;
+	int		 best = 0;
+
+	memset(p, 0, sizeof *p);
+	if (load_groups(db, sel, &g, &n, err) != 0)
+		return (-1);
+	if (n == 0)
+		return (0);
+	in = tr_xcalloc(n, 1);
+	/* Given an event: all of it, when its values add up. */
+	c = 0;
+	if (sel->event == NULL) {
+		/* perf CPU samples, else pprof CPU, else the Go trace's. */
+		for (i = 0; i < n; i++)
+			if (g[i].cpu > 0 && (best == 0 || g[i].cpu <
+			    g[c].cpu)) {
+				best = 1;
+				c = i;
+			}
+		/* No CPU samples: the first, pprof's default type. */
+		if (!best && g[0].dflt != NULL)
+			for (i = 0; i < n; i++)
+				if (g[i].source == g[0].source &&
+				    strcmp(g[i].name, g[0].dflt) == 0) {
+					c = i;
+					break;
+				}
+	}
+	name = g[c].name;
+	for (i = 0; i < n; i++)
+		in[i] = strcmp(g[i].name, name) == 0 &&
+		    (sel->event != NULL || strcmp(g[i].key, g[c].key) == 0);
+	for (i = 0; i < n; i++)
+		if (in[i] && strcmp(g[i].key, g[c].key) != 0)
+			break;
+	tr_buf_init(&b);
+	if (i < n) {
+		describe_units(&b, g, n, in);
+		tr_error_set(err, TR_EDATA, "event '%s' holds values that do "
+		    "not add up: %s; choose with --source", name, b.data);
+		tr_buf_release(&b);
+		free(in);
+		groups_free(g, n);
+		return (-1);
+	}
+	p->event = tr_xstrdup(name);
+	p->event_id = g[c].event;
+	p->unit = tr_xstrdup(g[c].unit);
+	p->countname = count_name(&g[c]);
+	p->format = tr_xstrdup(g[c].format);
+	p->sources = tr_xcalloc(n, sizeof *p->sources);
+	for (i = 0; i < n; i++)
+		if (in[i])
+			p->sources[p->nsources++] = g[i].source;
+	for (i = 0; i < n && in[i]; i++)
+		;
+	if (i < n) {
+		tr_buf_printf(&b, "drawing '%s' (%s, %s); also in the "
+		    "selection: ", name, format_name(g[c].format), p->unit);
+		describe_rest(&b, g, n, in);
+		tr_buf_adds(&b, " (choose with --event and --source)");
+		p->note = b.data;
+	} else
+		tr_buf_release(&b);
+	free(in);
+	groups_free(g, n);
+	return (0);
+}
+
+char *
+tr_flame_pick_notes(const struct tr_sel *sel, const struct tr_flame_pick *p)
+{
+	struct tr_buf	b;
+
+	tr_buf_init(&b);
+	/* Snapshots were reduced: say so when pprof samples are drawn. */
+	if (p == NULL || (p->format != NULL && strcmp(p->format,
+	    "pprof") == 0))
+		tr_buf_adds(&b, sel->snapshot_notes.data);
+	if (p != NULL && p->note != NULL)
+		tr_buf_printf(&b, "%s\n", p->note);
+	if (b.len == 0) {
+		tr_buf_release(&b);
+		return (NULL);
+	}
+	b.data[--b.len] = '\0';
+	return (b.data);
+}
+
+void
+tr_flame_pick_release(struct tr_flame_pick *p)
+{
+	free(p->event);
+	free(p->unit);
+	free(p->countname);
+	free(p->format);
+	free(p->sources);
+	free(p->note);
+	memset(p, 0, sizeof *p);
+}
+
+sqlite3_stmt *
+tr_flame_sel_prepare(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, const char *cols, const char *tail,
+    struct tr_error *err)
+{
+	struct tr_buf	 sql;
+	sqlite3_stmt	*st;
+	size_t		 i;
+
+	tr_buf_init(&sql);
+	tr_buf_printf(&sql, "SELECT %s FROM sample s WHERE 1", cols);
+	tr_sel_sample_where(sel, &sql);
+	if (pick != NULL && pick->event != NULL) {
+		tr_buf_printf(&sql, " AND s.event_id = %" PRId64
+		    " AND s.source_id IN (", pick->event_id);
+		for (i = 0; i < pick->nsources; i++)
+			tr_buf_printf(&sql, "%s%" PRId64, i ? "," : "",
+			    pick->sources[i]);
+		tr_buf_adds(&sql, ")");
+	}
+	if (tail != NULL)
+		tr_buf_adds(&sql, tail);
+	if ((st = tr_db_prepare(db, sql.data, err)) != NULL)
+		tr_sel_bind(sel, st);
+	tr_buf_release(&sql);
+	return (st);
+}
+
+/* --- folding ---------------------------------------------------------- */
+
+/* One integer from 'sql'; *found says if there was one. */
 static int
-query_int(struct tr_db *db, const char *sql, int64_t arg, const char *text,
-    int64_t *v, int *found, struct tr_error *err)
+one_int(struct tr_db *db, const char *sql, int64_t *v, int *found,
+    struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -439,10 +727,6 @@ query_int(struct tr_db *db, const char *sql, int64_t arg, const char *text,
 	*found = 0;
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (-1);
-	if (text != NULL)
-		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_int64(st, 1, arg);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		*v = sqlite3_column_int64(st, 0);
@@ -493,6 +777,7 @@ static void
 fold_release(struct fold *f)
 {
 	int64_t	i;
+	size_t	k;
 	int	j;
 
 	sqlite3_finalize(f->thread_st);
@@ -507,197 +792,129 @@ fold_release(struct fold *f)
 	free(f->need);
 	free(f->walked);
 	free(f->walk);
+	free(f->ag);
+	for (k = 0; k < f->ntn; k++)
+		free(f->tn[k].pname);
+	free(f->tn);
 	tr_buf_release(&f->buf);
 }
 
-int
-tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
-    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
-    struct tr_error *err)
+/* Sum the picked samples' values per (call site, thread). */
+static int
+sum_samples(struct fold *f, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick)
 {
-	struct fold		 f;
-	struct tr_buf		 sql;
-	struct tr_map		*aggs = NULL, *threads = NULL, *names = NULL;
-	struct agg		*ag = NULL;
-	struct thread_name	*tn = NULL;
-	struct line		*lines = NULL;
-	sqlite3_stmt		*st = NULL;
-	const char		*stack;
-	int64_t			 event = 0, t0 = 0, key[2], idx, maxcs = 0;
-	int64_t			*seen = NULL, ev, v;
-	size_t			 nag = 0, capag = 0, ntn = 0, captn = 0;
-	size_t			 nseen = 0, i, nl = 0, capl = 0;
-	int			 found, rc, ret = -1, began = 0;
+	sqlite3_stmt	*st;
+	struct tr_map	*aggs;
+	int64_t		 key[2], idx;
+	size_t		 cap = 0;
+	int		 rc;
 
-	memset(out, 0, sizeof *out);
-	memset(&f, 0, sizeof f);
-	f.db = db;
-	f.o = opts;
-	f.err = err;
-	tr_buf_init(&f.buf);
-	tr_buf_init(&sql);
-	/* One snapshot, and one lock for the many small reads below. */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			goto out;
-		began = 1;
-	}
-
-	if (sel->has_from || sel->has_to) {
-		if (query_int(db, "SELECT min(ts_min + clock_offset) FROM "
-		    "source WHERE ?1 = 0 OR id = ?1", sel->source_id, NULL,
-		    &t0, &found, err) != 0)
-			goto out;
-		if (!found)
-			goto done;
-	}
-	if (sel->event != NULL) {
-		out->event = tr_xstrdup(sel->event);
-		if (query_int(db, "SELECT id FROM str WHERE s = ?1", 0,
-		    sel->event, &event, &found, err) != 0)
-			goto out;
-		if (!found)
-			goto done;
-	} else {
-		/*
-		 * stackcollapse-perf.pl keeps the first event it meets; for
-		 * pprof samples, the profile's default sample type (or its
-		 * last), as go tool pprof does.
-		 */
-		tr_buf_adds(&sql, "SELECT coalesce((SELECT e.id FROM profile "
-		    "pr JOIN str e ON e.s = coalesce(nullif(pr.default_type, "
-		    "''), json_extract(pr.sample_types, '$[#-1].type')) WHERE "
-		    "pr.id = s.profile_id), s.event_id)");
-		sel_sql(&sql, sel, 0);
-		tr_buf_adds(&sql, " ORDER BY s.id LIMIT 1");
-		if ((st = tr_db_prepare(db, sql.data, err)) == NULL)
-			goto out;
-		bind_sel(st, sel, 0, t0);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			event = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-			tr_db_error(db, err, "cannot read samples");
-			goto out;
-		}
-		if (rc == SQLITE_DONE)
-			goto done;
-		if ((st = tr_db_prepare(db, "SELECT s FROM str WHERE id = ?1",
-		    err)) == NULL)
-			goto out;
-		sqlite3_bind_int64(st, 1, event);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			out->event = tr_xstrdup((const char *)
-			    sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-
-	/* Sum the values per (call site, thread). */
-	tr_buf_reset(&sql);
-	tr_buf_adds(&sql, "SELECT s.event_id, s.callsite_id, s.thread_id, "
-	    "s.value");
-	sel_sql(&sql, sel, sel->event != NULL);
-	if ((st = tr_db_prepare(db, sql.data, err)) == NULL)
-		goto out;
-	bind_sel(st, sel, sel->event != NULL ? event : 0, t0);
+	if ((st = tr_flame_sel_prepare(f->db, sel, pick, "s.callsite_id, "
+	    "s.thread_id, s.value", NULL, f->err)) == NULL)
+		return (-1);
 	aggs = tr_map_new();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ev = sqlite3_column_int64(st, 0);
-		if (ev != event) {
-			for (i = 0; i < nseen && seen[i] != ev; i++)
-				;
-			if (i == nseen) {
-				seen = tr_xrealloc(seen, (nseen + 1) *
-				    sizeof *seen);
-				seen[nseen++] = ev;
-			}
-			continue;
-		}
-		key[0] = sqlite3_column_int64(st, 1);
-		key[1] = sqlite3_column_int64(st, 2);
-		v = sqlite3_column_int64(st, 3);
+		key[0] = sqlite3_column_int64(st, 0);
+		key[1] = sqlite3_column_int64(st, 1);
 		if (tr_map_get(aggs, key, sizeof key, &idx)) {
-			ag[idx].value += v;
+			f->ag[idx].value += sqlite3_column_int64(st, 2);
 			continue;
 		}
-		if (nag == capag) {
-			capag = capag ? capag * 2 : 1024;
-			ag = tr_xrealloc(ag, capag * sizeof *ag);
+		if (f->nag == cap) {
+			cap = cap ? cap * 2 : 1024;
+			f->ag = tr_xrealloc(f->ag, cap * sizeof *f->ag);
 		}
-		ag[nag].cs = key[0];
-		ag[nag].thread = key[1];
-		ag[nag].value = v;
-		if (key[0] > maxcs)
-			maxcs = key[0];
-		tr_map_put(aggs, key, sizeof key, (int64_t)nag++);
+		f->ag[f->nag].cs = key[0];
+		f->ag[f->nag].thread = key[1];
+		f->ag[f->nag].value = sqlite3_column_int64(st, 2);
+		if (key[0] > f->maxcs)
+			f->maxcs = key[0];
+		tr_map_put(aggs, key, sizeof key, (int64_t)f->nag++);
 	}
 	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE) {
-		tr_db_error(db, err, "cannot read samples");
-		goto out;
-	}
-	out->events = (int)nseen + (nag > 0);
-	if (nag == 0)
-		goto done;
+	tr_map_free(aggs);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(f->db, f->err, "cannot read samples"));
+	return (0);
+}
 
-	/* Name the stacks and the threads, then merge equal names. */
-	if (load_callsites(&f, maxcs) != 0 ||
-	    query_int(db, "SELECT max(id) FROM frame WHERE id >= ?1", 0, NULL,
-	    &f.nframes, &found, err) != 0)
-		goto out;
-	f.fname[0] = tr_xcalloc((size_t)f.nframes + 1, sizeof *f.fname[0]);
-	f.fname[1] = tr_xcalloc((size_t)f.nframes + 1, sizeof *f.fname[1]);
-	f.need = tr_xcalloc((size_t)f.nframes + 1, 1);
-	f.walked = tr_xcalloc((size_t)f.ncs + 1, 1);
-	if ((f.thread_st = tr_db_prepare(db, "SELECT t.name, t.tid, p.pid "
-	    "FROM thread t LEFT JOIN process p ON p.id = t.process_id "
-	    "WHERE t.id = ?1", err)) == NULL)
-		goto out;
-	/* Name the threads, and mark the frames each stack needs. */
+/*
+ * Name each thread once, point each (call site, thread) at its name,
+ * and mark the frames each stack needs.
+ */
+static int
+name_threads(struct fold *f)
+{
+	struct tr_map	*threads;
+	size_t		 i, cap = 0;
+	int64_t		 idx;
+	int		 rc = -1;
+
+	if ((f->thread_st = tr_db_prepare(f->db, "SELECT t.name, t.tid, "
+	    "p.pid FROM thread t LEFT JOIN process p ON p.id = t.process_id "
+	    "WHERE t.id = ?1", f->err)) == NULL)
+		return (-1);
 	threads = tr_map_new();
-	for (i = 0; i < nag; i++) {
-		if (!tr_map_get(threads, &ag[i].thread, sizeof ag[i].thread,
-		    &idx)) {
-			if (ntn == captn) {
-				captn = captn ? captn * 2 : 64;
-				tn = tr_xrealloc(tn, captn * sizeof *tn);
+	for (i = 0; i < f->nag; i++) {
+		if (!tr_map_get(threads, &f->ag[i].thread,
+		    sizeof f->ag[i].thread, &idx)) {
+			if (f->ntn == cap) {
+				cap = cap ? cap * 2 : 64;
+				f->tn = tr_xrealloc(f->tn, cap * sizeof *f->tn);
 			}
-			if (name_thread(&f, ag[i].thread, &tn[ntn]) != 0)
+			if (name_thread(f, f->ag[i].thread,
+			    &f->tn[f->ntn]) != 0)
 				goto out;
-			idx = (int64_t)ntn++;
-			tr_map_put(threads, &ag[i].thread,
-			    sizeof ag[i].thread, idx);
+			idx = (int64_t)f->ntn++;
+			tr_map_put(threads, &f->ag[i].thread,
+			    sizeof f->ag[i].thread, idx);
 		}
-		ag[i].thread = idx;
-		need_frames(&f, ag[i].cs, tn[idx].java);
+		f->ag[i].thread = idx;
+		need_frames(f, f->ag[i].cs, f->tn[idx].java);
 	}
-	if (name_frames(&f) != 0)
-		goto out;
-	/* Many call sites fold to one name: sum by name, then sort those. */
-	names = tr_map_new();
-	for (i = 0; i < nag; i++) {
-		idx = ag[i].thread;
-		if ((stack = stack_name(&f, ag[i].cs, tn[idx].java,
-		    tn[idx].pname)) == NULL)
-			goto out;
-		if (*stack == '\0' && tn[idx].pname == NULL)
+	rc = 0;
+out:
+	tr_map_free(threads);
+	return (rc);
+}
+
+/* Many call sites fold to one name: sum by name, then sort those. */
+static int
+merge_stacks(struct fold *f, struct tr_folded *out)
+{
+	struct tr_map		*names = tr_map_new();
+	struct line		*lines = NULL;
+	const struct thread_name *tn;
+	const char		*stack;
+	size_t			 i, nl = 0, cap = 0;
+	int64_t			 idx;
+
+	for (i = 0; i < f->nag; i++) {
+		tn = &f->tn[f->ag[i].thread];
+		if ((stack = stack_name(f, f->ag[i].cs, tn->java,
+		    tn->pname)) == NULL) {
+			for (i = 0; i < nl; i++)
+				free(lines[i].s);
+			free(lines);
+			tr_map_free(names);
+			return (-1);
+		}
+		if (*stack == '\0' && tn->pname == NULL)
 			continue;
-		if (tr_map_get(names, stack, f.buf.len, &idx)) {
-			lines[idx].n += ag[i].value;
+		if (tr_map_get(names, stack, f->buf.len, &idx)) {
+			lines[idx].n += f->ag[i].value;
 			continue;
 		}
-		if (nl == capl) {
-			capl = capl ? capl * 2 : 1024;
-			lines = tr_xrealloc(lines, capl * sizeof *lines);
+		if (nl == cap) {
+			cap = cap ? cap * 2 : 1024;
+			lines = tr_xrealloc(lines, cap * sizeof *lines);
 		}
-		lines[nl].s = tr_xstrndup(stack, f.buf.len);
-		lines[nl].n = ag[i].value;
-		tr_map_put(names, stack, f.buf.len, (int64_t)nl++);
+		lines[nl].s = tr_xstrndup(stack, f->buf.len);
+		lines[nl].n = f->ag[i].value;
+		tr_map_put(names, stack, f->buf.len, (int64_t)nl++);
 	}
+	tr_map_free(names);
 	qsort(lines, nl, sizeof *lines, cmp_line);
 	out->stacks = tr_xcalloc(nl ? nl : 1, sizeof *out->stacks);
 	out->counts = tr_xcalloc(nl ? nl : 1, sizeof *out->counts);
@@ -706,61 +923,73 @@ tr_flame_fold(struct tr_db *db, const struct tr_flame_sel *sel,
 		out->counts[i] = lines[i].n;
 	}
 	out->n = nl;
-	nl = 0;
-done:
+	free(lines);
+	return (0);
+}
+
+/* Name the stacks of f->ag into 'out'. */
+static int
+name_stacks(struct fold *f, struct tr_folded *out)
+{
+	int64_t	v;
+	int	found;
+
+	if (load_callsites(f, f->maxcs) != 0 || one_int(f->db, "SELECT "
+	    "max(id) FROM frame", &v, &found, f->err) != 0)
+		return (-1);
+	f->nframes = v;
+	f->fname[0] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fname[0]);
+	f->fname[1] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fname[1]);
+	f->need = tr_xcalloc((size_t)f->nframes + 1, 1);
+	f->walked = tr_xcalloc((size_t)f->ncs + 1, 1);
+	if (name_threads(f) != 0 || name_frames(f) != 0)
+		return (-1);
+	return (merge_stacks(f, out));
+}
+
+int
+tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+    struct tr_error *err)
+{
+	struct tr_flame_pick	 pick;
+	struct fold		 f;
+	int			 ret = -1, began = 0;
+
+	memset(out, 0, sizeof *out);
+	memset(&f, 0, sizeof f);
+	memset(&pick, 0, sizeof pick);
+	f.db = db;
+	f.o = opts;
+	f.err = err;
+	tr_buf_init(&f.buf);
+	/* One snapshot, and one lock for the many small reads below. */
+	if (sqlite3_get_autocommit(db->sq)) {
+		if (tr_db_exec(db, "BEGIN", err) != 0)
+			goto out;
+		began = 1;
+	}
+	if (tr_flame_pick(db, sel, &pick, err) != 0)
+		goto out;
+	if (pick.event != NULL) {
+		if (sum_samples(&f, sel, &pick) != 0 ||
+		    (f.nag > 0 && name_stacks(&f, out) != 0))
+			goto out;
+		out->note = tr_flame_pick_notes(sel, &pick);
+		out->event = pick.event;
+		out->unit = pick.unit;
+		out->countname = pick.countname;
+		pick.event = pick.unit = pick.countname = NULL;
+	}
 	ret = 0;
 out:
-	sqlite3_finalize(st);
-	for (i = 0; i < nl; i++)
-		free(lines[i].s);
-	free(lines);
-	for (i = 0; i < ntn; i++)
-		free(tn[i].pname);
-	free(tn);
-	free(ag);
-	free(seen);
-	tr_map_free(aggs);
-	tr_map_free(threads);
-	tr_map_free(names);
-	tr_buf_release(&sql);
+	tr_flame_pick_release(&pick);
 	fold_release(&f);
 	if (began)
 		tr_db_exec(db, "COMMIT", NULL);
 	if (ret != 0)
 		tr_folded_release(out);
 	return (ret);
-}
-
-sqlite3_stmt *
-tr_flame_sel_prepare(struct tr_db *db, const struct tr_flame_sel *sel,
-    const char *cols, int64_t event, const char *tail, int *none,
-    struct tr_error *err)
-{
-	struct tr_buf	 sql;
-	sqlite3_stmt	*st;
-	int64_t		 t0 = 0;
-	int		 found;
-
-	*none = 0;
-	if (sel->has_from || sel->has_to) {
-		if (query_int(db, "SELECT min(ts_min + clock_offset) FROM "
-		    "source WHERE ?1 = 0 OR id = ?1", sel->source_id, NULL,
-		    &t0, &found, err) != 0)
-			return (NULL);
-		if (!found) {
-			*none = 1;
-			return (NULL);
-		}
-	}
-	tr_buf_init(&sql);
-	tr_buf_printf(&sql, "SELECT %s", cols);
-	sel_sql(&sql, sel, event > 0);
-	if (tail != NULL)
-		tr_buf_adds(&sql, tail);
-	if ((st = tr_db_prepare(db, sql.data, err)) != NULL)
-		bind_sel(st, sel, event, t0);
-	tr_buf_release(&sql);
-	return (st);
 }
 
 void
@@ -773,6 +1002,9 @@ tr_folded_release(struct tr_folded *f)
 	free(f->stacks);
 	free(f->counts);
 	free(f->event);
+	free(f->unit);
+	free(f->countname);
+	free(f->note);
 	memset(f, 0, sizeof *f);
 }
 

@@ -12,22 +12,7 @@
 
 #include "store/db.h"
 #include "base/error.h"
-
-/* Which samples: every unset field matches everything. */
-struct tr_flame_sel {
-	int64_t		 source_id;	/* 0: all sources */
-	const char	*event;		/* NULL: the first event seen */
-	int64_t		 pid;		/* -1: any */
-	int64_t		 tid;		/* -1: any */
-	const char	*comm;		/* NULL: any */
-	int		 has_from, has_to;
-	/*
-	 * [from, to): ns after the earliest time stamp of the selected
-	 * sources (all, or source_id), with each source's clock offset.
-	 */
-	int64_t		 from, to;
-	const char	*label;		/* "key=value" (pprof), NULL: any */
-};
+#include "query/sel.h"
 
 /* How stacks are named (stackcollapse-perf.pl's options). */
 struct tr_flame_fold_opts {
@@ -46,30 +31,64 @@ struct tr_folded {
 	char		**stacks;
 	int64_t		 *counts;
 	size_t		  n;
-	char		 *event;	/* the event selected, or NULL */
-	int		  events;	/* distinct events in the selection */
+	char		 *event;	/* the event drawn, or NULL: none */
+	char		 *unit;		/* what its values count */
+	char		 *countname;	/* for the SVG: samples, bytes... */
+	char		 *note;		/* lines for stderr, or NULL */
 };
 
-void	tr_flame_sel_init(struct tr_flame_sel *);
 /*
- * Prepare "SELECT 'cols' FROM sample s ... WHERE <the selection> 'tail'"
- * with the selection's parameters bound ('event' > 0: that event id
- * only), for other readers of the same samples (the pprof exporter).
- * Returns the statement (the caller finalizes it), or NULL: with 'err'
- * set on failure, with *none set when nothing can match.
+ * What one graph adds up: one event (perf event or pprof sample type)
+ * of the sources whose values of it are of one kind.  Without --event,
+ * the default is a CPU graph: perf samples (the first event met, as
+ * stackcollapse-perf.pl takes it), else pprof CPU profiles,
+ * else the Go trace's CPU samples, else the first event (a pprof
+ * profile's default sample type); 'note' lists the rest.  An event whose
+ * values do not add up (pprof CPU nanoseconds and Go trace sample
+ * counts; counts of different things) is a TR_EDATA error listing them.
  */
-sqlite3_stmt *tr_flame_sel_prepare(struct tr_db *,
-	    const struct tr_flame_sel *, const char *cols, int64_t event,
-	    const char *tail, int *none, struct tr_error *);
+struct tr_flame_pick {
+	char		*event;		/* NULL: the selection is empty */
+	int64_t		 event_id;
+	char		*unit;		/* nanoseconds, bytes, samples, count,
+					   or a perf event's own name */
+	char		*countname;
+	char		*format;	/* the sources' format */
+	int64_t		*sources;
+	size_t		 nsources;
+	char		*note;		/* other events, or NULL */
+};
+
+/* The pick of a resolved selection.  Returns 0 or -1. */
+int	tr_flame_pick(struct tr_db *, const struct tr_sel *,
+	    struct tr_flame_pick *, struct tr_error *);
+void	tr_flame_pick_release(struct tr_flame_pick *);
+/*
+ * The notes to print for a graph of 'p' (NULL: of every pprof sample
+ * type): the snapshot reduction when pprof samples are drawn, and the
+ * other events.  Lines joined by newlines, a new string, or NULL.
+ */
+char	*tr_flame_pick_notes(const struct tr_sel *,
+	    const struct tr_flame_pick *);
+
+/*
+ * Prepare "SELECT 'cols' FROM sample s WHERE <the selection> 'tail'"
+ * with the selection's parameters bound ('pick' not NULL: its event and
+ * sources only), for other readers of the same samples (the pprof
+ * exporter).  Returns the statement (the caller finalizes it), or NULL
+ * with 'err' set.
+ */
+sqlite3_stmt *tr_flame_sel_prepare(struct tr_db *, const struct tr_sel *,
+	    const struct tr_flame_pick *, const char *cols, const char *tail,
+	    struct tr_error *);
 void	tr_flame_fold_opts_init(struct tr_flame_fold_opts *);
 
 /*
- * Fold the selected samples.  With no event given and several in the
- * selection, the first event (by sample order) is used and 'events' says
- * how many there were.  Returns 0 or -1 with 'err' set.  'out' is owned by
+ * Fold the samples of the pick of 'sel' (resolved).  Returns 0 (with
+ * out->n 0 when nothing matches) or -1 with 'err' set.  'out' is owned by
  * the caller (tr_folded_release()).
  */
-int	tr_flame_fold(struct tr_db *, const struct tr_flame_sel *,
+int	tr_flame_fold(struct tr_db *, const struct tr_sel *,
 	    const struct tr_flame_fold_opts *, struct tr_folded *out,
 	    struct tr_error *);
 void	tr_folded_release(struct tr_folded *);

@@ -78,6 +78,10 @@ struct exp {
 	int			 perf;		/* add samples/count */
 	size_t			 ntypes;
 	int			 in_txn;	/* we began one */
+	/* Store ns to wall ns, when the store knows its wall clock. */
+	int			 has_wall;
+	int64_t			 wall_offset;
+	sqlite3_stmt		*st_clock;
 };
 
 struct chain {
@@ -441,19 +445,19 @@ dup_or_null(sqlite3_stmt *st, int i)
 
 /* The pprof profiles the selection touches, with their facts. */
 static int
-load_profiles(struct exp *e, const struct tr_flame_sel *sel,
-    int64_t event, struct tr_error *err)
+load_profiles(struct exp *e, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, struct tr_error *err)
 {
 	sqlite3_stmt	*st, *q;
 	struct eprof	*p;
 	const char	*t;
-	int		 none, rc;
+	int		 rc;
 	size_t		 cap = 0;
 
-	st = tr_flame_sel_prepare(e->db, sel, "DISTINCT s.profile_id", event,
-	    " AND s.profile_id IS NOT NULL ORDER BY s.profile_id", &none, err);
+	st = tr_flame_sel_prepare(e->db, sel, pick, "DISTINCT s.profile_id",
+	    " AND s.profile_id IS NOT NULL ORDER BY s.profile_id", err);
 	if (st == NULL)
-		return (none ? 0 : -1);
+		return (-1);
 	if ((q = tr_db_prepare(e->db, "SELECT source_id, sample_types, meta, "
 	    "ts, dur, period, period_type, period_unit, default_type, "
 	    "(SELECT min(s.id) FROM sample s WHERE s.source_id = "
@@ -550,9 +554,34 @@ event_unit(const char *ev)
 }
 
 /*
+ * Wall-clock ns of store time 'ts' of source 'id': a wall-clock source
+ * was moved by its clock offset; others go by the store's wall clock.
+ * Returns 0 when not known.
+ */
+static int
+wall_of(struct exp *e, int64_t id, int64_t ts, int64_t *wall)
+{
+	sqlite3_stmt	*st = e->st_clock;
+	int		 ok = 0;
+
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    strcmp(col(st, 0), "wall") == 0) {
+		*wall = ts - sqlite3_column_int64(st, 1);
+		ok = 1;
+	} else if (e->has_wall) {
+		*wall = ts + e->wall_offset;
+		ok = 1;
+	}
+	sqlite3_reset(st);
+	return (ok);
+}
+
+/*
  * Header fields, as pprof's combineHeaders() merges profiles: earliest
- * time, summed durations, largest period, the first period type, default
- * sample type, drop and keep frames, and every distinct comment.
+ * time (on the wall clock, as pprof writes it), summed durations,
+ * largest period, the first period type, default sample type, drop and
+ * keep frames, and every distinct comment.
  */
 static void
 fill_header(struct exp *e)
@@ -560,16 +589,17 @@ fill_header(struct exp *e)
 	PProfile	*pb = &e->pb;
 	json_t		*cs, *c;
 	struct tr_map	*seen = tr_map_new();
-	int64_t		 v;
+	int64_t		 v, wall;
 	size_t		 i, k;
 	const char	*s;
 
 	for (i = 0; i < e->nprofs; i++) {
 		const struct eprof	*p = &e->profs[i];
 
-		if (p->ts > 0 && (pb->time_nanos == 0 ||
-		    p->ts < pb->time_nanos))
-			pb->time_nanos = p->ts;
+		if (p->ts != 0 && wall_of(e, p->source_id, p->ts, &wall) &&
+		    wall > 0 && (pb->time_nanos == 0 ||
+		    wall < pb->time_nanos))
+			pb->time_nanos = wall;
 		pb->duration_nanos += p->dur;
 		if (p->period > pb->period)
 			pb->period = p->period;
@@ -622,8 +652,8 @@ new_sample(struct exp *e, struct chain *c, struct labelset *ls)
 
 /* Read the rows and build the samples. */
 static int
-build(struct exp *e, const struct tr_flame_sel *sel, int64_t event,
-    struct tr_error *err)
+build(struct exp *e, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct eprof	*p, *lastp = NULL;
@@ -631,14 +661,13 @@ build(struct exp *e, const struct tr_flame_sel *sel, int64_t event,
 	struct labelset	*ls;
 	PSample		*cur = NULL;
 	int64_t		 pid, id, slot, lastslot = -1, v, cs;
-	int		 none, rc;
+	int		 rc;
 	size_t		 pos;
 
-	st = tr_flame_sel_prepare(e->db, sel, "s.id, s.profile_id, "
-	    "s.callsite_id, s.value, s.labels", event, " ORDER BY s.id",
-	    &none, err);
+	st = tr_flame_sel_prepare(e->db, sel, pick, "s.id, s.profile_id, "
+	    "s.callsite_id, s.value, s.labels", " ORDER BY s.id", err);
 	if (st == NULL)
-		return (none ? 0 : -1);
+		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		pid = sqlite3_column_int64(st, 1);
@@ -676,21 +705,21 @@ build(struct exp *e, const struct tr_flame_sel *sel, int64_t event,
 
 /* The events of the selection: their ids and names. */
 static int
-events_of(struct exp *e, const struct tr_flame_sel *sel, int64_t **ids,
+events_of(struct exp *e, const struct tr_sel *sel, int64_t **ids,
     char ***names, size_t *n, int *nonpprof, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	int		 none, rc;
+	int		 rc;
 
 	*ids = NULL;
 	*names = NULL;
 	*n = 0;
 	*nonpprof = 0;
-	st = tr_flame_sel_prepare(e->db, sel, "s.event_id, (SELECT e.s FROM "
-	    "str e WHERE e.id = s.event_id), max(s.profile_id IS NULL)", 0,
-	    " GROUP BY s.event_id ORDER BY min(s.id)", &none, err);
+	st = tr_flame_sel_prepare(e->db, sel, NULL, "s.event_id, (SELECT e.s "
+	    "FROM str e WHERE e.id = s.event_id), max(s.profile_id IS NULL)",
+	    " GROUP BY s.event_id ORDER BY min(s.id)", err);
 	if (st == NULL)
-		return (none ? 0 : -1);
+		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*ids = tr_xrealloc(*ids, (*n + 1) * sizeof **ids);
 		*names = tr_xrealloc(*names, (*n + 1) * sizeof **names);
@@ -703,6 +732,35 @@ events_of(struct exp *e, const struct tr_flame_sel *sel, int64_t **ids,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(e->db, err, "cannot read samples"));
+	return (0);
+}
+
+/*
+ * Samples with times (perf): the profile starts at the first, on the
+ * wall clock when the store knows it, and lasts to the last.
+ */
+static int
+sample_span(struct exp *e, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int64_t		 lo, hi, wall;
+
+	if ((st = tr_flame_sel_prepare(e->db, sel, pick, "min(s.ts), "
+	    "max(s.ts), min(s.source_id)", " AND s.ts IS NOT NULL", err)) ==
+	    NULL)
+		return (-1);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		lo = sqlite3_column_int64(st, 0);
+		hi = sqlite3_column_int64(st, 1);
+		if (e->pb.time_nanos == 0 && wall_of(e,
+		    sqlite3_column_int64(st, 2), lo, &wall) && wall > 0)
+			e->pb.time_nanos = wall;
+		if (e->pb.duration_nanos == 0)
+			e->pb.duration_nanos = hi - lo;
+	}
+	sqlite3_finalize(st);
 	return (0);
 }
 
@@ -870,28 +928,29 @@ exp_release(struct exp *e)
 	tr_map_free(e->prof_idx);
 	sqlite3_finalize(e->st_cs);
 	sqlite3_finalize(e->st_frame);
+	sqlite3_finalize(e->st_clock);
 	if (e->in_txn)
 		tr_db_exec(e->db, "COMMIT", NULL);
 	tr_buf_release(&e->buf);
 }
 
 int
-tr_pprof_export(struct tr_db *db, const struct tr_flame_sel *sel,
+tr_pprof_export(struct tr_db *db, const struct tr_sel *sel,
     const char *path, struct tr_pprof_export_stats *stats,
     struct tr_error *err)
 {
-	struct exp	  e;
-	struct tr_flame_sel one;
-	sqlite3_stmt	 *q;
-	int64_t		 *evids = NULL, event = 0;
-	char		**evnames = NULL;
-	const char	 *evname = NULL;
-	unsigned char	 *buf = NULL;
-	size_t		  nev = 0, i, j, len;
-	int		  nonpprof, rc = -1;
+	struct exp		  e;
+	struct tr_flame_pick	  pick;
+	int64_t			 *evids = NULL;
+	char			**evnames = NULL;
+	unsigned char		 *buf = NULL;
+	size_t			  nev = 0, i, len;
+	int			  nonpprof, rc = -1;
+	int64_t			  origin;
 
 	memset(stats, 0, sizeof *stats);
 	memset(&e, 0, sizeof e);
+	memset(&pick, 0, sizeof pick);
 	e.db = db;
 	e.err = err;
 	perftools__profiles__profile__init(&e.pb);
@@ -913,38 +972,25 @@ tr_pprof_export(struct tr_db *db, const struct tr_flame_sel *sel,
 	if ((e.st_cs = tr_db_prepare(db, "SELECT parent_id, frame_id FROM "
 	    "callsite WHERE id = ?1", err)) == NULL ||
 	    (e.st_frame = tr_db_prepare(db, "SELECT name, module, file, line, "
-	    "addr, inlined FROM frame WHERE id = ?1", err)) == NULL)
+	    "addr, inlined FROM frame WHERE id = ?1", err)) == NULL ||
+	    (e.st_clock = tr_db_prepare(db, "SELECT clock, clock_offset FROM "
+	    "source WHERE id = ?1", err)) == NULL ||
+	    tr_sel_store_origin(db, &origin, &e.has_wall, &e.wall_offset,
+	    err) != 0)
 		goto out;
 
-	/* Which sample types: the event asked for, or pprof's own. */
-	one = *sel;
-	one.event = NULL;
-	if (sel->event != NULL) {
-		if ((q = tr_db_prepare(db, "SELECT id FROM str WHERE s = ?1",
-		    err)) == NULL)
-			goto out;
-		sqlite3_bind_text(q, 1, sel->event, -1, SQLITE_STATIC);
-		event = sqlite3_step(q) == SQLITE_ROW ?
-		    sqlite3_column_int64(q, 0) : -1;
-		sqlite3_finalize(q);
-		if (event < 0) {
-			tr_error_set(err, TR_EUSAGE, "no samples of event "
-			    "'%s' in the store", sel->event);
-			goto out;
-		}
-		evname = sel->event;
-	}
 	if (events_of(&e, sel, &evids, &evnames, &nev, &nonpprof, err) != 0)
 		goto out;
 	if (nev == 0) {
 		tr_error_set(err, TR_EDATA, "no samples match the selection");
 		goto out;
 	}
-	if (load_profiles(&e, &one, 0, err) != 0)
-		goto out;
-	if (sel->event == NULL && !nonpprof && e.nprofs > 0) {
+	if (sel->event == NULL && !nonpprof) {
+		/* pprof profiles alone: every sample type they have. */
+		if (load_profiles(&e, sel, NULL, err) != 0)
+			goto out;
 		if (!same_types(&e)) {
-			tr_error_set(err, TR_EUSAGE, "the selected profiles "
+			tr_error_set(err, TR_EDATA, "the selected profiles "
 			    "have different sample types; select one with "
 			    "--sample-index or profiles of one type");
 			goto out;
@@ -959,48 +1005,42 @@ tr_pprof_export(struct tr_db *db, const struct tr_flame_sel *sel,
 			    ptype(&e.profs[0], i, "type"),
 			    ptype(&e.profs[0], i, "unit"));
 	} else {
-		if (sel->event == NULL) {
-			if (nev > 1) {
-				tr_buf_reset(&e.buf);
-				for (i = 0; i < nev; i++)
-					tr_buf_printf(&e.buf, "%s'%s'",
-					    i ? ", " : "", evnames[i]);
-				tr_error_set(err, TR_EUSAGE, "the selection "
-				    "has several events (%s); choose one with "
-				    "--event", e.buf.data);
-				goto out;
-			}
-			event = evids[0];
-			evname = evnames[0];
-		}
-		e.perf = nonpprof;
-		e.ntypes = nonpprof ? 2 : 1;
+		/*
+		 * One event, of the sources whose values of it add up; the
+		 * header (period type, times) from those profiles only.
+		 */
+		if (tr_flame_pick(db, sel, &pick, err) != 0)
+			goto out;
+		if (load_profiles(&e, sel, &pick, err) != 0)
+			goto out;
+		e.perf = strcmp(pick.format, "pprof") != 0;
+		e.ntypes = e.perf ? 2 : 1;
 		e.pb.n_sample_type = e.ntypes;
 		e.pb.sample_type = tr_xcalloc(e.ntypes,
 		    sizeof *e.pb.sample_type);
-		if (nonpprof) {
+		if (e.perf) {
 			e.pb.sample_type[0] = value_type(&e, "samples",
 			    "count");
-			e.pb.sample_type[1] = value_type(&e, evname,
-			    event_unit(evname));
-		} else {
-			const char	*unit = "";
-
-			for (i = 0; i < e.nprofs && *unit == '\0'; i++)
-				for (j = 0; j < json_array_size(
-				    e.profs[i].types); j++)
-					if (strcmp(ptype(&e.profs[i], j,
-					    "type"), evname) == 0)
-						unit = ptype(&e.profs[i], j,
-						    "unit");
-			e.pb.sample_type[0] = value_type(&e, evname, unit);
-		}
+			e.pb.sample_type[1] = value_type(&e, pick.event,
+			    event_unit(pick.event));
+		} else
+			e.pb.sample_type[0] = value_type(&e, pick.event,
+			    pick.unit);
+		stats->note = tr_flame_pick_notes(sel, &pick);
 	}
-	if (build(&e, sel, event, err) != 0)
+	if (e.multi)
+		stats->note = tr_flame_pick_notes(sel, NULL);
+	if (build(&e, sel, e.multi ? NULL : &pick, err) != 0)
 		goto out;
 	fill_header(&e);
-	if (e.perf && e.pb.period_type == NULL)
-		e.pb.period_type = value_type(&e, evname, event_unit(evname));
+	if (e.perf) {
+		if (e.pb.period_type == NULL)
+			e.pb.period_type = value_type(&e, pick.event,
+			    event_unit(pick.event));
+		if (sample_span(&e, sel, &pick, err) != 0)
+			goto out;
+	}
+	stats->no_wall = e.pb.time_nanos == 0;
 
 	/* The message borrows the arrays; exp_release() frees them. */
 	e.pb.n_sample = e.samplev.n;
@@ -1027,11 +1067,16 @@ tr_pprof_export(struct tr_db *db, const struct tr_flame_sel *sel,
 	stats->profiles = (int64_t)e.nprofs;
 	rc = 0;
 out:
+	if (rc != 0) {
+		free(stats->note);
+		stats->note = NULL;
+	}
 	free(buf);
 	for (i = 0; i < nev; i++)
 		free(evnames[i]);
 	free(evnames);
 	free(evids);
+	tr_flame_pick_release(&pick);
 	exp_release(&e);
 	return (rc);
 }

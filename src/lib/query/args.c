@@ -15,7 +15,7 @@
 
 #include "base/util.h"
 
-#define HELP_COL	23
+#define HELP_COL	23	/* where the help text starts */
 
 static struct tr_arg *
 find_long(struct tr_args *a, const char *name, size_t len)
@@ -39,30 +39,32 @@ find_letter(struct tr_args *a, int c)
 	return (NULL);
 }
 
+/* Edit distance, a swap of two neighbours counting one (OSA). */
 static size_t
-levenshtein(const char *a, const char *b)
+distance(const char *a, const char *b)
 {
-	size_t	 la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, d;
+	size_t	 la = strlen(a), lb = strlen(b), i, j, w = lb + 1, d, *m;
 
-	row = tr_xcalloc(lb + 1, sizeof *row);
+	m = tr_xcalloc((la + 1) * w, sizeof *m);
+	for (i = 0; i <= la; i++)
+		m[i * w] = i;
 	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
+		m[j] = j;
+	for (i = 1; i <= la; i++)
 		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			d = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < d)
-				d = row[j] + 1;
-			if (row[j - 1] + 1 < d)
-				d = row[j - 1] + 1;
-			row[j] = d;
-			prev = tmp;
+			d = m[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]);
+			if (m[(i - 1) * w + j] + 1 < d)
+				d = m[(i - 1) * w + j] + 1;
+			if (m[i * w + j - 1] + 1 < d)
+				d = m[i * w + j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] &&
+			    m[(i - 2) * w + j - 2] + 1 < d)
+				d = m[(i - 2) * w + j - 2] + 1;
+			m[i * w + j] = d;
 		}
-	}
-	d = row[lb];
-	free(row);
+	d = m[la * w + lb];
+	free(m);
 	return (d);
 }
 
@@ -82,9 +84,10 @@ tr_did_you_mean(const char *word, const char *const *names)
 	if (best != NULL && names[i] == NULL)
 		return (best);
 	best = NULL;
-	max = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	/* About one edit in three letters: 'treshold', not 'bogus'. */
+	max = len < 6 ? 1 : len / 3;
 	for (i = 0; names[i] != NULL; i++) {
-		d = levenshtein(word, names[i]);
+		d = distance(word, names[i]);
 		if (d < bestd) {
 			bestd = d;
 			best = names[i];
@@ -319,8 +322,9 @@ tr_args_release(struct tr_args *a)
 static void
 print_opt(const struct tr_arg *o)
 {
-	char	left[96];
-	int	n;
+	const char	*p, *nl;
+	char		 left[96];
+	int		 n;
 
 	if (o->letter != 0)
 		n = snprintf(left, sizeof left, "  -%c, --%s", o->letter,
@@ -330,10 +334,14 @@ print_opt(const struct tr_arg *o)
 	if (o->metavar != NULL && n > 0 && (size_t)n < sizeof left)
 		snprintf(left + n, sizeof left - (size_t)n, " %s",
 		    o->metavar);
-	if (strlen(left) + 1 > HELP_COL - 1)
-		printf("%s\n%*s%s\n", left, HELP_COL - 1, "", o->help);
+	if (strlen(left) + 1 > HELP_COL)
+		printf("%s\n%*s", left, HELP_COL, "");
 	else
-		printf("%-*s%s\n", HELP_COL - 1, left, o->help);
+		printf("%-*s", HELP_COL, left);
+	/* A help of several lines: each under the first. */
+	for (p = o->help; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
+		printf("%.*s\n%*s", (int)(nl - p), p, HELP_COL, "");
+	printf("%s\n", p);
 }
 
 void

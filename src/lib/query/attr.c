@@ -1199,6 +1199,41 @@ feed(struct tr_attr *a, sqlite3_stmt *st, const struct bins *bn,
 	return (rc);
 }
 
+/* One state, from tr_derived_track_states(), into the accumulator. */
+struct feedarg {
+	struct tr_attr		*a;
+	const struct bins	*bn;
+	struct acc		*ac;
+};
+
+static int
+feed_state(void *arg, const struct tr_derived_state *ds,
+    struct tr_error *err)
+{
+	struct feedarg	*f = arg;
+	int		 cls = classify(f->a, ds->name_id, ds->category_id);
+	int64_t		 ts = ds->ts, end = ds->ts + ds->dur;
+	size_t		 i;
+
+	(void)err;
+	if (cls < 0 || end <= ts)
+		return (0);
+	f->ac->any[cls] = 1;
+	for (i = bins_find(f->bn, ts); i < f->bn->n && f->bn->a[i] < end;
+	    i++) {
+		int64_t	ov = imin(end, f->bn->b[i]) - imax(ts, f->bn->a[i]);
+
+		if (ov <= 0)
+			continue;
+		f->ac->w[cls][i] += (double)ov;
+		if (!f->ac->mark[i]) {
+			f->ac->mark[i] = 1;
+			f->ac->touched[f->ac->ntouched++] = i;
+		}
+	}
+	return (0);
+}
+
 static int
 find_candidate(struct tr_attr *a, const struct bins *bn, int64_t only,
     int64_t lo, int64_t hi, struct cand *best, struct tr_error *err)
@@ -1221,6 +1256,25 @@ find_candidate(struct tr_attr *a, const struct bins *bn, int64_t only,
 		ntracks = 1;
 	} else if (summary_candidates(a, tracks, &ntracks, err) != 0)
 		goto out;
+	/*
+	 * With derived rows the candidates' runs are read without the
+	 * slice view (its JSON functions cost most of a long track's scan).
+	 */
+	if (a->derived && ntracks > 0) {
+		struct feedarg	f;
+
+		f.a = a;
+		f.bn = bn;
+		f.ac = &ac;
+		for (k = 0; k < ntracks; k++) {
+			if (tr_derived_track_states(a->db, tracks[k], lo, hi,
+			    feed_state, &f, err) != 0)
+				goto out;
+			acc_flush(&ac, bn, tracks[k], best);
+		}
+		rc = SQLITE_DONE;
+		goto out;
+	}
 	st = tr_db_prepare(a->db, ntracks > 0 ? track_states_sql :
 	    all_states_sql, err);
 	if (st == NULL)

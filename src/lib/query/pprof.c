@@ -32,12 +32,6 @@ tr_pprof_opts_init(struct tr_pprof_opts *o)
 	o->edgefraction = 0.001;
 }
 
-void
-tr_pprof_sel_init(struct tr_pprof_sel *s)
-{
-	memset(s, 0, sizeof *s);
-}
-
 int
 tr_pprof_parse_gran(const char *s, enum tr_pprof_gran *g)
 {
@@ -66,161 +60,6 @@ tr_pprof_percent(int64_t v, int64_t total)
 	/* Round as pprof prints: %5.2f, or %5.2g below 1%. */
 	snprintf(buf, sizeof buf, r >= 1.0 ? "%.2f" : "%.2g", r);
 	return (strtod(buf, NULL));
-}
-
-/* --- profiles ------------------------------------------------------------- */
-
-/*
- * Times are on the reference timeline (the source's clock offset added),
- * counted from the store's start as trace-flame counts them; a profile is
- * in a window when [ts, ts + dur] overlaps it.  Profiles without a time
- * are in no window.
- */
-static const char profiles_sql[] =
-"SELECT p.id FROM profile p JOIN source so ON so.id = p.source_id\n"
-" WHERE (?1 = 0 OR p.source_id = ?1)\n"
-"   AND (?2 IS NULL OR p.type = ?2)\n"
-"   AND (?3 IS NULL OR (p.ts > 0 AND p.ts + so.clock_offset +\n"
-"        max(coalesce(p.dur, 0), 0) >=\n"
-"        (SELECT min(ts_min + clock_offset) FROM source) + ?3))\n"
-"   AND (?4 IS NULL OR (p.ts > 0 AND p.ts + so.clock_offset <=\n"
-"        (SELECT min(ts_min + clock_offset) FROM source) + ?4))\n"
-" ORDER BY p.ts + so.clock_offset, p.id";
-
-int
-tr_pprof_profiles(struct tr_db *db, const struct tr_pprof_sel *sel,
-    int64_t **ids, size_t *n, struct tr_error *err)
-{
-	sqlite3_stmt	*st;
-	int64_t		 id, have;
-	size_t		 cap = 0, i;
-	int		 rc, want;
-
-	*ids = NULL;
-	*n = 0;
-	for (i = 0; i < sel->nprofile_ids; i++) {
-		char	*q = tr_xasprintf("SELECT count(*) FROM profile "
-		    "WHERE id = %" PRId64, sel->profile_ids[i]);
-
-		rc = tr_db_int(db, q, &have, err);
-		free(q);
-		if (rc != 0)
-			return (-1);
-		if (have == 0)
-			return (tr_error_set(err, TR_EUSAGE, "no profile %"
-			    PRId64 " in the store", sel->profile_ids[i]));
-	}
-	if ((st = tr_db_prepare(db, profiles_sql, err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, sel->source_id);
-	if (sel->type != NULL)
-		sqlite3_bind_text(st, 2, sel->type, -1, SQLITE_STATIC);
-	if (sel->has_from)
-		sqlite3_bind_int64(st, 3, sel->from);
-	if (sel->has_to)
-		sqlite3_bind_int64(st, 4, sel->to);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		want = sel->profile_ids == NULL;
-		for (i = 0; !want && i < sel->nprofile_ids; i++)
-			want = sel->profile_ids[i] == id;
-		if (!want)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*ids = tr_xrealloc(*ids, cap * sizeof **ids);
-		}
-		(*ids)[(*n)++] = id;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(*ids);
-		*ids = NULL;
-		*n = 0;
-		return (tr_db_error(db, err, "cannot read profiles"));
-	}
-	return (0);
-}
-
-static int
-parse_id(const char *s, size_t len, int64_t *v)
-{
-	char	buf[32], *end;
-
-	if (len == 0 || len >= sizeof buf)
-		return (-1);
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	*v = strtoll(buf, &end, 10);
-	return (*end != '\0' || *v <= 0 ? -1 : 0);
-}
-
-int
-tr_pprof_parse_group(struct tr_db *db, const char *text,
-    struct tr_pprof_sel *sel, int64_t **out, struct tr_error *err)
-{
-	const char	*p = text, *end, *dash;
-	int64_t		*ids = NULL, *src = NULL, a, b, v;
-	size_t		 n = 0, cap = 0, nsrc, i;
-	struct tr_pprof_sel s;
-
-	*out = NULL;
-	for (;;) {
-		end = strchr(p, ',');
-		if (end == NULL)
-			end = p + strlen(p);
-		if (*p == 's') {
-			if (parse_id(p + 1, (size_t)(end - p - 1), &v) != 0)
-				goto bad;
-			tr_pprof_sel_init(&s);
-			s.source_id = v;
-			if (tr_pprof_profiles(db, &s, &src, &nsrc, err) != 0) {
-				free(ids);
-				return (-1);
-			}
-			if (nsrc == 0) {
-				free(ids);
-				return (tr_error_set(err, TR_EUSAGE, "source %"
-				    PRId64 " has no pprof profile", v));
-			}
-			a = 1;
-			b = 0;
-		} else {
-			if (*p == 'p')
-				p++;
-			dash = memchr(p, '-', (size_t)(end - p));
-			if (dash == NULL) {
-				if (parse_id(p, (size_t)(end - p), &a) != 0)
-					goto bad;
-				b = a;
-			} else if (parse_id(p, (size_t)(dash - p), &a) != 0 ||
-			    parse_id(dash + 1, (size_t)(end - dash - 1),
-			    &b) != 0 || b < a || b - a > 1000000)
-				goto bad;
-			nsrc = 0;
-		}
-		for (i = 0; i < nsrc || (nsrc == 0 && a <= b); i++) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				ids = tr_xrealloc(ids, cap * sizeof *ids);
-			}
-			ids[n++] = nsrc ? src[i] : a++;
-		}
-		free(src);
-		src = NULL;
-		if (*end == '\0')
-			break;
-		p = end + 1;
-	}
-	sel->profile_ids = ids;
-	sel->nprofile_ids = n;
-	*out = ids;
-	return (0);
-bad:
-	free(ids);
-	return (tr_error_set(err, TR_EUSAGE, "bad profile group '%s': give "
-	    "profile ids (12, p12, p3-7) or sources (s2), comma-separated",
-	    text));
 }
 
 /* --- the engine ----------------------------------------------------------- */
@@ -1386,26 +1225,56 @@ keep_only(struct eng *e, const int32_t *v, size_t n)
 		e->nodes[v[i]].kept = 1;
 }
 
+/* Every profile of the store, by time then id. */
+static int
+every_profile(struct tr_db *db, int64_t **ids, size_t *n,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*ids = NULL;
+	*n = 0;
+	if ((st = tr_db_prepare(db, "SELECT id FROM profile ORDER BY "
+	    "coalesce(ts, 0), id", err)) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = tr_xrealloc(*ids, (*n + 1) * sizeof **ids);
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		return (tr_db_error(db, err, "cannot read profiles"));
+	}
+	return (0);
+}
+
 /* Load and resolve a selection (and base) into the engine. */
 static int
 eng_load(struct eng *e, const struct tr_pprof_sel *sel,
     const struct tr_pprof_sel *base, struct tr_error *err)
 {
 	struct pinfo	*p = NULL, *pb = NULL, *all = NULL;
-	int64_t		*ids = NULL, *bids = NULL;
-	size_t		 n = 0, nb = 0;
+	const int64_t	*ids = sel->profile_ids, *bids = NULL;
+	int64_t		*every = NULL;
+	size_t		 n = sel->nprofile_ids, nb = 0;
 	int		 rc = -1;
 
-	if (tr_pprof_profiles(e->db, sel, &ids, &n, err) != 0)
-		goto out;
+	if (ids == NULL) {
+		if (every_profile(e->db, &every, &n, err) != 0)
+			return (-1);
+		ids = every;
+	}
 	if (n == 0) {
 		tr_error_set(err, TR_EDATA, "no pprof profile matches the "
 		    "selection");
 		goto out;
 	}
 	if (base != NULL) {
-		if (tr_pprof_profiles(e->db, base, &bids, &nb, err) != 0)
-			goto out;
+		bids = base->profile_ids;
+		nb = base->nprofile_ids;
 		if (nb == 0) {
 			tr_error_set(err, TR_EDATA, "no pprof profile matches "
 			    "the base selection");
@@ -1435,8 +1304,7 @@ out:
 	free(all);
 	pinfo_release(p, n);
 	pinfo_release(pb, nb);
-	free(ids);
-	free(bids);
+	free(every);
 	return (rc);
 }
 
@@ -1605,160 +1473,109 @@ tr_pprof_stacks_free(struct tr_pprof_stack *s, size_t n)
 
 /* --- arguments ------------------------------------------------------------ */
 
-static int
-arg_int(const char *opt, const char *v, int64_t min, int64_t *out,
-    struct tr_error *err)
+#define PPROF_SEL	(TR_SEL_SOURCE | TR_SEL_TYPE | TR_SEL_EVENT | \
+	TR_SEL_TIME | TR_SEL_LABEL | TR_SEL_PROFILE | TR_SEL_SNAP)
+
+void
+tr_pprof_args_init(struct tr_pprof_args *a, const char *name, int flags)
 {
-	char	*end;
+	struct tr_pprof_opts	*o = &a->opts;
+	struct tr_arg		 t[] = {
+		{ "granularity", 0, TR_ARG_STRING, &a->gran, 0, 0, "G",
+		  "functions (default), filefunctions, lines, files\n"
+		  "or addresses", 0, 0 },
+		{ "focus", 0, TR_ARG_STRING, &o->focus, 0, 0, "RE",
+		  "only stacks through a function matching RE", 0, 0 },
+		{ "ignore", 0, TR_ARG_STRING, &o->ignore, 0, 0, "RE",
+		  "drop stacks through a function matching RE", 0, 0 },
+		{ "nodecount", 0, TR_ARG_INT, &o->nodecount, 0, 9.3e18, "N",
+		  "at most N rows (default: all above the cutoff)", 0, 0 },
+		{ "nodefraction", 0, TR_ARG_REAL, &o->nodefraction, 0, 1, "F",
+		  "hide nodes below F of the total (default 0.005)", 0, 0 },
+		{ "edgefraction", 0, TR_ARG_REAL, &o->edgefraction, 0, 1, "F",
+		  "hide edges below F of the total (default 0.001)", 0, 0 },
+		{ "cum", 0, TR_ARG_FLAG, &o->cum, 0, 0, NULL,
+		  "sort by cumulative value", 0, 0 },
+		{ "stacks", 0, TR_ARG_FLAG, &a->stacks, 0, 0, NULL,
+		  "compare whole stacks instead of functions", 0, 0 },
+		{ "series", 0, TR_ARG_FLAG, &a->series, 0, 0, NULL,
+		  "compare each profile with the one before it", 0, 0 },
+		{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0 }
+	};
+	size_t			 n = sizeof t / sizeof t[0];
 
-	*out = strtoll(v, &end, 10);
-	if (*v == '\0' || *end != '\0' || *out < min)
-		return (tr_error_set(err, TR_EUSAGE, "%s: expected an integer "
-		    ">= %" PRId64 ", got '%s'", opt, min, v));
-	return (0);
-}
-
-static int
-arg_fraction(const char *opt, const char *v, double *out,
-    struct tr_error *err)
-{
-	char	*end;
-
-	*out = strtod(v, &end);
-	if (*v == '\0' || *end != '\0' || !(*out >= 0 && *out <= 1))
-		return (tr_error_set(err, TR_EUSAGE, "%s: expected a fraction "
-		    "from 0 to 1, got '%s'", opt, v));
-	return (0);
-}
-
-static int
-arg_time(const char *opt, const char *v, int64_t *out, struct tr_error *err)
-{
-	if (tr_parse_duration(v, out) != 0 || *out < 0)
-		return (tr_error_set(err, TR_EUSAGE, "%s: expected a time such "
-		    "as 1.5s or 200ms, got '%s'", opt, v));
-	return (0);
+	memset(a, 0, sizeof *a);
+	tr_pprof_opts_init(&a->opts);
+	tr_sel_init(&a->sel, PPROF_SEL);
+	if (!(flags & TR_PPROF_ARGS_DIFF)) {
+		/* No --stacks and --series: end the table before them. */
+		t[n - 3] = t[n - 1];
+		n -= 2;
+	}
+	a->table = tr_xcalloc(n, sizeof *a->table);
+	memcpy(a->table, t, n * sizeof *t);
+	a->args.name = name;
+	a->args.args = a->table;
+	a->args.sel = &a->sel;
+	if (flags & TR_PPROF_ARGS_DIFF) {
+		a->args.synopsis = "[OPTION...] BASE NEW, or --series "
+		    "[OPTION...]";
+		a->args.about = "What grew from the pprof profiles BASE to "
+		    "NEW (go tool pprof -top\n-diff_base=BASE NEW), by "
+		    "function or --stacks; BASE and NEW are profile\n"
+		    "groups as --profile takes them.  --series compares each "
+		    "profile of the\nselection with the one before it.";
+		a->args.max_pos = -1;
+	} else {
+		a->args.synopsis = "[OPTION...]";
+		a->args.about = "Top functions by flat and cumulative value "
+		    "over the selected pprof\nprofiles, exactly as go tool "
+		    "pprof -top prints them.  --sample-index\n(--event) "
+		    "chooses the sample type.";
+		a->args.max_pos = 0;
+	}
 }
 
 int
-tr_pprof_args_parse(struct tr_db *db, int argc, char **argv, int flags,
-    struct tr_pprof_args *a, struct tr_error *err)
+tr_pprof_args_parse(struct tr_pprof_args *a, int argc, char **argv,
+    struct tr_error *err)
 {
-	static const char *const with_value[] = { "--source", "--profile",
-	    "--type", "--from", "--to", "--sample-index", "--granularity",
-	    "--focus", "--ignore", "--label", "--nodecount", "--nodefraction",
-	    "--edgefraction", NULL };
-	const char	*opt, *val;
-	char		 name[32];
-	const char	*eq;
-	size_t		 k;
-	int		 i;
+	int	i;
 
-	memset(a, 0, sizeof *a);
-	tr_pprof_sel_init(&a->sel);
-	tr_pprof_opts_init(&a->opts);
-	a->pos = tr_xcalloc((size_t)argc + 1, sizeof *a->pos);
-	for (i = 1; i < argc; i++) {
-		opt = argv[i];
-		val = NULL;
-		if (strcmp(opt, "--") == 0) {
-			while (++i < argc)
-				a->pos[a->npos++] = argv[i];
-			break;
-		}
-		if (strncmp(opt, "--", 2) != 0) {
-			a->pos[a->npos++] = argv[i];
-			continue;
-		}
-		if ((eq = strchr(opt, '=')) != NULL) {
-			if ((size_t)(eq - opt) >= sizeof name)
-				goto unknown;
-			memcpy(name, opt, (size_t)(eq - opt));
-			name[eq - opt] = '\0';
-			opt = name;
-			val = eq + 1;
-		}
-		for (k = 0; with_value[k] != NULL; k++)
-			if (strcmp(opt, with_value[k]) == 0)
-				break;
-		if (with_value[k] != NULL && val == NULL) {
-			if (++i >= argc)
-				return (tr_error_set(err, TR_EUSAGE,
-				    "%s needs a value", opt));
-			val = argv[i];
-		} else if (with_value[k] == NULL && val != NULL)
-			return (tr_error_set(err, TR_EUSAGE, "%s takes no "
-			    "value", opt));
-		if (strcmp(opt, "--source") == 0) {
-			if (arg_int(opt, val, 1, &a->sel.source_id, err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--profile") == 0) {
-			free(a->ids);
-			if (tr_pprof_parse_group(db, val, &a->sel, &a->ids,
-			    err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--type") == 0) {
-			a->sel.type = val;
-		} else if (strcmp(opt, "--from") == 0) {
-			a->sel.has_from = 1;
-			if (arg_time(opt, val, &a->sel.from, err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--to") == 0) {
-			a->sel.has_to = 1;
-			if (arg_time(opt, val, &a->sel.to, err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--sample-index") == 0) {
-			a->opts.sample_index = val;
-		} else if (strcmp(opt, "--granularity") == 0) {
-			if (tr_pprof_parse_gran(val, &a->opts.gran) != 0)
-				return (tr_error_set(err, TR_EUSAGE,
-				    "unknown granularity '%s'; use functions, "
-				    "filefunctions, lines, files or addresses",
-				    val));
-		} else if (strcmp(opt, "--focus") == 0) {
-			a->opts.focus = val;
-		} else if (strcmp(opt, "--ignore") == 0) {
-			a->opts.ignore = val;
-		} else if (strcmp(opt, "--label") == 0) {
-			if (a->opts.nlabels == TR_PPROF_MAXLABELS)
-				return (tr_error_set(err, TR_EUSAGE,
-				    "at most %d --label options",
-				    TR_PPROF_MAXLABELS));
-			a->opts.labels[a->opts.nlabels++] = val;
-		} else if (strcmp(opt, "--nodecount") == 0) {
-			if (arg_int(opt, val, 0, &a->opts.nodecount, err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--nodefraction") == 0) {
-			if (arg_fraction(opt, val, &a->opts.nodefraction,
-			    err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--edgefraction") == 0) {
-			if (arg_fraction(opt, val, &a->opts.edgefraction,
-			    err) != 0)
-				return (-1);
-		} else if (strcmp(opt, "--cum") == 0) {
-			a->opts.cum = 1;
-		} else if ((flags & TR_PPROF_ARGS_DIFF) &&
-		    strcmp(opt, "--stacks") == 0) {
-			a->stacks = 1;
-		} else if ((flags & TR_PPROF_ARGS_DIFF) &&
-		    strcmp(opt, "--series") == 0) {
-			a->series = 1;
-		} else
-			goto unknown;
-	}
-	if (a->sel.has_from && a->sel.has_to && a->sel.to < a->sel.from)
-		return (tr_error_set(err, TR_EUSAGE, "--to is before --from"));
+	if (tr_args_parse(&a->args, argc, argv, err) != 0)
+		return (-1);
+	if (a->args.help)
+		return (0);
+	if (a->gran != NULL && tr_pprof_parse_gran(a->gran,
+	    &a->opts.gran) != 0)
+		return (tr_error_set(err, TR_EUSAGE, "unknown granularity "
+		    "'%s'; use functions, filefunctions, lines, files or "
+		    "addresses", a->gran));
+	a->opts.sample_index = a->sel.event;
+	for (i = 0; i < a->sel.nlabels; i++)
+		a->opts.labels[i] = a->sel.labels[i];
+	a->opts.nlabels = a->sel.nlabels;
 	return (0);
-unknown:
-	return (tr_error_set(err, TR_EUSAGE, "%s: unknown option '%s'",
-	    argv[0], argv[i]));
 }
 
 void
 tr_pprof_args_release(struct tr_pprof_args *a)
 {
-	free(a->pos);
-	free(a->ids);
+	tr_args_release(&a->args);
+	tr_sel_release(&a->sel);
+	free(a->table);
 	memset(a, 0, sizeof *a);
+}
+
+void
+tr_pprof_sel_init(struct tr_pprof_sel *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void
+tr_pprof_sel_of(struct tr_pprof_sel *p, const struct tr_sel *s)
+{
+	p->profile_ids = s->profiles;
+	p->nprofile_ids = s->nprofiles;
 }

@@ -15,6 +15,9 @@
 
 #include "store/db.h"
 #include "base/error.h"
+#include "base/out.h"
+#include "query/args.h"
+#include "query/sel.h"
 
 #define TR_PPROF_MAXLABELS	8
 
@@ -26,14 +29,13 @@ enum tr_pprof_gran {
 	TR_GRAN_ADDRESSES
 };
 
-/* Which profiles; every unset field matches everything. */
+/*
+ * The profiles to merge, in order (a resolved tr_sel's profiles; NULL:
+ * every profile of the store, by time then id).
+ */
 struct tr_pprof_sel {
-	int64_t		 source_id;	/* 0: any */
-	const int64_t	*profile_ids;	/* NULL: any */
+	const int64_t	*profile_ids;
 	size_t		 nprofile_ids;
-	const char	*type;		/* profile type, NULL: any */
-	int		 has_from, has_to;
-	int64_t		 from, to;	/* ns after the start */
 };
 
 struct tr_pprof_opts {
@@ -79,6 +81,8 @@ struct tr_pprof_stack {
 
 void	tr_pprof_opts_init(struct tr_pprof_opts *);
 void	tr_pprof_sel_init(struct tr_pprof_sel *);
+/* The profiles of a resolved selection (borrowed from it). */
+void	tr_pprof_sel_of(struct tr_pprof_sel *, const struct tr_sel *);
 /* "functions", "filefunctions", "lines", "files", "addresses". */
 int	tr_pprof_parse_gran(const char *, enum tr_pprof_gran *);
 
@@ -92,6 +96,13 @@ int	tr_pprof_top(struct tr_db *, const struct tr_pprof_sel *sel,
 	    const struct tr_pprof_sel *base, const struct tr_pprof_opts *,
 	    struct tr_pprof_report *rep, struct tr_error *);
 void	tr_pprof_report_release(struct tr_pprof_report *);
+/*
+ * Write the rows of 'rep' as go tool pprof -top prints them (flat,
+ * flat%, sum%, cum, cum%, name, inline), each after the base and new
+ * profile ids when 'bp' > 0 (query-top.c).
+ */
+void	tr_pprof_write_top(struct tr_out *, const struct tr_pprof_report *,
+	    int64_t bp, int64_t np);
 
 /*
  * Every stack of the selection (and of 'base', when not NULL) at the
@@ -106,51 +117,41 @@ int	tr_pprof_stacks(struct tr_db *, const struct tr_pprof_sel *sel,
 void	tr_pprof_stacks_free(struct tr_pprof_stack *, size_t);
 
 /*
- * The profiles a selection names, ordered by time then id: '*ids' is
- * owned by the caller.  Returns 0 or -1.
- */
-int	tr_pprof_profiles(struct tr_db *, const struct tr_pprof_sel *,
-	    int64_t **ids, size_t *n, struct tr_error *);
-
-/*
  * pprof's percentage of 'v' in 'total' as a number, rounded the way
  * go tool pprof prints it (2 decimals from 1%, 2 significant digits
  * below, 100 from 99.95 to 100.05).
  */
 double	tr_pprof_percent(int64_t v, int64_t total);
 
-/*
- * Parse a profile group: comma-separated items, each a profile id ("12"
- * or "p12"), a range of them ("p3-7") or every profile of a source
- * ("s2").  Fills 'sel' with ids owned by the caller in '*ids'.
- */
-int	tr_pprof_parse_group(struct tr_db *, const char *,
-	    struct tr_pprof_sel *, int64_t **ids, struct tr_error *);
-
 /* The arguments trace-query's pprof queries share. */
 struct tr_pprof_args {
-	struct tr_pprof_sel	 sel;
+	struct tr_sel		 sel;		/* the selection options */
 	struct tr_pprof_opts	 opts;
+	const char		*gran;		/* --granularity */
 	int			 stacks;	/* --stacks */
 	int			 series;	/* --series */
-	char			**pos;		/* operands */
-	int			 npos;
-	int64_t			*ids;		/* owned */
+	struct tr_args		 args;		/* operands: args.pos */
+	struct tr_arg		*table;		/* owned */
 };
 
 #define TR_PPROF_ARGS_DIFF	0x1	/* accept --stacks and --series */
 
 /*
- * Parse argv[1..argc) (argv[0] is the query name): selection (--source,
- * --profile, --type, --from, --to), report options (--sample-index,
- * --granularity, --focus, --ignore, --label, --nodecount,
- * --nodefraction, --edgefraction, --cum) and, with TR_PPROF_ARGS_DIFF,
- * --stacks and --series.  "--opt value" and "--opt=value" both work.
- * Returns 0, or -1 with a TR_EUSAGE error.  Release with
- * tr_pprof_args_release().
+ * Set up the arguments of query 'name': the selection (--source,
+ * --profile, --type, --from, --to, --tz, --event/--sample-index,
+ * --label, --snapshots), report options (--granularity, --focus,
+ * --ignore, --nodecount, --nodefraction, --edgefraction, --cum) and,
+ * with TR_PPROF_ARGS_DIFF, --stacks, --series and any operands.
  */
-int	tr_pprof_args_parse(struct tr_db *, int argc, char **argv, int flags,
-	    struct tr_pprof_args *, struct tr_error *);
+void	tr_pprof_args_init(struct tr_pprof_args *, const char *name,
+	    int flags);
+/*
+ * Parse argv[1..argc) (no store needed).  With --help the help is
+ * printed and a->args.help set.  Returns 0, or -1 with a TR_EUSAGE
+ * error.  The selection still has to be resolved (tr_sel_resolve()).
+ */
+int	tr_pprof_args_parse(struct tr_pprof_args *, int argc, char **argv,
+	    struct tr_error *);
 void	tr_pprof_args_release(struct tr_pprof_args *);
 
 #endif

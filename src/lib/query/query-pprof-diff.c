@@ -30,7 +30,7 @@ diff_one(struct tr_db *db, const struct tr_pprof_args *a,
 	struct tr_pprof_report	 rep;
 	struct tr_pprof_stack	*st;
 	char			*stype;
-	int64_t			 sum = 0, shown;
+	int64_t			 shown;
 	size_t			 i, n;
 
 	if (a->stacks) {
@@ -59,25 +59,32 @@ diff_one(struct tr_db *db, const struct tr_pprof_args *a,
 	}
 	if (tr_pprof_top(db, sel, base, &a->opts, &rep, err) != 0)
 		return (-1);
-	for (i = 0; i < rep.n; i++) {
-		const struct tr_pprof_row	*r = &rep.rows[i];
-
-		sum += r->flat;
-		if (bp > 0) {
-			tr_out_int(out, bp);
-			tr_out_int(out, np);
-		}
-		tr_out_int(out, r->flat);
-		tr_out_real(out, tr_pprof_percent(r->flat, rep.total));
-		tr_out_real(out, tr_pprof_percent(sum, rep.total));
-		tr_out_int(out, r->cum);
-		tr_out_real(out, tr_pprof_percent(r->cum, rep.total));
-		tr_out_text(out, r->name);
-		tr_out_text(out, r->inl);
-		tr_out_end_row(out);
-	}
+	tr_pprof_write_top(out, &rep, bp, np);
 	tr_pprof_report_release(&rep);
 	return (0);
+}
+
+/* The selection narrowed to profile group 'group', resolved. */
+static int
+group(struct tr_db *db, const struct tr_sel *all, const char *text,
+    struct tr_sel *g, struct tr_out *out, struct tr_error *err)
+{
+	tr_sel_copy(g, all);
+	g->profile_text = text;
+	if (tr_sel_resolve(g, db, err) != 0)
+		return (-1);
+	tr_query_notes(out, g->snapshot_notes.data);
+	return (0);
+}
+
+static void
+help(void)
+{
+	struct tr_pprof_args	a;
+
+	tr_pprof_args_init(&a, "pprof-diff", TR_PPROF_ARGS_DIFF);
+	tr_args_print_help(&a.args);
+	tr_pprof_args_release(&a);
 }
 
 static int
@@ -86,65 +93,70 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 {
 	struct tr_pprof_args	 a;
 	struct tr_pprof_sel	 base, sel;
-	int64_t			*bids = NULL, *nids = NULL, *ids = NULL;
-	size_t			 n = 0, i;
+	struct tr_sel		 gb, gn;
+	size_t			 i;
 	int			 rc = -1, skip;
 
-	if (tr_pprof_args_parse(db, argc, argv, TR_PPROF_ARGS_DIFF, &a,
-	    err) != 0)
+	tr_pprof_args_init(&a, "pprof-diff", TR_PPROF_ARGS_DIFF);
+	tr_sel_init(&gb, 0);
+	tr_sel_init(&gn, 0);
+	if (tr_pprof_args_parse(&a, argc, argv, err) != 0)
 		goto out;
+	if (a.args.help) {
+		rc = 0;
+		goto out;
+	}
+	if (a.series && a.args.npos != 0) {
+		tr_error_set(err, TR_EUSAGE, "pprof-diff --series takes no "
+		    "BASE and NEW; select profiles with --source, --profile, "
+		    "--type, --from, --to");
+		goto out;
+	}
+	if (!a.series && a.args.npos != 2) {
+		tr_error_set(err, TR_EUSAGE, "usage: pprof-diff [OPTION...] "
+		    "BASE NEW, or pprof-diff --series [OPTION...]");
+		goto out;
+	}
 	skip = a.series ? 0 : 2;
 	if (a.stacks)
 		tr_out_columns(out, 6 - skip, stack_columns + skip);
 	else
 		tr_out_columns(out, 9 - skip, top_columns + skip);
 	if (a.series) {
-		if (a.npos != 0) {
-			tr_error_set(err, TR_EUSAGE, "pprof-diff --series "
-			    "takes no BASE and NEW; select profiles with "
-			    "--source, --profile, --type, --from, --to");
+		/* A series compares snapshots one by one: keep them all. */
+		if (!a.sel.snapshots_given)
+			a.sel.snapshots = TR_SNAP_ALL;
+		if (tr_sel_resolve(&a.sel, db, err) != 0)
 			goto out;
-		}
-		if (tr_pprof_profiles(db, &a.sel, &ids, &n, err) != 0)
-			goto out;
-		if (n < 2) {
+		if (a.sel.nprofiles < 2) {
 			tr_error_set(err, TR_EDATA, "a series needs at least "
-			    "two profiles; the selection has %zu", n);
+			    "two profiles; the selection has %zu",
+			    a.sel.nprofiles);
 			goto out;
 		}
-		for (i = 1; i < n; i++) {
-			tr_pprof_sel_init(&base);
-			tr_pprof_sel_init(&sel);
-			base.profile_ids = &ids[i - 1];
+		for (i = 1; i < a.sel.nprofiles; i++) {
+			base.profile_ids = &a.sel.profiles[i - 1];
 			base.nprofile_ids = 1;
-			sel.profile_ids = &ids[i];
+			sel.profile_ids = &a.sel.profiles[i];
 			sel.nprofile_ids = 1;
-			if (diff_one(db, &a, &base, &sel, ids[i - 1], ids[i],
-			    out, err) != 0)
+			if (diff_one(db, &a, &base, &sel, a.sel.profiles[i - 1],
+			    a.sel.profiles[i], out, err) != 0)
 				goto out;
 		}
 	} else {
-		if (a.npos != 2) {
-			tr_error_set(err, TR_EUSAGE, "usage: pprof-diff "
-			    "[OPTION...] BASE NEW, or pprof-diff --series "
-			    "[OPTION...]");
-			goto out;
-		}
 		/* The selection options narrow both groups. */
-		base = a.sel;
-		sel = a.sel;
-		if (tr_pprof_parse_group(db, a.pos[0], &base, &bids,
-		    err) != 0 || tr_pprof_parse_group(db, a.pos[1], &sel,
-		    &nids, err) != 0)
+		if (group(db, &a.sel, a.args.pos[0], &gb, out, err) != 0 ||
+		    group(db, &a.sel, a.args.pos[1], &gn, out, err) != 0)
 			goto out;
+		tr_pprof_sel_of(&base, &gb);
+		tr_pprof_sel_of(&sel, &gn);
 		if (diff_one(db, &a, &base, &sel, 0, 0, out, err) != 0)
 			goto out;
 	}
 	rc = tr_out_finish(out);
 out:
-	free(ids);
-	free(bids);
-	free(nids);
+	tr_sel_release(&gb);
+	tr_sel_release(&gn);
 	tr_pprof_args_release(&a);
 	return (rc);
 }
@@ -154,4 +166,5 @@ const struct tr_query tr_query_pprof_diff = {
 	.usage = "BASE NEW",
 	.summary = "what grew between pprof profiles (pprof -diff_base)",
 	.run = run,
+	.help = help,
 };

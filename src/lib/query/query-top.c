@@ -12,39 +12,71 @@ static const char *const top_columns[] = {
 	"flat", "flat%", "sum%", "cum", "cum%", "name", "inline"
 };
 
+/*
+ * The -top rows of a report; with 'bp' > 0 each row starts with the
+ * base and new profile ids (pprof-diff --series).
+ */
+void
+tr_pprof_write_top(struct tr_out *out, const struct tr_pprof_report *rep,
+    int64_t bp, int64_t np)
+{
+	int64_t	sum = 0;
+	size_t	i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct tr_pprof_row	*r = &rep->rows[i];
+
+		sum += r->flat;
+		if (bp > 0) {
+			tr_out_int(out, bp);
+			tr_out_int(out, np);
+		}
+		tr_out_int(out, r->flat);
+		tr_out_real(out, tr_pprof_percent(r->flat, rep->total));
+		tr_out_real(out, tr_pprof_percent(sum, rep->total));
+		tr_out_int(out, r->cum);
+		tr_out_real(out, tr_pprof_percent(r->cum, rep->total));
+		tr_out_text(out, r->name);
+		tr_out_text(out, r->inl);
+		tr_out_end_row(out);
+	}
+}
+
+static void
+help(void)
+{
+	struct tr_pprof_args	a;
+
+	tr_pprof_args_init(&a, "top", 0);
+	tr_args_print_help(&a.args);
+	tr_pprof_args_release(&a);
+}
+
 static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
 	struct tr_pprof_args	a;
 	struct tr_pprof_report	rep;
-	int64_t			sum = 0;
-	size_t			i;
+	struct tr_pprof_sel	ps;
 	int			rc = -1;
 
-	if (tr_pprof_args_parse(db, argc, argv, 0, &a, err) != 0)
+	tr_pprof_args_init(&a, "top", 0);
+	if (tr_pprof_args_parse(&a, argc, argv, err) != 0)
 		goto out;
-	if (a.npos != 0) {
-		tr_error_set(err, TR_EUSAGE, "top: unexpected argument '%s'",
-		    a.pos[0]);
+	if (a.args.help) {
+		rc = 0;
 		goto out;
 	}
-	if (tr_pprof_top(db, &a.sel, NULL, &a.opts, &rep, err) != 0)
+	if (tr_sel_resolve(&a.sel, db, err) != 0)
+		goto out;
+	tr_query_notes(out, a.sel.notes.data);
+	tr_query_notes(out, a.sel.snapshot_notes.data);
+	tr_pprof_sel_of(&ps, &a.sel);
+	if (tr_pprof_top(db, &ps, NULL, &a.opts, &rep, err) != 0)
 		goto out;
 	tr_out_columns(out, 7, top_columns);
-	for (i = 0; i < rep.n; i++) {
-		const struct tr_pprof_row	*r = &rep.rows[i];
-
-		sum += r->flat;
-		tr_out_int(out, r->flat);
-		tr_out_real(out, tr_pprof_percent(r->flat, rep.total));
-		tr_out_real(out, tr_pprof_percent(sum, rep.total));
-		tr_out_int(out, r->cum);
-		tr_out_real(out, tr_pprof_percent(r->cum, rep.total));
-		tr_out_text(out, r->name);
-		tr_out_text(out, r->inl);
-		tr_out_end_row(out);
-	}
+	tr_pprof_write_top(out, &rep, 0, 0);
 	tr_pprof_report_release(&rep);
 	rc = tr_out_finish(out);
 out:
@@ -57,4 +89,5 @@ const struct tr_query tr_query_top = {
 	.usage = "[OPTION...]",
 	.summary = "top functions by flat and cumulative value (pprof -top)",
 	.run = run,
+	.help = help,
 };

@@ -5,9 +5,12 @@
 #include "query/query.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "query/args.h"
 
 /* query.c: keep sorted */
 extern const struct tr_query tr_query_gpu_idle;
@@ -55,6 +58,60 @@ tr_query_names(void)
 		tr_buf_adds(&b, tr_query_table[i]->name);
 	}
 	return (b.data);
+}
+
+const char *
+tr_query_suggest(const char *name)
+{
+	const char	*names[64];
+	size_t		 i;
+
+	for (i = 0; tr_query_table[i] != NULL && i < 63; i++)
+		names[i] = tr_query_table[i]->name;
+	names[i] = NULL;
+	return (tr_did_you_mean(name, names));
+}
+
+void
+tr_query_help(const struct tr_query *q)
+{
+	struct tr_error	 err;
+	struct tr_out	*out;
+	char		*argv[3];
+
+	if (q->help != NULL) {
+		q->help();
+		return;
+	}
+	/* Its options are read by tr_args, which prints the help. */
+	if (strstr(q->usage, "OPTION") != NULL ||
+	    strstr(q->usage, "SELECTION") != NULL) {
+		argv[0] = (char *)q->name;
+		argv[1] = (char *)"--help";
+		argv[2] = NULL;
+		tr_error_init(&err);
+		out = tr_out_new(stdout, TR_OUT_CSV);
+		q->run(NULL, 2, argv, out, &err);
+		tr_out_free(out);
+		return;
+	}
+	printf("usage: trace-query [-d DB] [-F table|csv|json] %s%s%s\n\n"
+	    "%s.\n", q->name, *q->usage ? " " : "", q->usage, q->summary);
+}
+
+void
+tr_query_notes(struct tr_out *out, const char *lines)
+{
+	const char	*p, *nl;
+
+	for (p = lines; p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			tr_out_note(out, "%.*s", (int)(nl - p), p);
+		if (*nl == '\0')
+			break;
+	}
 }
 
 int

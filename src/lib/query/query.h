@@ -20,6 +20,14 @@ struct tr_query {
 	 */
 	int		 (*run)(struct tr_db *, int argc, char **argv,
 			     struct tr_out *, struct tr_error *);
+	/*
+	 * Print the query's help (its options) on stdout, without a
+	 * store.  NULL: a query whose usage names OPTION or SELECTION
+	 * reads its arguments with tr_args (args.h) before it touches the
+	 * store, so run(NULL, 2, {name, "--help"}, ...) prints its help;
+	 * for the others trace-query prints the usage and the summary.
+	 */
+	void		 (*help)(void);
 };
 
 /* NULL-terminated, sorted by name. */
@@ -28,6 +36,12 @@ extern const struct tr_query *const tr_query_table[];
 const struct tr_query	*tr_query_find(const char *name);
 /* "a, b, c": the names, for messages; owned by the caller. */
 char			*tr_query_names(void);
+/* The nearest query name to 'name' ("did you mean"), or NULL. */
+const char		*tr_query_suggest(const char *name);
+/* Print the help of 'q' on stdout. */
+void			 tr_query_help(const struct tr_query *q);
+/* Each line of 'lines' (NULL: none) as a note of 'out'. */
+void			 tr_query_notes(struct tr_out *, const char *lines);
 
 /*
  * Run one SQL statement and write its rows.  Returns 0 or -1.  Refuses

@@ -72,6 +72,7 @@ tr_sel_init(struct tr_sel *s, int accept)
 	s->accept = accept;
 	s->pid = s->tid = s->goid = s->gpu = -1;
 	tr_buf_init(&s->notes);
+	tr_buf_init(&s->snapshot_notes);
 }
 
 void
@@ -82,7 +83,33 @@ tr_sel_release(struct tr_sel *s)
 	free(s->pid_threads);
 	free(s->profiles);
 	tr_buf_release(&s->notes);
+	tr_buf_release(&s->snapshot_notes);
 	memset(s, 0, sizeof *s);
+}
+
+void
+tr_sel_copy(struct tr_sel *d, const struct tr_sel *s)
+{
+	tr_sel_init(d, s->accept);
+	d->sources = tr_xcalloc(s->nsources + 1, sizeof *d->sources);
+	memcpy(d->sources, s->sources, s->nsources * sizeof *s->sources);
+	d->nsources = s->nsources;
+	d->type = s->type;
+	d->event = s->event;
+	d->event_opt = s->event_opt;
+	d->pid = s->pid;
+	d->tid = s->tid;
+	d->goid = s->goid;
+	d->comm = s->comm;
+	d->gpu = s->gpu;
+	d->from_text = s->from_text;
+	d->to_text = s->to_text;
+	d->tz = s->tz;
+	memcpy(d->labels, s->labels, sizeof d->labels);
+	d->nlabels = s->nlabels;
+	d->profile_text = s->profile_text;
+	d->snapshots = s->snapshots;
+	d->snapshots_given = s->snapshots_given;
 }
 
 static int
@@ -1000,7 +1027,7 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	}		*p = NULL;
 	size_t		 n = 0, i, j, k, nsame;
 	int64_t		 ts, end;
-	int		 rc, keep;
+	int		 rc, keep, all;
 
 	if ((st = tr_db_prepare(db, "SELECT id, source_id, coalesce(ts, 0), "
 	    "max(coalesce(dur, 0), 0), type FROM profile ORDER BY "
@@ -1038,10 +1065,29 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		return (tr_db_error(db, err, "cannot read profiles"));
 	}
 	s->profiles = tr_xcalloc(n + 1, sizeof *s->profiles);
+	/*
+	 * Profiles named one by one (--profile) merge as go tool pprof
+	 * merges the files it is given, unless --snapshots last.
+	 */
+	all = s->snapshots == TR_SNAP_ALL || (s->profile_text != NULL &&
+	    !s->snapshots_given);
 	for (i = 0; i < n; i++) {
 		keep = 1;
-		if (s->snapshots == TR_SNAP_LAST &&
+		if (s->profile_text != NULL && !s->snapshots_given &&
 		    tr_sel_snapshot_type(p[i].type)) {
+			for (j = i + 1; j < n; j++)
+				if (strcmp(p[j].type, p[i].type) == 0)
+					break;
+			for (k = nsame = 0; j == n && k < i; k++)
+				nsame += strcmp(p[k].type, p[i].type) == 0;
+			if (nsame > 0)
+				tr_buf_printf(&s->snapshot_notes, "summing "
+				    "%zu %s snapshots named by --profile, as go "
+				    "tool pprof merges the profiles it is "
+				    "given; --snapshots last takes the last\n",
+				    nsame + 1, p[i].type);
+		}
+		if (!all && tr_sel_snapshot_type(p[i].type)) {
 			/* Keep the last of its type (the list is by time). */
 			for (j = i + 1; j < n; j++)
 				if (strcmp(p[j].type, p[i].type) == 0)
@@ -1051,7 +1097,8 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 					nsame += strcmp(p[k].type,
 					    p[i].type) == 0;
 				if (nsame > 0)
-					tr_buf_printf(&s->notes, "%zu %s "
+					tr_buf_printf(&s->snapshot_notes,
+					    "%zu %s "
 					    "snapshots in the selection; using "
 					    "the last, profile %" PRId64 " "
 					    "(source %" PRId64 ", at %.3fs); "
@@ -1083,6 +1130,7 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	s->pid_threads = s->profiles = s->profile_ids = NULL;
 	s->npid_threads = s->nprofiles = s->nprofile_ids = 0;
 	tr_buf_reset(&s->notes);
+	tr_buf_reset(&s->snapshot_notes);
 	/* One snapshot of the store for every read below. */
 	if (sqlite3_get_autocommit(db->sq)) {
 		if (tr_db_exec(db, "BEGIN", err) != 0)

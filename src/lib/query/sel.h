@@ -93,10 +93,20 @@ struct tr_sel {
 	size_t		 nprofiles;
 	/* Notes for stderr, one a line ("" when none); owned. */
 	struct tr_buf	 notes;
+	/*
+	 * The same for snapshot profiles reduced to the last one, for the
+	 * commands that read those profiles to print.
+	 */
+	struct tr_buf	 snapshot_notes;
 };
 
 void	tr_sel_init(struct tr_sel *, int accept);
 void	tr_sel_release(struct tr_sel *);
+/*
+ * Copy the options of 'src' (not what was resolved) into 'dst', which is
+ * initialised here; the strings stay borrowed from the command line.
+ */
+void	tr_sel_copy(struct tr_sel *dst, const struct tr_sel *src);
 
 /*
  * Offer one option to the selection: 'name' is its long name without the
