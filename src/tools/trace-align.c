@@ -13,11 +13,12 @@
 #include "align/align.h"
 #include "store/db.h"
 #include "base/out.h"
+#include "query/sel.h"
 #include "tool.h"
 #include "base/util.h"
 
 static const char usage_text[] =
-"usage: trace-align [-n] [-d DB] [-F table|csv|json] [--reset]\n"
+"usage: trace-align [-nq] [-d DB] [-F table|csv|json] [-s ID] [--reset]\n"
 "                   [--offset SOURCE=[=]OFFSET]\n"
 "                   [--pair SOURCE:TIME=SOURCE:TIME]\n"
 "                   [--tz [SOURCE=]ZONE] [--pid [SOURCE=]PID]\n"
@@ -31,6 +32,9 @@ static const char usage_text[] =
 "  -d, --db FILE           the store (default: $TRACE_DB or trace.db)\n"
 "  -n, --dry-run           change nothing; print what would be applied\n"
 "  -F, --format FMT        table (default on a terminal), csv or json\n"
+"  -q, --quiet             no warnings on stderr\n"
+"  -s, --source ID         align and report only sources ID (1,3,5-7;\n"
+"                          repeatable); the others stay as they are\n"
 "      --reset             put every source back on its native clock\n"
 "      --offset S=OFFSET   move source S by OFFSET (+12.5ms) from its\n"
 "                          current alignment (anchors, kept, estimate)\n"
@@ -77,6 +81,8 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "source", required_argument, NULL, 's' },
 		{ "reset", no_argument, NULL, OPT_RESET },
 		{ "offset", required_argument, NULL, OPT_OFFSET },
 		{ "pair", required_argument, NULL, OPT_PAIR },
@@ -92,6 +98,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_align_opts	 o;
+	struct tr_sel		 sel;
 	enum tr_out_format	 fmt;
 	struct tr_error		 err;
 	struct tr_out		*out;
@@ -99,12 +106,14 @@ main(int argc, char **argv)
 	const char		*dbpath = NULL;
 	char			*end;
 	unsigned		 k;
-	int			 c, status = 0;
+	int			 c, quiet = 0, status = 0;
 
 	tool_init("trace-align");
 	tr_align_opts_init(&o);
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	tr_error_init(&err);
 	fmt = isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV;
-	while ((c = getopt_long(argc, argv, "d:nF:hV", longopts,
+	while ((c = getopt_long(argc, argv, "d:nF:qs:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -118,6 +127,13 @@ main(int argc, char **argv)
 				tool_die(TOOL_EXIT_USAGE, "unknown output "
 				    "format '%s'; use table, csv or json",
 				    optarg);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 's':
+			if (tr_sel_option(&sel, "source", optarg, &err) < 0)
+				exit(tool_report(&err));
 			break;
 		case OPT_RESET:
 			o.reset = 1;
@@ -180,18 +196,28 @@ main(int argc, char **argv)
 		tool_die(TOOL_EXIT_USAGE, "--reset takes no statements and no "
 		    "estimation options");
 	o.human = fmt == TR_OUT_TABLE;
-	tr_error_init(&err);
+	/* The one origin of relative times, from the selection model. */
+	o.store_origin = tr_sel_store_origin;
 	if ((db = tr_db_open(tr_db_default_path(dbpath),
 	    o.dry_run ? TR_DB_READONLY : TR_DB_NOCREATE, &err)) == NULL) {
 		tr_align_opts_release(&o);
+		tr_sel_release(&sel);
 		return (tool_report(&err));
 	}
 	out = tr_out_new(stdout, fmt);
-	if (tr_align_run(db, &o, out, &err) != 0)
+	tr_out_set_notes(out, quiet ? NULL : stderr, "trace-align: ");
+	if (tr_sel_resolve(&sel, db, &err) != 0)
 		status = tool_report(&err);
+	else {
+		o.sources = sel.sources;
+		o.nsources = sel.nsources;
+		if (tr_align_run(db, &o, out, &err) != 0)
+			status = tool_report(&err);
+	}
 	tr_out_free(out);
 	tr_db_free(db);
 	tr_align_opts_release(&o);
+	tr_sel_release(&sel);
 	tool_close_stdout();
 	return (status);
 }

@@ -28,6 +28,8 @@
 
 /* --- a store built by a test importer -------------------------------- */
 
+static char	g_notes[4096];
+
 typedef int fill_fn(struct tr_import *, struct tr_error *);
 static fill_fn	*fill;
 
@@ -128,14 +130,20 @@ align(struct tr_db *db, const struct tr_align_opts *o, struct tr_error *err,
 	struct tr_out	*out;
 	json_error_t	 je;
 	json_t		*j;
-	char		*buf = NULL;
-	size_t		 len = 0;
+	char		*buf = NULL, *nbuf = NULL;
+	size_t		 len = 0, nlen = 0;
 	FILE		*f = open_memstream(&buf, &len);
+	FILE		*nf = open_memstream(&nbuf, &nlen);
 
 	out = tr_out_new(f, TR_OUT_JSON);
+	tr_out_set_notes(out, nf, NULL);
 	*rc = tr_align_run(db, o, out, err);
 	tr_out_free(out);
 	fclose(f);
+	fclose(nf);
+	/* The notes (warnings) of the last run, for the tests to look at. */
+	snprintf(g_notes, sizeof g_notes, "%s", nbuf);
+	free(nbuf);
 	j = json_loads(buf, 0, &je);
 	free(buf);
 	return (j);
@@ -676,7 +684,13 @@ START_TEST(test_clock_json_anchor)
 	r = row(rows, w);
 	ck_assert_str_eq(str(r, "method"), "clock-json");
 	ck_assert_int_eq(num(r, "offset"), 1000 * SEC - 5000 * SEC);
-	ck_assert_int_eq(num(r, "uncertainty"), 150);
+	/*
+	 * The pair is known to 150 ns, but the source's times all fall on
+	 * 100 ms: that is all its data can vouch for.
+	 */
+	ck_assert_int_eq(num(r, "uncertainty"), 100 * MS);
+	ck_assert_ptr_nonnull(strstr(str(r, "evidence"), "uncertainty no "
+	    "finer than its time stamps (100.000ms)"));
 	ck_assert_int_eq(num(r, "start"), 1003 * SEC);
 	json_decref(rows);
 	ck_assert_int_eq(sql_int(db, "SELECT min(ts) FROM counter WHERE "
@@ -717,7 +731,8 @@ START_TEST(test_perf_ref_anchor)
 	int64_t			 p, w;
 
 	p = add_src(db, "perf", fill_perf_ref);
-	g_wall0 = 5002 * SEC;
+	/* Times to the ns, so that the pair's 500 ns is what it is known to. */
+	g_wall0 = 5002 * SEC + 1;
 	w = add_src(db, "wall", fill_wall);
 	tr_align_opts_init(&o);
 	rows = align_ok(db, &o);
@@ -729,7 +744,7 @@ START_TEST(test_perf_ref_anchor)
 	ck_assert_int_eq(num(r, "uncertainty"), 500);
 	json_decref(rows);
 	ck_assert_int_eq(sql_int(db, "SELECT min(ts) FROM counter WHERE "
-	    "source_id = 2"), 1002 * SEC - 500);
+	    "source_id = 2"), 1002 * SEC - 500 + 1);
 	tr_align_opts_release(&o);
 	tr_db_free(db);
 }

@@ -97,6 +97,15 @@ struct src {
 	int64_t			 uoff;
 	int64_t			 pid;		/* --pid, 0: any */
 	int			 stated;	/* a statement names it */
+	int			 selected;	/* by --source (or all) */
+	int64_t			 res;		/* time stamp resolution */
+	int64_t			 interval;	/* sampling interval, or 0 */
+	const char		*zone;		/* local times read in */
+	const char		*zone_from;	/* who said so */
+	const char		*kept_zone;	/* a --tz of an earlier run */
+	int64_t			 kept_ref;	/* an earlier estimate's */
+	int64_t			 est_ref;	/* estimated against, or 0 */
+	int64_t			 apart;		/* gap to the others, or 0 */
 	int			 cands_loaded;
 	struct cand		*cands;
 	size_t			 ncands;
@@ -331,6 +340,57 @@ json_int(json_t *o, const char *key, int *ok)
 	return (0);
 }
 
+/* Whether --source selects source 'id' (every source without it). */
+static int
+selected(const struct tr_align_opts *o, int64_t id)
+{
+	size_t	i;
+
+	if (o->nsources == 0)
+		return (1);
+	for (i = 0; i < o->nsources; i++)
+		if (o->sources[i] == id)
+			return (1);
+	return (0);
+}
+
+/*
+ * The zone a source's local times were read in at import, and where
+ * that zone came from: trace-import's --tz, or a guess from the TZ
+ * variable or the system's zone of the machine that imported it.
+ */
+static void
+import_zone(struct src *s)
+{
+	json_t		*tz = json_object_get(s->meta, "tz");
+	json_t		*from = json_object_get(s->meta, "tz_from");
+	const char	*f;
+
+	if (s->cls != C_WALL || !json_is_string(tz))
+		return;
+	s->zone = json_string_value(tz);
+	f = json_is_string(from) ? json_string_value(from) : "";
+	s->zone_from = strcmp(f, "option") == 0 ? "trace-import --tz" :
+	    strcmp(f, "TZ") == 0 ? "TZ" : strcmp(f, "system") == 0 ?
+	    "system" : "unknown";
+}
+
+/*
+ * The sampling interval a GPU importer measured (the median gap of its
+ * series) or was given (--interval), or 0.
+ */
+static int64_t
+sampling_interval(json_t *meta)
+{
+	json_t	*sm = json_object_get(meta, "sampling");
+	int	 ok;
+	int64_t	 v = json_int(sm, "median_gap_ns", &ok);
+
+	if (!ok || v <= 0)
+		v = json_int(sm, "interval_ns", &ok);
+	return (ok && v > 0 ? v : 0);
+}
+
 static int
 offset_from(json_t *al)
 {
@@ -410,9 +470,16 @@ load_sources(struct run *r)
 		s->saved_uoff = json_int(al, "user_offset_ns",
 		    &s->has_saved_uoff);
 		s->saved_from = offset_from(al);
+		s->kept_ref = json_int(al, "estimated_against", &ok);
+		if (json_is_string(json_object_get(al, "stated_zone")))
+			s->kept_zone = json_string_value(json_object_get(al,
+			    "stated_zone"));
 		s->conf = NAN;
 		s->est_conf = NAN;
 		s->unc = UNKNOWN;
+		s->selected = selected(r->o, s->id);
+		import_zone(s);
+		s->interval = sampling_interval(s->meta);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -814,6 +881,17 @@ base_name(const char *p)
 	return (b ? b + 1 : p);
 }
 
+/* A statement may name only a source that --source selects. */
+static struct src *
+selected_src(struct run *r, struct src *s, const char *opt, const char *text)
+{
+	if (s->selected)
+		return (s);
+	tr_error_set(r->err, TR_EUSAGE, "%s '%s': source %" PRId64 " is not "
+	    "selected (--source)", opt, text, s->id);
+	return (NULL);
+}
+
 /* The source 'spec' names: its id, its path, its file name, its format. */
 static struct src *
 find_src(struct run *r, const char *spec, const char *opt,
@@ -829,7 +907,7 @@ find_src(struct run *r, const char *spec, const char *opt,
 	if (*end == '\0' && errno == 0) {
 		for (i = 0; i < r->n; i++)
 			if (r->s[i].id == id)
-				return (&r->s[i]);
+				return (selected_src(r, &r->s[i], opt, text));
 		tr_error_set(r->err, TR_EUSAGE, "%s '%s': no source %lld in "
 		    "the store", opt, text, id);
 		return (NULL);
@@ -847,7 +925,7 @@ find_src(struct run *r, const char *spec, const char *opt,
 			}
 		}
 		if (nhit == 1)
-			return (hit);
+			return (selected_src(r, hit, opt, text));
 		if (nhit > 1) {
 			tr_error_set(r->err, TR_EUSAGE, "%s '%s': '%s' names "
 			    "%zu sources; use the source number", opt, text,
@@ -1098,6 +1176,10 @@ zone_for(struct run *r, const struct src *s, const char **why)
 		*why = "--tz";
 		return (z);
 	}
+	if (local && s->kept_zone != NULL) {
+		*why = "--tz, kept from an earlier run";
+		return (s->kept_zone);
+	}
 	if (!local || (json_is_string(from) &&
 	    strcmp(json_string_value(from), "option") == 0))
 		return (NULL);
@@ -1137,6 +1219,160 @@ zone_shift(struct run *r, struct src *s, const char *z, const char *why,
 		tr_buf_adds(&s->ev, " (the zone changes offset during the "
 		    "capture: its offset at the start is used)");
 	return (0);
+}
+
+/* --- what the data can vouch for ----------------------------------- */
+
+/* How many time stamps of a source are looked at for their resolution. */
+#define RES_ROWS	1000
+#define RES_MIN		8
+
+/*
+ * The resolution of a source's time stamps: the largest power of ten up
+ * to 1 s that divides every native time looked at (nvidia-smi prints
+ * milliseconds, dmon whole seconds, perf script microseconds without
+ * --ns); 1 for nanoseconds, 0 when too few times say.  A source moved
+ * with a drift is not looked at: its native times are rounded back.
+ */
+static int
+time_resolution(struct run *r, struct src *s)
+{
+	static const char *const q[] = {
+		"SELECT c.ts FROM track t JOIN counter c ON c.track_id = t.id "
+		    "WHERE t.source_id = ?1 LIMIT ?2",
+		"SELECT ts FROM sample WHERE source_id = ?1 AND ts IS NOT NULL "
+		    "LIMIT ?2",
+		"SELECT ts FROM slice_run WHERE source_id = ?1 LIMIT ?2",
+		"SELECT ts FROM profile WHERE source_id = ?1 "
+		    "AND ts IS NOT NULL AND ts <> 0 LIMIT ?2",
+	};
+	sqlite3_stmt	*st;
+	int64_t		 res = INT64_C(1000000000), t, n = 0;
+	size_t		 i;
+	int		 rc;
+
+	s->res = 0;
+	if (s->cur.drift != 0)
+		return (0);
+	for (i = 0; i < sizeof q / sizeof q[0] && res > 1; i++) {
+		if ((st = tr_db_prepare(r->db, q[i], r->err)) == NULL)
+			return (-1);
+		sqlite3_bind_int64(st, 1, s->id);
+		sqlite3_bind_int(st, 2, RES_ROWS);
+		while (res > 1 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+			t = tr_align_inverse(&s->cur,
+			    sqlite3_column_int64(st, 0));
+			while (res > 1 && t % res != 0)
+				res /= 10;
+			n++;
+		}
+		sqlite3_finalize(st);
+		if (res > 1 && rc != SQLITE_DONE)
+			return (tr_db_error(r->db, r->err,
+			    "cannot read times"));
+	}
+	if (n >= RES_MIN)
+		s->res = res;
+	return (0);
+}
+
+/*
+ * Never state an uncertainty finer than the data's time stamps or its
+ * sampling interval: the mapping may be exact to the ns, the times it
+ * maps are not (100 ms samples with ms time stamps are not known to
+ * 500 ns).
+ */
+static void
+floor_unc(struct src *s)
+{
+	int64_t	f = s->res > s->interval ? s->res : s->interval;
+	char	buf[32];
+
+	if (!s->done || s->unc == UNKNOWN || f <= 1 || s->unc >= f)
+		return;
+	s->unc = f;
+	tr_format_duration(f, buf, sizeof buf);
+	tr_buf_printf(&s->ev, "%suncertainty no finer than its %s (%s)",
+	    s->ev.len ? "; " : "", f == s->interval ? "sampling interval" :
+	    "time stamps", buf);
+}
+
+/* A decided source's range on the timeline, in its new mapping. */
+static void
+new_range(const struct src *s, int64_t *lo, int64_t *hi)
+{
+	*lo = tr_align_forward(&s->map, tr_align_inverse(&s->cur, s->ts_min));
+	*hi = tr_align_forward(&s->map, tr_align_inverse(&s->cur, s->ts_max));
+}
+
+/*
+ * A source that lies apart from every other source of its host by more
+ * than its own span (and its uncertainty) is suspect: a wrong zone (an
+ * hour), a wrong offset.  It is said in its evidence and as a note.  The
+ * sources estimated against it do not count as others, since they follow
+ * it; their evidence names it.
+ */
+static void
+check_apart(struct run *r, struct tr_out *out)
+{
+	struct src	*s, *o;
+	int64_t		 lo, hi, olo, ohi, gap, best, span, lim;
+	size_t		 i, j;
+	int		 before = 0, others;
+	char		 b1[32], b2[32];
+
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		if (!s->done || !s->selected || !s->has_range)
+			continue;
+		new_range(s, &lo, &hi);
+		best = INT64_MAX;
+		others = 0;
+		for (j = 0; j < r->n; j++) {
+			o = &r->s[j];
+			if (o == s || !o->done || !o->has_range ||
+			    o->est_ref == s->id || !same_host(o->host, s->host))
+				continue;
+			others++;
+			new_range(o, &olo, &ohi);
+			gap = olo > hi ? olo - hi : lo > ohi ? lo - ohi : 0;
+			if (gap < best) {
+				best = gap;
+				before = olo > hi;
+			}
+		}
+		span = hi - lo;
+		lim = s->unc != UNKNOWN && s->unc > span ? s->unc : span;
+		if (others == 0 || best <= lim)
+			continue;
+		s->apart = best;
+		tr_format_duration(best, b1, sizeof b1);
+		tr_format_duration(span, b2, sizeof b2);
+		tr_buf_printf(&s->ev, "%swarning: %s %s the other sources, "
+		    "more than its own span (%s)", s->ev.len ? "; " : "", b1,
+		    before ? "before" : "after", b2);
+		if (s->zone != NULL)
+			tr_out_note(out, "warning: source %" PRId64 " (%s) "
+			    "lies %s %s every other source, more than its own "
+			    "span (%s): a wrong time zone or offset? (its local "
+			    "times are read in %s, from %s)", s->id,
+			    base_name(s->path), b1, before ? "before" : "after",
+			    b2, s->zone, s->zone_from);
+		else
+			tr_out_note(out, "warning: source %" PRId64 " (%s) "
+			    "lies %s %s every other source, more than its own "
+			    "span (%s): a wrong offset?", s->id,
+			    base_name(s->path), b1, before ? "before" : "after",
+			    b2);
+	}
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		for (j = 0; j < r->n && s->est_ref != 0 && s->selected; j++)
+			if (r->s[j].id == s->est_ref && r->s[j].apart > 0)
+				tr_buf_printf(&s->ev, "; estimated against "
+				    "source %" PRId64 ", which lies apart",
+				    s->est_ref);
+	}
 }
 
 /* --- deciding -------------------------------------------------------- */
@@ -1270,9 +1506,18 @@ decide_exact(struct run *r, struct src *s)
 		s->map.offset = 0;
 		s->unc = 0;
 	} else if (s->cls == C_WALL) {
-		if ((z = zone_for(r, s, &why)) != NULL &&
-		    zone_shift(r, s, z, why, &zoff) != 0)
-			return (-1);
+		if ((z = zone_for(r, s, &why)) != NULL) {
+			if (zone_shift(r, s, z, why, &zoff) != 0)
+				return (-1);
+			s->zone = z;
+			s->zone_from = strncmp(why, "--tz", 4) == 0 ?
+			    "trace-align --tz" : why;
+		} else if (s->zone != NULL && (strcmp(s->zone_from, "TZ") ==
+		    0 || strcmp(s->zone_from, "system") == 0))
+			tr_buf_printf(&s->ev, "local times read in %s, the %s "
+			    "zone at import (a guess: --tz states it)",
+			    s->zone, strcmp(s->zone_from, "TZ") == 0 ?
+			    "TZ variable's" : "system's");
 		if ((n = wall_anchors(r, s, &a)) > 0) {
 			if (s->ev.len > 0)
 				tr_buf_adds(&s->ev, "; ");
@@ -1311,6 +1556,7 @@ decide_exact(struct run *r, struct src *s)
 		    "undoes it)", s->ev.len ? "; " : "");
 		set_method(s, s->cur_method, s->cur_conf);
 		s->unc = UNKNOWN;
+		s->est_ref = s->kept_ref;
 		{
 			json_t	*al = json_object_get(s->meta, "align");
 			int	 ok;
@@ -1321,6 +1567,7 @@ decide_exact(struct run *r, struct src *s)
 		}
 	}
 	new_offset(s, by_anchors);
+	floor_unc(s);
 	return (0);
 }
 
@@ -1369,11 +1616,12 @@ decide_pairs(struct run *r, int *progress)
 	}
 	for (i = 0; i < r->n; i++) {
 		a = &r->s[i];
-		if (a->done || a->nuanc == 0)
+		if (a->done || !a->selected || a->nuanc == 0)
 			continue;
 		describe(&a->ev, a->uanc, a->nuanc);
 		fit(a, a->uanc, a->nuanc, a->cls != C_WALL, native_mid(a));
 		set_method(a, "user-pair", 1);
+		floor_unc(a);
 		on_aligned(a);
 		*progress = 1;
 	}
@@ -1491,8 +1739,8 @@ load_points(struct run *r, struct src *s, int64_t pid, const char *comm,
 	for (k = 0; k < 2; k++) {
 		sql = k == 0 ? tr_xasprintf("SELECT s.ts, s.thread_id %s "
 		    "ORDER BY s.ts LIMIT %d", from, PERIOD_ROWS) :
-		    tr_xasprintf("SELECT s.ts %s AND (?4 = 1 OR s.id %% ?4 = 0)",
-		    from);
+		    tr_xasprintf("SELECT s.ts %s "
+		    "AND (?4 = 1 OR s.id %% ?4 = 0)", from);
 		st = tr_db_prepare(r->db, sql, r->err);
 		free(sql);
 		if (st == NULL)
@@ -1891,9 +2139,11 @@ estimate(struct run *r, struct src *s, int *progress)
 	s->map.offset = best.x.lag + best.base;
 	s->map.drift = 0;
 	s->map.ref = 0;
+	s->est_ref = best.ref->id;
 	s->unc = best.x.uncertainty;
 	if (best.ref->unc != UNKNOWN)
 		s->unc += best.ref->unc;
+	floor_unc(s);
 	set_method(s, best.x.confidence < r->o->min_confidence ? "forced" :
 	    "estimate", best.x.confidence);
 	on_aligned(s);
@@ -1915,7 +2165,7 @@ estimate_all(struct run *r, int *progress)
 		ndone += r->s[i].done;
 	for (i = 0; i < r->n; i++) {
 		s = &r->s[i];
-		if (s->done || s->tried == ndone)
+		if (s->done || !s->selected || s->tried == ndone)
 			continue;
 		if (s->tried == 0)
 			s->ev_base = s->ev.len;
@@ -2088,6 +2338,13 @@ save_source(struct run *r, struct src *s)
 		json_object_set_new(al, "uncertainty_ns", s->unc == UNKNOWN ?
 		    json_null() : json_integer(s->unc));
 		json_object_set_new(al, "evidence", json_string(s->ev.data));
+		if (s->est_ref != 0)
+			json_object_set_new(al, "estimated_against",
+			    json_integer(s->est_ref));
+		if (s->zone_from != NULL &&
+		    strcmp(s->zone_from, "trace-align --tz") == 0)
+			json_object_set_new(al, "stated_zone",
+			    json_string(s->zone));
 		if (s->has_uoff) {
 			json_object_set_new(al, "user_offset_ns",
 			    json_integer(s->uoff));
@@ -2110,7 +2367,12 @@ static int
 changed(const struct src *s)
 {
 	const char	*m = s->done ? s->method : NULL;
+	json_t		*al, *ev;
+	int64_t		 u;
+	int		 ok;
 
+	if (!s->selected)
+		return (0);
 	if (!same_map(&s->cur, &s->map))
 		return (2);
 	if ((m == NULL) != (s->cur_method == NULL) ||
@@ -2118,6 +2380,13 @@ changed(const struct src *s)
 		return (1);
 	if (s->done && !(isnan(s->conf) && isnan(s->cur_conf)) &&
 	    s->conf != s->cur_conf)
+		return (1);
+	/* What the store records must be what was printed. */
+	al = json_object_get(s->meta, "align");
+	ev = json_object_get(al, "evidence");
+	u = json_int(al, "uncertainty_ns", &ok);
+	if (s->done && (!json_is_string(ev) || strcmp(json_string_value(ev),
+	    s->ev.data) != 0 || (s->unc == UNKNOWN ? ok : !ok || u != s->unc)))
 		return (1);
 	return (0);
 }
@@ -2262,86 +2531,107 @@ out:
 
 /* --- the report ------------------------------------------------------ */
 
-static void
-out_dur(struct tr_out *out, int table, int64_t ns, int sign)
-{
-	char	buf[48];
+static const char *const report_cols[] = {
+	"source", "path", "format", "clock", "zone", "zone_from", "method",
+	"offset", "drift_ppm", "uncertainty", "confidence", "start", "end",
+	"evidence"
+};
+enum {
+	COL_UNC = 9, COL_START = 11, COL_END = 12
+};
 
-	if (!table) {
-		tr_out_int(out, ns);
-		return;
-	}
-	dur(ns, buf, sizeof buf, sign);
-	tr_out_text(out, buf);
+static void
+report_text(struct tr_out *out, const char *t)
+{
+	if (t != NULL)
+		tr_out_text(out, t);
+	else
+		tr_out_null(out);
 }
 
+/*
+ * The mapping's columns: offset, drift, uncertainty, confidence.  In a
+ * table the offset keeps its sign and every millisecond digit (a wall
+ * clock's offset is the epoch: 1795958908.706s), the drift and the
+ * confidence are rounded for reading; CSV and JSON keep base units.
+ */
+static void
+report_mapping(struct tr_out *out, const struct src *s, int table)
+{
+	double	c = s->done ? s->conf : s->est_conf;
+	char	buf[48];
+
+	if (!s->done)
+		tr_out_null(out);
+	else if (table) {
+		dur(s->map.offset, buf, sizeof buf, 1);
+		tr_out_text(out, buf);
+	} else
+		tr_out_int(out, s->map.offset);
+	if (!s->done)
+		tr_out_null(out);
+	else if (table) {
+		snprintf(buf, sizeof buf, "%.3f", s->map.drift * 1e6);
+		tr_out_text(out, buf);
+	} else	/* the store keeps every digit; 1e-6 ppm is plenty */
+		tr_out_real(out, round(s->map.drift * 1e12) / 1e6);
+	if (s->done && s->unc != UNKNOWN)
+		tr_out_int(out, s->unc);
+	else
+		tr_out_null(out);
+	if (isnan(c))
+		tr_out_null(out);
+	else if (table) {
+		snprintf(buf, sizeof buf, "%.2f", c);
+		tr_out_text(out, buf);
+	} else
+		tr_out_real(out, c);
+}
+
+/*
+ * One row per selected source.  Start and end are store times: in a
+ * table from the store's start (after the change; with -n, the store as
+ * it is), with the wall clock beside them where the store knows it.
+ */
 static int
 report(struct run *r, struct tr_out *out, int table)
 {
-	static const char *const cols[] = {
-		"source", "path", "format", "clock", "method", "offset",
-		"drift_ppm", "uncertainty", "confidence", "start", "end",
-		"evidence"
-	};
 	struct src	*s;
-	int64_t		 t0 = INT64_MAX, lo, hi;
+	int64_t		 lo, hi, origin, woff;
 	size_t		 i;
-	char		 buf[48];
+	int		 has_wall;
 
-	for (i = 0; i < r->n; i++) {
-		s = &r->s[i];
-		if (s->done && s->has_range) {
-			lo = tr_align_forward(&s->map, tr_align_inverse(&s->cur,
-			    s->ts_min));
-			if (lo < t0)
-				t0 = lo;
-		}
+	if (r->o->store_origin != NULL) {
+		if (r->o->store_origin(r->db, &origin, &has_wall, &woff,
+		    r->err) != 0)
+			return (-1);
+		tr_out_set_clock(out, origin, has_wall, woff);
 	}
-	tr_out_columns(out, (int)(sizeof cols / sizeof cols[0]), cols);
+	tr_out_columns(out, (int)(sizeof report_cols / sizeof report_cols[0]),
+	    report_cols);
+	tr_out_column_unit(out, COL_UNC, TR_UNIT_NS);
+	tr_out_column_unit(out, COL_START, TR_UNIT_TS);
+	tr_out_column_unit(out, COL_END, TR_UNIT_TS);
 	for (i = 0; i < r->n; i++) {
 		s = &r->s[i];
+		if (!s->selected)
+			continue;
 		tr_out_int(out, s->id);
 		tr_out_text(out, s->path);
 		tr_out_text(out, s->format);
 		tr_out_text(out, s->clock);
+		report_text(out, s->zone);
+		report_text(out, s->zone_from);
 		if (s->done)
 			tr_out_text(out, s->method);
 		else
 			tr_out_text(out, isnan(s->est_conf) ? "none" :
 			    "refused");
-		if (s->done)
-			out_dur(out, table, s->map.offset, 1);
-		else
-			tr_out_null(out);
-		if (!s->done)
-			tr_out_null(out);
-		else if (table) {
-			snprintf(buf, sizeof buf, "%.3f", s->map.drift * 1e6);
-			tr_out_text(out, buf);
-		} else	/* the store keeps every digit; 1e-6 ppm is plenty */
-			tr_out_real(out, round(s->map.drift * 1e12) / 1e6);
-		if (s->done && s->unc != UNKNOWN)
-			out_dur(out, table, s->unc, 0);
-		else
-			tr_out_null(out);
-		{
-			double	c = s->done ? s->conf : s->est_conf;
-
-			if (isnan(c))
-				tr_out_null(out);
-			else if (table) {
-				snprintf(buf, sizeof buf, "%.2f", c);
-				tr_out_text(out, buf);
-			} else
-				tr_out_real(out, c);
-		}
+		report_mapping(out, s, table);
 		if (s->done && s->has_range) {
-			lo = tr_align_forward(&s->map, tr_align_inverse(&s->cur,
-			    s->ts_min));
-			hi = tr_align_forward(&s->map, tr_align_inverse(&s->cur,
-			    s->ts_max));
-			out_dur(out, table, table ? lo - t0 : lo, table);
-			out_dur(out, table, table ? hi - t0 : hi, table);
+			new_range(s, &lo, &hi);
+			tr_out_int(out, lo);
+			tr_out_int(out, hi);
 		} else {
 			tr_out_null(out);
 			tr_out_null(out);
@@ -2353,6 +2643,37 @@ report(struct run *r, struct tr_out *out, int table)
 }
 
 /* --- the run --------------------------------------------------------- */
+
+/*
+ * Sources --source leaves out stay as they are: on the timeline as an
+ * earlier run put them (references for the others), or not.
+ */
+static void
+keep_unselected(struct run *r)
+{
+	struct src	*s;
+	json_t		*al;
+	size_t		 i;
+	int		 ok;
+	int64_t		 u;
+
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		if (s->selected || (s->cur_method == NULL && s->cls != C_MONO))
+			continue;
+		s->map = s->cur;
+		if (s->cur_method == NULL) {
+			set_method(s, "native", 1);
+			s->unc = 0;
+			continue;
+		}
+		set_method(s, s->cur_method, s->cur_conf);
+		al = json_object_get(s->meta, "align");
+		u = json_int(al, "uncertainty_ns", &ok);
+		s->unc = ok ? u : UNKNOWN;
+		s->est_ref = s->kept_ref;
+	}
+}
 
 /*
  * A relative --offset on a source that nothing aligned: there is nothing
@@ -2398,15 +2719,21 @@ tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
 	table = o->human;
 	if (load_sources(&r) != 0)
 		goto out;
+	for (i = 0; i < r.n; i++)
+		if (time_resolution(&r, &r.s[i]) != 0)
+			goto out;
+	keep_unselected(&r);
 	if (o->reset) {
 		for (i = 0; i < r.n; i++)
-			tr_buf_adds(&r.s[i].ev, "reset to its native clock");
+			if (r.s[i].selected)
+				tr_buf_adds(&r.s[i].ev, "reset to its native "
+				    "clock");
 	} else {
 		collect_pairs(&r);
 		if (collect_logs(&r) != 0 || apply_statements(&r) != 0)
 			goto out;
 		for (i = 0; i < r.n; i++)
-			if (decide_exact(&r, &r.s[i]) != 0)
+			if (r.s[i].selected && decide_exact(&r, &r.s[i]) != 0)
 				goto out;
 		for (pass = 0; pass < (int)r.n + 1; pass++) {
 			progress = 0;
@@ -2428,6 +2755,7 @@ tr_align_run(struct tr_db *db, const struct tr_align_opts *o,
 				    "no anchor (estimation is off)" :
 				    "no anchor");
 		}
+	check_apart(&r, out);
 	if (!o->dry_run && apply(&r) != 0)
 		goto out;
 	rc = report(&r, out, table);

@@ -68,6 +68,22 @@ struct tr_align_opts {
 	unsigned		 ignore;	/* TR_ANCHOR_* not to use */
 	size_t			 nstmts;
 	struct tr_align_stmt	*stmts;
+	/*
+	 * --source: align and report only these sources (borrowed; the
+	 * others stay as they are, and serve as references); none: all.
+	 */
+	const int64_t		*sources;
+	size_t			 nsources;
+	/*
+	 * The store's start and wall clock for the report's start and end
+	 * (tr_out_set_clock()), read after the change is applied: the
+	 * selection model's tr_sel_store_origin(), which the tool passes
+	 * so that align/ depends on store/ and base/ only.  NULL: the
+	 * table shows store nanoseconds.
+	 */
+	int			(*store_origin)(struct tr_db *, int64_t *origin,
+				    int *has_wall, int64_t *wall_offset,
+				    struct tr_error *);
 };
 
 void	tr_align_opts_init(struct tr_align_opts *);
@@ -91,9 +107,11 @@ unsigned tr_align_anchor_kind(const char *name);
 /*
  * Work out every source's mapping, apply the changed ones (unless
  * 'dry_run'; every row of a source moves in the same transaction) and
- * write one row per source to 'out'.  Returns 0, or -1 with 'err' set and
- * the store unchanged; a statement naming an unknown source or a time it
- * cannot read is a TR_EUSAGE error.
+ * write one row per source to 'out'.  What the data cannot vouch for is
+ * said as notes on 'out' (tr_out_note()): a source that lies apart from
+ * every other one by more than its own span.  Returns 0, or -1 with
+ * 'err' set and the store unchanged; a statement naming an unknown or
+ * unselected source, or a time it cannot read, is a TR_EUSAGE error.
  */
 int	tr_align_run(struct tr_db *, const struct tr_align_opts *,
 	    struct tr_out *, struct tr_error *);

@@ -4,5 +4,5 @@ trace-import -q data/align/real || exit 1
 pid=$(trace-query -F csv sql "SELECT DISTINCT p.pid FROM perf_sample p" |
     tail -n 1)
 trace-align -n --ignore go-log --pid "trace.out=$pid" -F csv |
-    cut -d, -f1,5 | tail -n 1
+    cut -d, -f1,7 | tail -n 1
 trace-align -n --ignore go-log --pid trace.out=1 -F csv | tail -n 1

@@ -9,6 +9,6 @@ set -- $(trace-query -F csv sql "$q" | tail -n 1 | tr ',=' '  ')
 native=$1 mono=$3
 trace-align --ignore go-log --no-estimate \
     --pair "trace.out:${native}ns=perf.txt.gz:${mono}ns" -F csv |
-    cut -d, -f1,5,6,8,9
+    cut -d, -f1,7,8,10,11
 trace-query -F csv sql "$q" | tail -n 1 | tr ',=' '  ' |
     awk '{ print ($1 == $3) ? "the log is on its monotonic time" : "off by " $1 - $3 }'
