@@ -350,8 +350,10 @@ tr_sel_option(struct tr_sel *s, const char *name, const char *value,
 			return (-1);
 		/* The syntax now; the store's clock on resolve. */
 		if (tr_sel_parse_time(name, value, 0, 1, 0, "UTC", &dummy,
-		    err) != 0)
-			return (-1);
+		    err) != 0) {
+			tr_error_init(err);
+			return (time_syntax(name, value, err));
+		}
 		*t = value;
 	} else if (strcmp(name, "tz") == 0) {
 		if (once(name, s->tz != NULL, err) != 0)
