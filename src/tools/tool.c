@@ -9,8 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
 
 const char *tool_name = "trace";
+int tool_quiet;
 
 void
 tool_init(const char *name)
@@ -36,6 +40,8 @@ tool_note(const char *fmt, ...)
 {
 	va_list	ap;
 
+	if (tool_quiet)
+		return;
 	fprintf(stderr, "%s: ", tool_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -99,4 +105,63 @@ tool_usage(const char *text, int code)
 	fwrite(text, 1, end ? (size_t)(end - text) + 1 : strlen(text), stderr);
 	fprintf(stderr, "run '%s --help' for the options\n", tool_name);
 	exit(code);
+}
+
+enum tr_out_format
+tool_format_default(void)
+{
+	return (isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV);
+}
+
+enum tr_out_format
+tool_parse_format(const char *arg)
+{
+	static const char *const names[] = { "table", "csv", "json", NULL };
+	enum tr_out_format	 fmt;
+
+	if (tr_out_parse_format(arg, &fmt) != 0)
+		tool_die_unknown("output format", arg, names);
+	return (fmt);
+}
+
+struct tr_out *
+tool_out_new(enum tr_out_format fmt)
+{
+	struct tr_out	*o = tr_out_new(stdout, fmt);
+	char		*prefix = tr_xasprintf("%s: ", tool_name);
+
+	tr_out_set_notes(o, tool_quiet ? NULL : stderr, prefix);
+	free(prefix);
+	return (o);
+}
+
+void
+tool_die_unknown(const char *what, const char *arg,
+    const char *const *choices)
+{
+	struct tr_buf	b;
+	size_t		i, n;
+
+	for (n = 0; choices[n] != NULL; n++)
+		continue;
+	tr_buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			tr_buf_adds(&b, i + 1 == n ? " or " : ", ");
+		tr_buf_adds(&b, choices[i]);
+	}
+	tool_die(TOOL_EXIT_USAGE, "unknown %s '%s'; use %s", what, arg,
+	    b.data);
+}
+
+int
+tool_parse_name(const char *what, const char *arg,
+    const char *const *choices)
+{
+	int	i;
+
+	for (i = 0; choices[i] != NULL; i++)
+		if (strcmp(choices[i], arg) == 0)
+			return (i);
+	tool_die_unknown(what, arg, choices);
 }

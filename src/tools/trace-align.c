@@ -31,7 +31,8 @@ static const char usage_text[] =
 "\n"
 "  -d, --db FILE           the store (default: $TRACE_DB or trace.db)\n"
 "  -n, --dry-run           change nothing; print what would be applied\n"
-"  -F, --format FMT        table (default on a terminal), csv or json\n"
+"  -F, --output-format FMT table (default on a terminal), csv\n"
+"                          (default otherwise) or json\n"
 "  -q, --quiet             no warnings on stderr\n"
 "  -s, --source ID         align and report only sources ID (1,3,5-7;\n"
 "                          repeatable); the others stay as they are\n"
@@ -80,7 +81,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "output-format", required_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "source", required_argument, NULL, 's' },
 		{ "reset", no_argument, NULL, OPT_RESET },
@@ -106,13 +107,13 @@ main(int argc, char **argv)
 	const char		*dbpath = NULL;
 	char			*end;
 	unsigned		 k;
-	int			 c, quiet = 0, status = 0;
+	int			 c, status = 0;
 
 	tool_init("trace-align");
 	tr_align_opts_init(&o);
 	tr_sel_init(&sel, TR_SEL_SOURCE);
 	tr_error_init(&err);
-	fmt = isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV;
+	fmt = tool_format_default();
 	while ((c = getopt_long(argc, argv, "d:nF:qs:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
@@ -123,13 +124,10 @@ main(int argc, char **argv)
 			o.dry_run = 1;
 			break;
 		case 'F':
-			if (tr_out_parse_format(optarg, &fmt) != 0)
-				tool_die(TOOL_EXIT_USAGE, "unknown output "
-				    "format '%s'; use table, csv or json",
-				    optarg);
+			fmt = tool_parse_format(optarg);
 			break;
 		case 'q':
-			quiet = 1;
+			tool_quiet = 1;
 			break;
 		case 's':
 			if (tr_sel_option(&sel, "source", optarg, &err) < 0)
@@ -204,8 +202,7 @@ main(int argc, char **argv)
 		tr_sel_release(&sel);
 		return (tool_report(&err));
 	}
-	out = tr_out_new(stdout, fmt);
-	tr_out_set_notes(out, quiet ? NULL : stderr, "trace-align: ");
+	out = tool_out_new(fmt);
 	if (tr_sel_resolve(&sel, db, &err) != 0)
 		status = tool_report(&err);
 	else {

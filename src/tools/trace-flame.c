@@ -17,7 +17,7 @@
 #include "base/util.h"
 
 static const char usage_text[] =
-"usage: trace-flame [-d DB] [--folded] [selection] [naming] [drawing]\n"
+"usage: trace-flame [-q] [-d DB] [--folded] [selection] [naming] [drawing]\n"
 "\n"
 "Draw the selected stack samples as an interactive SVG flame graph on\n"
 "standard output, or print them as folded stacks.\n"
@@ -70,6 +70,7 @@ static const char usage_text[] =
 "                       samples, nanoseconds or bytes)\n"
 "      --inverted       icicle graph: roots at the top\n"
 "      --reverse        merge stacks from the leaf\n"
+"  -q, --quiet          no notes on standard error, only errors\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n";
 
@@ -159,6 +160,7 @@ main(int argc, char **argv)
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -179,7 +181,7 @@ main(int argc, char **argv)
 	tr_sel_init(&sel, FLAME_SEL);
 	tr_flame_fold_opts_init(&fo);
 	tr_svg_opts_init(&so);
-	while ((c = getopt_long(argc, argv, "d:s:e:p:t:c:hV", longopts,
+	while ((c = getopt_long(argc, argv, "d:s:e:p:t:c:qhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -262,6 +264,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_PPROF:
 			pprof_out = optarg;
+			break;
+		case 'q':
+			tool_quiet = 1;
 			break;
 		case 'h':
 			usage(0);

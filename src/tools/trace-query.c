@@ -15,7 +15,7 @@
 #include "tool.h"
 
 static const char usage_text[] =
-"usage: trace-query [-d DB] [-F table|csv|json] QUERY [ARG...]\n"
+"usage: trace-query [-q] [-d DB] [-F table|csv|json] QUERY [ARG...]\n"
 "       trace-query -l\n"
 "       trace-query help [QUERY]\n"
 "\n"
@@ -23,9 +23,11 @@ static const char usage_text[] =
 "query's options: trace-query QUERY --help, or trace-query help QUERY.\n"
 "\n"
 "  -d, --db FILE        the store (default: $TRACE_DB or trace.db)\n"
-"  -F, --format FMT     table (default on a terminal), csv (default\n"
+"  -F, --output-format FMT\n"
+"                       table (default on a terminal), csv (default\n"
 "                       otherwise) or json\n"
 "  -l, --list           list the queries and exit\n"
+"  -q, --quiet          no notes on standard error, only errors\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n";
 
@@ -90,7 +92,8 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -105,18 +108,19 @@ main(int argc, char **argv)
 	int			 c, status = 0;
 
 	tool_init("trace-query");
-	fmt = isatty(STDOUT_FILENO) ? TR_OUT_TABLE : TR_OUT_CSV;
+	fmt = tool_format_default();
 	/* '+': options end at the query name; its arguments are its own. */
-	while ((c = getopt_long(argc, argv, "+d:F:lhV", longopts,
+	while ((c = getopt_long(argc, argv, "+d:F:lqhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dbpath = optarg;
 			break;
 		case 'F':
-			if (tr_out_parse_format(optarg, &fmt) != 0)
-				tool_die(TOOL_EXIT_USAGE, "unknown output format "
-				    "'%s'; use table, csv or json", optarg);
+			fmt = tool_parse_format(optarg);
+			break;
+		case 'q':
+			tool_quiet = 1;
 			break;
 		case 'l':
 			list_queries();
@@ -149,7 +153,7 @@ main(int argc, char **argv)
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
 	    &err)) == NULL)
 		return (tool_report(&err));
-	out = tr_out_new(stdout, fmt);
+	out = tool_out_new(fmt);
 	/* A write error is reported once, by tool_close_stdout(). */
 	if (q->run(db, argc - optind, argv + optind, out, &err) != 0)
 		status = ferror(stdout) ? TOOL_EXIT_DATA : tool_report(&err);
