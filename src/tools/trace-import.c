@@ -38,7 +38,8 @@ static const char usage_text[] =
 "      --fields LIST    the columns of CSV written with 'noheader': the\n"
 "                       --query-gpu/--query-compute-apps list\n"
 "  -l, --list-formats   list the formats and exit\n"
-"  -q, --quiet          print nothing for inputs that import cleanly\n"
+"  -q, --quiet          print errors only: no line per input imported,\n"
+"                       already imported or skipped\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n";
 
@@ -138,15 +139,22 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 	struct tr_import_result	 res;
 	struct tr_error		 err;
 	struct stat		 st;
-	char			**paths = NULL;
-	size_t			 n = 0, i;
+	char			**paths = NULL, **notes = NULL;
+	size_t			 n = 0, nnotes = 0, i;
 	int			 status = 0;
 
 	tr_error_init(&err);
 	if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 &&
 	    S_ISDIR(st.st_mode)) {
-		if (tr_import_list_dir(arg, &paths, &n, &err) != 0)
+		if (tr_import_list_dir(arg, &paths, &n, &notes, &nnotes,
+		    &err) != 0)
 			return (tool_report(&err));
+		for (i = 0; i < nnotes; i++) {
+			if (!quiet)
+				tool_note("%s", notes[i]);
+			free(notes[i]);
+		}
+		free(notes);
 		opts->skip_unknown = 1;
 		for (i = 0; i < n; i++) {
 			tr_error_init(&err);
@@ -156,7 +164,7 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 			else {
 				if (!res.skipped && !res.duplicate)
 					(*imported)++;
-				if (!quiet || res.skipped || res.duplicate)
+				if (!quiet)
 					report(paths[i], &res);
 			}
 			free(paths[i]);
@@ -171,7 +179,7 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 		return (tool_report(&err));
 	if (!res.duplicate)
 		(*imported)++;
-	if (!quiet || res.duplicate)
+	if (!quiet)
 		report(strcmp(arg, "-") == 0 ? "<stdin>" : arg, &res);
 	return (0);
 }

@@ -1221,6 +1221,941 @@ str_get(struct nw *w, uint64_t id)
 }
 
 /*
+ * Advancing an event, a handler per event type as Go's own
+ * internal/trace/order.go has: each checks that event 'e' can happen now
+ * in context 'cur' (its thread's P and goroutine, which a handler may
+ * point elsewhere, such as where a stolen P was bound), updates the
+ * state it orders by, queues the event (push()) and sets 'nc', the
+ * thread's context after it.  Returns 1 when the event went to the queue,
+ * 0 when its turn has not come (nothing changed), -1 on an error.
+ */
+
+/* PROC_STATUS */
+static int
+adv_proc_status(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+	uint64_t	 id;
+	int		 status;
+
+	id = e->args[0];
+	status = (int)e->args[1];
+	if (e->args[1] > P_SYSCALL_ABANDONED || status == P_BAD)
+		return (BAD(e, "invalid status for proc %" PRIu64
+		    ": %d", id, status));
+	if ((p = vp_get(w, id)) != NULL) {
+		if (status == P_SYSCALL_ABANDONED &&
+		    p->status == P_SYSCALL) {
+			e->args[1] = P_SYSCALL;
+			e->extra = 1;	/* it was running */
+		} else if (status == P_SYSCALL_ABANDONED &&
+		    p->status == P_SYSCALL_ABANDONED) {
+			e->args[1] = P_SYSCALL_ABANDONED;
+		} else if (p->status != status)
+			return (BAD(e, "inconsistent status for proc %"
+			    PRIu64 ": old %s vs. new %s", id,
+			    psn(p->status), psn(status)));
+		p->sgen = w->gen;
+		p->seq = 0;
+	} else {
+		p = tr_xcalloc(1, sizeof *p);
+		p->status = status;
+		p->sgen = w->gen;
+		tr_imap_put(&w->ps, id, p);
+	}
+	if (status == P_RUNNING || status == P_SYSCALL)
+		nc->p = id;
+	if (status == P_SYSCALL_ABANDONED && e->extra) {
+		/* Emit it where the P is bound. */
+		size_t	i;
+		int	found = 0;
+
+		for (i = 0; i < w->ms.cap; i++) {
+			struct vm	*x;
+
+			if (w->ms.slots[i].val == NULL)
+				continue;
+			x = w->ms.slots[i].val;
+			if (x->p == id) {
+				cur->m = w->ms.slots[i].key;
+				cur->p = id;
+				cur->g = x->g;
+				found = 1;
+			}
+		}
+		if (!found)
+			return (BAD(e, "failed to find sched context "
+			    "for proc %" PRIu64 " that's about to be "
+			    "stolen", id));
+	}
+	push(w, e, cur);
+	return (1);
+}
+
+/* PROC_START */
+static int
+adv_proc_start(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+	uint64_t	 id, seq;
+
+	id = e->args[0];
+	seq = e->args[1];
+	p = vp_get(w, id);
+	if (p == NULL || p->status != P_IDLE ||
+	    !succeeds(w->gen, seq, p->sgen, p->seq) || cur->p != NO_ID)
+		return (0);
+	if (need(w, e, cur, MUST, NOT, MAY, err) != 0)
+		return (-1);
+	p->status = P_RUNNING;
+	p->sgen = w->gen;
+	p->seq = seq;
+	nc->p = id;
+	push(w, e, cur);
+	return (1);
+}
+
+/* PROC_STOP */
+static int
+adv_proc_stop(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+
+	if ((p = vp_get(w, cur->p)) == NULL)
+		return (BAD(e, "event ProcStop for proc (%" PRId64
+		    ") that doesn't exist", (int64_t)cur->p));
+	if (p->status != P_RUNNING && p->status != P_SYSCALL)
+		return (BAD(e, "event ProcStop for proc that's not "
+		    "Running or Syscall"));
+	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
+		return (-1);
+	p->status = P_IDLE;
+	nc->p = NO_ID;
+	push(w, e, cur);
+	return (1);
+}
+
+/* PROC_STEAL */
+static int
+adv_proc_steal(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+	uint64_t	 id, seq, mid;
+	int		 status;
+
+	id = e->args[0];
+	seq = e->args[1];
+	p = vp_get(w, id);
+	if (p == NULL || (p->status != P_SYSCALL &&
+	    p->status != P_SYSCALL_ABANDONED) ||
+	    !succeeds(w->gen, seq, p->sgen, p->seq))
+		return (0);
+	if (need(w, e, cur, MUST, MAY, MAY, err) != 0)
+		return (-1);
+	status = p->status;
+	p->status = P_IDLE;
+	p->sgen = w->gen;
+	p->seq = seq;
+	e->extra = NO_ID;
+	if (status == P_SYSCALL_ABANDONED) {
+		push(w, e, cur);
+		return (1);
+	}
+	mid = e->args[2];
+	if (mid == cur->m) {
+		if (cur->p != id)
+			return (BAD(e, "tried to self-steal proc %"
+			    PRIu64 " (thread %" PRIu64 "), but got "
+			    "proc %" PRId64 " instead", id, mid,
+			    (int64_t)cur->p));
+		nc->p = NO_ID;
+		e->extra = cur->g;
+		push(w, e, cur);
+		return (1);
+	}
+	{
+		struct vm	*x = tr_imap_get(&w->ms, mid);
+
+		if (x == NULL)
+			return (BAD(e, "stole proc from non-existent "
+			    "thread %" PRIu64, mid));
+		if (x->p != id)
+			return (BAD(e, "tried to steal proc %" PRIu64
+			    " from thread %" PRIu64 ", but got proc %"
+			    PRId64 " instead", id, mid, (int64_t)x->p));
+		x->p = NO_ID;
+		e->extra = x->g;
+	}
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_STATUS, GO_STATUS_STACK */
+static int
+adv_go_status(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	uint64_t	 id, mid;
+	int		 status;
+
+	id = e->args[0];
+	mid = e->args[1];
+	status = (int)e->args[2];
+	if (e->args[2] > GO_WAITING || status == GO_BAD)
+		return (BAD(e, "invalid status for goroutine %" PRIu64
+		    ": %d", id, status));
+	if ((g = vg_get(w, id)) != NULL) {
+		if (g->status != status)
+			return (BAD(e, "inconsistent status for "
+			    "goroutine %" PRIu64 ": old %s vs. new %s",
+			    id, gsn(g->status), gsn(status)));
+		g->sgen = w->gen;
+		g->seq = 0;
+		e->extra = 0;
+	} else if (w->gen == w->initial_gen) {
+		g = tr_xcalloc(1, sizeof *g);
+		g->status = status;
+		g->sgen = w->gen;
+		tr_imap_put(&w->gs, id, g);
+		e->extra = 1;	/* new to us */
+	} else
+		return (BAD(e, "found goroutine status for new "
+		    "goroutine after the first generation: id=%" PRIu64
+		    " status=%s", id, gsn(status)));
+	if (status == GO_RUNNING)
+		nc->g = id;
+	else if (status == GO_SYSCALL) {
+		if (mid == NO_ID)
+			return (BAD(e, "found goroutine %" PRIu64
+			    " in syscall without a thread", id));
+		if (mid == cur->m) {
+			if (w->gen != w->initial_gen && cur->g != id)
+				return (BAD(e, "inconsistent thread "
+				    "for syscalling goroutine %" PRIu64
+				    ": thread has goroutine %" PRId64,
+				    id, (int64_t)cur->g));
+			nc->g = id;
+		} else {
+			struct vm	*x = tr_imap_get(&w->ms,
+			    mid);
+
+			if (x != NULL) {
+				if (x->g != id)
+					return (BAD(e, "inconsistent "
+					    "thread for syscalling "
+					    "goroutine %" PRIu64 ": "
+					    "thread has goroutine %"
+					    PRId64, id, (int64_t)x->g));
+				cur->g = x->g;
+			} else {
+				x = tr_xcalloc(1, sizeof *x);
+				x->g = id;
+				x->p = NO_ID;
+				tr_imap_put(&w->ms, mid, x);
+			}
+			cur->m = mid;
+		}
+	}
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_CREATE, GO_CREATE_BLOCKED */
+static int
+adv_go_create(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	uint64_t	 id;
+
+	(void)nc;
+	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) != NULL && g->status != GO_RUNNING)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Running", ev_name(e->type)));
+	id = e->args[0];
+	if (vg_get(w, id) != NULL)
+		return (BAD(e, "tried to create goroutine (%" PRIu64
+		    ") that already exists", id));
+	g = tr_xcalloc(1, sizeof *g);
+	g->status = e->type == EV_GO_CREATE ? GO_RUNNABLE : GO_WAITING;
+	g->sgen = w->gen;
+	tr_imap_put(&w->gs, id, g);
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_DESTROY, GO_STOP, GO_BLOCK */
+static int
+adv_go_stop(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
+		    "that doesn't exist", ev_name(e->type), cur->g));
+	if (g->status != GO_RUNNING)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Running", ev_name(e->type)));
+	nc->g = NO_ID;
+	push(w, e, cur);
+	if (e->type == EV_GO_DESTROY)
+		vg_free(tr_imap_del(&w->gs, cur->g));
+	else
+		g->status = e->type == EV_GO_STOP ? GO_RUNNABLE :
+		    GO_WAITING;
+	return (1);
+}
+
+/* GO_START */
+static int
+adv_go_start(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	uint64_t	 id, seq;
+
+	id = e->args[0];
+	seq = e->args[1];
+	g = vg_get(w, id);
+	if (g == NULL || g->status != GO_RUNNABLE ||
+	    !succeeds(w->gen, seq, g->sgen, g->seq))
+		return (0);
+	if (need(w, e, cur, MUST, MUST, NOT, err) != 0)
+		return (-1);
+	g->status = GO_RUNNING;
+	g->sgen = w->gen;
+	g->seq = seq;
+	nc->g = id;
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_UNBLOCK */
+static int
+adv_go_unblock(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	uint64_t	 id, seq;
+
+	(void)nc;
+	(void)err;
+	id = e->args[0];
+	seq = e->args[1];
+	g = vg_get(w, id);
+	if (g == NULL || g->status != GO_WAITING ||
+	    !succeeds(w->gen, seq, g->sgen, g->seq))
+		return (0);
+	g->status = GO_RUNNABLE;
+	g->sgen = w->gen;
+	g->seq = seq;
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_SWITCH, GO_SWITCH_DESTROY */
+static int
+adv_go_switch(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g, *ng;
+	uint64_t	 id, seq;
+
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
+		    "that doesn't exist", ev_name(e->type), cur->g));
+	if (g->status != GO_RUNNING)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Running", ev_name(e->type)));
+	id = e->args[0];
+	seq = e->args[1];
+	ng = vg_get(w, id);
+	if (ng == NULL || ng->status != GO_WAITING ||
+	    !succeeds(w->gen, seq, ng->sgen, ng->seq))
+		return (0);
+	push(w, e, cur);
+	{
+		struct nev	x = *e;
+		struct ctx	sc = *cur;
+
+		memset(x.args, 0, sizeof x.args);
+		if (e->type == EV_GO_SWITCH) {
+			g->status = GO_WAITING;
+			x.type = EV_GO_BLOCK;
+		} else {
+			x.type = EV_GO_DESTROY;
+			vg_free(tr_imap_del(&w->gs, cur->g));
+		}
+		push(w, &x, cur);
+		ng->status = GO_RUNNING;
+		ng->sgen = w->gen;
+		ng->seq = seq;
+		nc->g = id;
+		x.type = EV_GO_START;
+		x.args[0] = id;
+		x.args[1] = seq;
+		sc.g = NO_ID;
+		push(w, &x, &sc);
+	}
+	return (1);
+}
+
+/* GO_SYSCALL_BEGIN */
+static int
+adv_go_syscall_begin(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	struct vp	*p;
+
+	(void)nc;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
+		    "that doesn't exist", ev_name(e->type), cur->g));
+	if (g->status != GO_RUNNING)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Running", ev_name(e->type)));
+	g->status = GO_SYSCALL;
+	if ((p = vp_get(w, cur->p)) == NULL)
+		return (BAD(e, "uninitialized proc %" PRId64 " found "
+		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	p->status = P_SYSCALL;
+	if (!succeeds(w->gen, e->args[0], p->sgen, p->seq))
+		return (BAD(e, "failed to advance %s: can't make "
+		    "sequence: %" PRIu64 " (gen=%" PRIu64 ") -> %"
+		    PRIu64 " (gen=%" PRIu64 ")", ev_name(e->type),
+		    p->seq, p->sgen, e->args[0], w->gen));
+	p->sgen = w->gen;
+	p->seq = e->args[0];
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_SYSCALL_END */
+static int
+adv_go_syscall_end(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	struct vp	*p;
+
+	(void)nc;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
+		    "that doesn't exist", ev_name(e->type), cur->g));
+	if (g->status != GO_SYSCALL)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Syscall", ev_name(e->type)));
+	g->status = GO_RUNNING;
+	if ((p = vp_get(w, cur->p)) == NULL)
+		return (BAD(e, "uninitialized proc %" PRId64 " found "
+		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if (p->status != P_SYSCALL)
+		return (BAD(e, "expected proc %" PRId64 " in state "
+		    "Syscall, but got %s instead", (int64_t)cur->p,
+		    psn(p->status)));
+	p->status = P_RUNNING;
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_SYSCALL_END_BLOCKED */
+static int
+adv_go_syscall_end_blocked(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	struct vp	*p;
+
+	if (cur->p != NO_ID) {
+		if ((p = vp_get(w, cur->p)) == NULL)
+			return (BAD(e, "uninitialized proc %" PRId64
+			    " found during %s", (int64_t)cur->p,
+			    ev_name(e->type)));
+		if (p->status == P_SYSCALL)
+			return (0);
+	}
+	if (need(w, e, cur, MUST, MAY, MUST, err) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
+		    "that doesn't exist", ev_name(e->type), cur->g));
+	if (g->status != GO_SYSCALL)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Syscall", ev_name(e->type)));
+	nc->g = NO_ID;
+	g->status = GO_RUNNABLE;
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_CREATE_SYSCALL */
+static int
+adv_go_create_syscall(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	uint64_t	 id;
+
+	if (need(w, e, cur, MUST, MAY, NOT, err) != 0)
+		return (-1);
+	id = e->args[0];
+	if (vg_get(w, id) != NULL)
+		return (BAD(e, "tried to create goroutine (%" PRIu64
+		    ") in syscall that already exists", id));
+	g = tr_xcalloc(1, sizeof *g);
+	g->status = GO_SYSCALL;
+	g->sgen = w->gen;
+	tr_imap_put(&w->gs, id, g);
+	nc->g = id;
+	push(w, e, cur);
+	return (1);
+}
+
+/* GO_DESTROY_SYSCALL */
+static int
+adv_go_destroy_syscall(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	struct vp	*p;
+
+	if (need(w, e, cur, MUST, MAY, MUST, err) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
+		    "that doesn't exist", ev_name(e->type), cur->g));
+	if (g->status != GO_SYSCALL)
+		return (BAD(e, "event %s for goroutine that's not "
+		    "Syscall", ev_name(e->type)));
+	vg_free(tr_imap_del(&w->gs, cur->g));
+	nc->g = NO_ID;
+	if (cur->p != NO_ID) {
+		struct nev	x = *e;
+
+		if ((p = vp_get(w, cur->p)) == NULL)
+			return (BAD(e, "found invalid proc %" PRId64
+			    " during %s", (int64_t)cur->p,
+			    ev_name(e->type)));
+		if (p->status != P_SYSCALL)
+			return (BAD(e, "proc %" PRId64 " in unexpected "
+			    "state %s during %s", (int64_t)cur->p,
+			    psn(p->status), ev_name(e->type)));
+		p->status = P_SYSCALL_ABANDONED;
+		nc->p = NO_ID;
+		/* A self-steal: the P leaves with the goroutine. */
+		memset(x.args, 0, sizeof x.args);
+		x.type = EV_PROC_STEAL;
+		x.args[0] = cur->p;
+		x.args[2] = cur->m;
+		x.extra = NO_ID;
+		push(w, &x, cur);
+	}
+	push(w, e, cur);
+	return (1);
+}
+
+/* TASK_BEGIN */
+static int
+adv_task_begin(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vtask	*t;
+	const char	*s;
+	uint64_t	 id;
+
+	(void)nc;
+	id = e->args[0];
+	if (tr_imap_get(&w->tasks, id) != NULL)
+		return (BAD(e, "task ID conflict: %" PRIu64, id));
+	if ((s = str_get(w, e->args[2])) == NULL)
+		return (BAD(e, "invalid string ID %" PRIu64 " for %s "
+		    "event", e->args[2], ev_name(e->type)));
+	t = tr_xcalloc(1, sizeof *t);
+	t->name = tr_xstrdup(s);
+	t->parent = e->args[1];
+	tr_imap_put(&w->tasks, id, t);
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* TASK_END */
+static int
+adv_task_end(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vtask	*t;
+
+	(void)nc;
+	if ((t = tr_imap_del(&w->tasks, e->args[0])) != NULL) {
+		free(t->name);
+		free(t);
+	}
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* REGION_BEGIN, REGION_END */
+static int
+adv_region(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	const char	*s;
+
+	(void)nc;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((s = str_get(w, e->args[1])) == NULL)
+		return (BAD(e, "invalid string ID %" PRIu64 " for %s "
+		    "event", e->args[1], ev_name(e->type)));
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "encountered %s without known state for "
+		    "current goroutine %" PRIu64, ev_name(e->type),
+		    cur->g));
+	if (e->type == EV_REGION_BEGIN) {
+		if (g->nregions == g->capregions) {
+			g->capregions = g->capregions ?
+			    g->capregions * 2 : 4;
+			g->regions = tr_xrealloc(g->regions,
+			    g->capregions * sizeof *g->regions);
+			g->rnames = tr_xrealloc(g->rnames,
+			    g->capregions * sizeof *g->rnames);
+		}
+		g->regions[g->nregions] = e->args[0];
+		g->rnames[g->nregions++] = tr_xstrdup(s);
+	} else if (g->nregions > 0) {
+		if (g->regions[g->nregions - 1] != e->args[0] ||
+		    strcmp(g->rnames[g->nregions - 1], s) != 0)
+			return (BAD(e, "misuse of region in goroutine %"
+			    PRIu64 ": region end {%" PRIu64 " %s} when "
+			    "the inner-most active region start event "
+			    "is {%" PRIu64 " %s}", cur->g, e->args[0], s,
+			    g->regions[g->nregions - 1],
+			    g->rnames[g->nregions - 1]));
+		free(g->rnames[--g->nregions]);
+	}
+	push(w, e, cur);
+	return (1);
+}
+
+/* GC_ACTIVE */
+static int
+adv_gc_active(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	uint64_t	 seq;
+
+	(void)nc;
+	seq = e->args[0];
+	if (w->gen == w->initial_gen) {
+		if (w->gc_state != GC_UNDETERMINED)
+			return (BAD(e, "event GCActive in the first "
+			    "generation isn't first GC event"));
+		w->gc_seq = seq;
+		w->gc_state = GC_RUNNING;
+		push(w, e, cur);
+		return (1);
+	}
+	if (seq != w->gc_seq + 1)
+		return (0);
+	if (w->gc_state != GC_RUNNING)
+		return (BAD(e, "encountered GCActive while GC was not "
+		    "in progress"));
+	w->gc_seq = seq;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* GC_BEGIN */
+static int
+adv_gc_begin(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	uint64_t	 seq;
+
+	(void)nc;
+	seq = e->args[0];
+	if (w->gc_state == GC_UNDETERMINED) {
+		w->gc_seq = seq;
+		w->gc_state = GC_RUNNING;
+		push(w, e, cur);
+		return (1);
+	}
+	if (seq != w->gc_seq + 1)
+		return (0);
+	if (w->gc_state == GC_RUNNING)
+		return (BAD(e, "encountered GCBegin while GC was "
+		    "already in progress"));
+	w->gc_seq = seq;
+	w->gc_state = GC_RUNNING;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* GC_END */
+static int
+adv_gc_end(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	uint64_t	 seq;
+
+	(void)nc;
+	seq = e->args[0];
+	if (seq != w->gc_seq + 1)
+		return (0);
+	if (w->gc_state == GC_NOT_RUNNING)
+		return (BAD(e, "encountered GCEnd when GC was not in "
+		    "progress"));
+	if (w->gc_state == GC_UNDETERMINED)
+		return (BAD(e, "encountered GCEnd when GC was in an "
+		    "undetermined state"));
+	w->gc_seq = seq;
+	w->gc_state = GC_NOT_RUNNING;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* PROCS_CHANGE, GO_LABEL, USER_LOG */
+static int
+adv_user_go(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	(void)nc;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* HEAP_ALLOC, HEAP_GOAL */
+static int
+adv_heap(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	(void)nc;
+	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* SWEEP_BEGIN */
+static int
+adv_sweep_begin(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+
+	(void)nc;
+	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
+		return (-1);
+	p = vp_get(w, cur->p);
+	if (p == NULL)
+		return (BAD(e, "uninitialized proc %" PRId64 " found "
+		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if (range_begin(w, e, p->ranges, p->rdesc, &p->nranges,
+	    EV_SWEEP_BEGIN, 0, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* SWEEP_ACTIVE */
+static int
+adv_sweep_active(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+
+	(void)nc;
+	if ((p = vp_get(w, e->args[0])) == NULL)
+		return (BAD(e, "encountered GCSweepActive for unknown "
+		    "proc %" PRIu64, e->args[0]));
+	if (range_active(w, e, p->ranges, p->rdesc, &p->nranges,
+	    EV_SWEEP_BEGIN, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* SWEEP_END */
+static int
+adv_sweep_end(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vp	*p;
+
+	(void)nc;
+	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
+		return (-1);
+	p = vp_get(w, cur->p);
+	if (p == NULL)
+		return (BAD(e, "uninitialized proc %" PRId64 " found "
+		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if (range_end(w, e, p->ranges, p->rdesc, &p->nranges,
+	    EV_SWEEP_BEGIN, NULL, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* STW_BEGIN, ASSIST_BEGIN */
+static int
+adv_g_range_begin(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+
+	(void)nc;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "encountered event of type %d without "
+		    "known state for current goroutine %" PRIu64,
+		    e->type, cur->g));
+	if (range_begin(w, e, g->ranges, g->rdesc, &g->nranges,
+	    e->type, e->type == EV_STW_BEGIN ? e->args[0] : 0,
+	    err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* ASSIST_ACTIVE */
+static int
+adv_assist_active(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+
+	(void)nc;
+	if ((g = vg_get(w, e->args[0])) == NULL)
+		return (BAD(e, "uninitialized goroutine %" PRIu64
+		    " found during %s", e->args[0], ev_name(e->type)));
+	if (range_active(w, e, g->ranges, g->rdesc, &g->nranges,
+	    EV_ASSIST_BEGIN, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* STW_END, ASSIST_END */
+static int
+adv_g_range_end(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	struct vg	*g;
+	uint64_t	 desc;
+
+	(void)nc;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	if ((g = vg_get(w, cur->g)) == NULL)
+		return (BAD(e, "encountered event of type %d without "
+		    "known state for current goroutine %" PRIu64,
+		    e->type, cur->g));
+	if (range_end(w, e, g->ranges, g->rdesc, &g->nranges,
+	    specs[e->type].start, &desc, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* CLOCK_SNAPSHOT */
+static int
+adv_clock_snapshot(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	(void)cur;
+	(void)nc;
+	return (BAD(e, "event ClockSnapshot outside a sync batch"));
+}
+
+/* The experimental events (Go 1.23 AllocFree): a thread, in order. */
+static int
+adv_experimental(struct nw *w, struct nev *e, struct ctx *cur,
+    struct ctx *nc, struct tr_error *err)
+{
+	(void)nc;
+	if (need(w, e, cur, MUST, MAY, MAY, err) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+static int (*const advancers[EV_COUNT])(struct nw *, struct nev *,
+    struct ctx *, struct ctx *, struct tr_error *) = {
+	[EV_PROC_STATUS] = adv_proc_status,
+	[EV_PROC_START] = adv_proc_start,
+	[EV_PROC_STOP] = adv_proc_stop,
+	[EV_PROC_STEAL] = adv_proc_steal,
+	[EV_GO_STATUS] = adv_go_status,
+	[EV_GO_STATUS_STACK] = adv_go_status,
+	[EV_GO_CREATE] = adv_go_create,
+	[EV_GO_CREATE_BLOCKED] = adv_go_create,
+	[EV_GO_DESTROY] = adv_go_stop,
+	[EV_GO_STOP] = adv_go_stop,
+	[EV_GO_BLOCK] = adv_go_stop,
+	[EV_GO_START] = adv_go_start,
+	[EV_GO_UNBLOCK] = adv_go_unblock,
+	[EV_GO_SWITCH] = adv_go_switch,
+	[EV_GO_SWITCH_DESTROY] = adv_go_switch,
+	[EV_GO_SYSCALL_BEGIN] = adv_go_syscall_begin,
+	[EV_GO_SYSCALL_END] = adv_go_syscall_end,
+	[EV_GO_SYSCALL_END_BLOCKED] = adv_go_syscall_end_blocked,
+	[EV_GO_CREATE_SYSCALL] = adv_go_create_syscall,
+	[EV_GO_DESTROY_SYSCALL] = adv_go_destroy_syscall,
+	[EV_TASK_BEGIN] = adv_task_begin,
+	[EV_TASK_END] = adv_task_end,
+	[EV_REGION_BEGIN] = adv_region,
+	[EV_REGION_END] = adv_region,
+	[EV_GC_ACTIVE] = adv_gc_active,
+	[EV_GC_BEGIN] = adv_gc_begin,
+	[EV_GC_END] = adv_gc_end,
+	[EV_PROCS_CHANGE] = adv_user_go,
+	[EV_GO_LABEL] = adv_user_go,
+	[EV_USER_LOG] = adv_user_go,
+	[EV_HEAP_ALLOC] = adv_heap,
+	[EV_HEAP_GOAL] = adv_heap,
+	[EV_SWEEP_BEGIN] = adv_sweep_begin,
+	[EV_SWEEP_ACTIVE] = adv_sweep_active,
+	[EV_SWEEP_END] = adv_sweep_end,
+	[EV_STW_BEGIN] = adv_g_range_begin,
+	[EV_ASSIST_BEGIN] = adv_g_range_begin,
+	[EV_ASSIST_ACTIVE] = adv_assist_active,
+	[EV_STW_END] = adv_g_range_end,
+	[EV_ASSIST_END] = adv_g_range_end,
+	[EV_CLOCK_SNAPSHOT] = adv_clock_snapshot,
+};
+
+/*
  * Try to advance event 'e' of thread 'm': 1 when it went to the queue
  * (and the thread's state moved on), 0 when its turn has not come, -1 on
  * an error.
@@ -1229,13 +2164,8 @@ static int
 advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 {
 	struct vm	*ms = NULL;
-	struct vg	*g, *ng;
-	struct vp	*p;
 	struct ctx	 cur, nc;
-	struct vtask	*t;
-	const char	*s;
-	uint64_t	 id, seq, mid, desc;
-	int		 status;
+	int		 r;
 
 	cur.m = m;
 	cur.p = cur.g = NO_ID;
@@ -1249,622 +2179,15 @@ advance(struct nw *w, struct nev *e, uint64_t m, struct tr_error *err)
 		cur.g = ms->g;
 	}
 	nc = cur;
-
-	switch (e->type) {
-	case EV_PROC_STATUS:
-		id = e->args[0];
-		status = (int)e->args[1];
-		if (e->args[1] > P_SYSCALL_ABANDONED || status == P_BAD)
-			return (BAD(e, "invalid status for proc %" PRIu64
-			    ": %d", id, status));
-		if ((p = vp_get(w, id)) != NULL) {
-			if (status == P_SYSCALL_ABANDONED &&
-			    p->status == P_SYSCALL) {
-				e->args[1] = P_SYSCALL;
-				e->extra = 1;	/* it was running */
-			} else if (status == P_SYSCALL_ABANDONED &&
-			    p->status == P_SYSCALL_ABANDONED) {
-				e->args[1] = P_SYSCALL_ABANDONED;
-			} else if (p->status != status)
-				return (BAD(e, "inconsistent status for proc %"
-				    PRIu64 ": old %s vs. new %s", id,
-				    psn(p->status), psn(status)));
-			p->sgen = w->gen;
-			p->seq = 0;
-		} else {
-			p = tr_xcalloc(1, sizeof *p);
-			p->status = status;
-			p->sgen = w->gen;
-			tr_imap_put(&w->ps, id, p);
-		}
-		if (status == P_RUNNING || status == P_SYSCALL)
-			nc.p = id;
-		if (status == P_SYSCALL_ABANDONED && e->extra) {
-			/* Emit it where the P is bound. */
-			size_t	i;
-			int	found = 0;
-
-			for (i = 0; i < w->ms.cap; i++) {
-				struct vm	*x;
-
-				if (w->ms.slots[i].val == NULL)
-					continue;
-				x = w->ms.slots[i].val;
-				if (x->p == id) {
-					cur.m = w->ms.slots[i].key;
-					cur.p = id;
-					cur.g = x->g;
-					found = 1;
-				}
-			}
-			if (!found)
-				return (BAD(e, "failed to find sched context "
-				    "for proc %" PRIu64 " that's about to be "
-				    "stolen", id));
-		}
-		push(w, e, &cur);
-		break;
-	case EV_PROC_START:
-		id = e->args[0];
-		seq = e->args[1];
-		p = vp_get(w, id);
-		if (p == NULL || p->status != P_IDLE ||
-		    !succeeds(w->gen, seq, p->sgen, p->seq) || cur.p != NO_ID)
-			return (0);
-		if (need(w, e, &cur, MUST, NOT, MAY, err) != 0)
-			return (-1);
-		p->status = P_RUNNING;
-		p->sgen = w->gen;
-		p->seq = seq;
-		nc.p = id;
-		push(w, e, &cur);
-		break;
-	case EV_PROC_STOP:
-		if ((p = vp_get(w, cur.p)) == NULL)
-			return (BAD(e, "event ProcStop for proc (%" PRId64
-			    ") that doesn't exist", (int64_t)cur.p));
-		if (p->status != P_RUNNING && p->status != P_SYSCALL)
-			return (BAD(e, "event ProcStop for proc that's not "
-			    "Running or Syscall"));
-		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
-			return (-1);
-		p->status = P_IDLE;
-		nc.p = NO_ID;
-		push(w, e, &cur);
-		break;
-	case EV_PROC_STEAL:
-		id = e->args[0];
-		seq = e->args[1];
-		p = vp_get(w, id);
-		if (p == NULL || (p->status != P_SYSCALL &&
-		    p->status != P_SYSCALL_ABANDONED) ||
-		    !succeeds(w->gen, seq, p->sgen, p->seq))
-			return (0);
-		if (need(w, e, &cur, MUST, MAY, MAY, err) != 0)
-			return (-1);
-		status = p->status;
-		p->status = P_IDLE;
-		p->sgen = w->gen;
-		p->seq = seq;
-		e->extra = NO_ID;
-		if (status == P_SYSCALL_ABANDONED) {
-			push(w, e, &cur);
-			break;
-		}
-		mid = e->args[2];
-		if (mid == cur.m) {
-			if (cur.p != id)
-				return (BAD(e, "tried to self-steal proc %"
-				    PRIu64 " (thread %" PRIu64 "), but got "
-				    "proc %" PRId64 " instead", id, mid,
-				    (int64_t)cur.p));
-			nc.p = NO_ID;
-			e->extra = cur.g;
-			push(w, e, &cur);
-			break;
-		}
-		{
-			struct vm	*x = tr_imap_get(&w->ms, mid);
-
-			if (x == NULL)
-				return (BAD(e, "stole proc from non-existent "
-				    "thread %" PRIu64, mid));
-			if (x->p != id)
-				return (BAD(e, "tried to steal proc %" PRIu64
-				    " from thread %" PRIu64 ", but got proc %"
-				    PRId64 " instead", id, mid, (int64_t)x->p));
-			x->p = NO_ID;
-			e->extra = x->g;
-		}
-		push(w, e, &cur);
-		break;
-	case EV_GO_STATUS:
-	case EV_GO_STATUS_STACK:
-		id = e->args[0];
-		mid = e->args[1];
-		status = (int)e->args[2];
-		if (e->args[2] > GO_WAITING || status == GO_BAD)
-			return (BAD(e, "invalid status for goroutine %" PRIu64
-			    ": %d", id, status));
-		if ((g = vg_get(w, id)) != NULL) {
-			if (g->status != status)
-				return (BAD(e, "inconsistent status for "
-				    "goroutine %" PRIu64 ": old %s vs. new %s",
-				    id, gsn(g->status), gsn(status)));
-			g->sgen = w->gen;
-			g->seq = 0;
-			e->extra = 0;
-		} else if (w->gen == w->initial_gen) {
-			g = tr_xcalloc(1, sizeof *g);
-			g->status = status;
-			g->sgen = w->gen;
-			tr_imap_put(&w->gs, id, g);
-			e->extra = 1;	/* new to us */
-		} else
-			return (BAD(e, "found goroutine status for new "
-			    "goroutine after the first generation: id=%" PRIu64
-			    " status=%s", id, gsn(status)));
-		if (status == GO_RUNNING)
-			nc.g = id;
-		else if (status == GO_SYSCALL) {
-			if (mid == NO_ID)
-				return (BAD(e, "found goroutine %" PRIu64
-				    " in syscall without a thread", id));
-			if (mid == cur.m) {
-				if (w->gen != w->initial_gen && cur.g != id)
-					return (BAD(e, "inconsistent thread "
-					    "for syscalling goroutine %" PRIu64
-					    ": thread has goroutine %" PRId64,
-					    id, (int64_t)cur.g));
-				nc.g = id;
-			} else {
-				struct vm	*x = tr_imap_get(&w->ms,
-				    mid);
-
-				if (x != NULL) {
-					if (x->g != id)
-						return (BAD(e, "inconsistent "
-						    "thread for syscalling "
-						    "goroutine %" PRIu64 ": "
-						    "thread has goroutine %"
-						    PRId64, id, (int64_t)x->g));
-					cur.g = x->g;
-				} else {
-					x = tr_xcalloc(1, sizeof *x);
-					x->g = id;
-					x->p = NO_ID;
-					tr_imap_put(&w->ms, mid, x);
-				}
-				cur.m = mid;
-			}
-		}
-		push(w, e, &cur);
-		break;
-	case EV_GO_CREATE:
-	case EV_GO_CREATE_BLOCKED:
-		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) != NULL && g->status != GO_RUNNING)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Running", ev_name(e->type)));
-		id = e->args[0];
-		if (vg_get(w, id) != NULL)
-			return (BAD(e, "tried to create goroutine (%" PRIu64
-			    ") that already exists", id));
-		g = tr_xcalloc(1, sizeof *g);
-		g->status = e->type == EV_GO_CREATE ? GO_RUNNABLE : GO_WAITING;
-		g->sgen = w->gen;
-		tr_imap_put(&w->gs, id, g);
-		push(w, e, &cur);
-		break;
-	case EV_GO_DESTROY:
-	case EV_GO_STOP:
-	case EV_GO_BLOCK:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-			    "that doesn't exist", ev_name(e->type), cur.g));
-		if (g->status != GO_RUNNING)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Running", ev_name(e->type)));
-		nc.g = NO_ID;
-		push(w, e, &cur);
-		if (e->type == EV_GO_DESTROY)
-			vg_free(tr_imap_del(&w->gs, cur.g));
-		else
-			g->status = e->type == EV_GO_STOP ? GO_RUNNABLE :
-			    GO_WAITING;
-		break;
-	case EV_GO_START:
-		id = e->args[0];
-		seq = e->args[1];
-		g = vg_get(w, id);
-		if (g == NULL || g->status != GO_RUNNABLE ||
-		    !succeeds(w->gen, seq, g->sgen, g->seq))
-			return (0);
-		if (need(w, e, &cur, MUST, MUST, NOT, err) != 0)
-			return (-1);
-		g->status = GO_RUNNING;
-		g->sgen = w->gen;
-		g->seq = seq;
-		nc.g = id;
-		push(w, e, &cur);
-		break;
-	case EV_GO_UNBLOCK:
-		id = e->args[0];
-		seq = e->args[1];
-		g = vg_get(w, id);
-		if (g == NULL || g->status != GO_WAITING ||
-		    !succeeds(w->gen, seq, g->sgen, g->seq))
-			return (0);
-		g->status = GO_RUNNABLE;
-		g->sgen = w->gen;
-		g->seq = seq;
-		push(w, e, &cur);
-		break;
-	case EV_GO_SWITCH:
-	case EV_GO_SWITCH_DESTROY:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-			    "that doesn't exist", ev_name(e->type), cur.g));
-		if (g->status != GO_RUNNING)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Running", ev_name(e->type)));
-		id = e->args[0];
-		seq = e->args[1];
-		ng = vg_get(w, id);
-		if (ng == NULL || ng->status != GO_WAITING ||
-		    !succeeds(w->gen, seq, ng->sgen, ng->seq))
-			return (0);
-		push(w, e, &cur);
-		{
-			struct nev	x = *e;
-			struct ctx	sc = cur;
-
-			memset(x.args, 0, sizeof x.args);
-			if (e->type == EV_GO_SWITCH) {
-				g->status = GO_WAITING;
-				x.type = EV_GO_BLOCK;
-			} else {
-				x.type = EV_GO_DESTROY;
-				vg_free(tr_imap_del(&w->gs, cur.g));
-			}
-			push(w, &x, &cur);
-			ng->status = GO_RUNNING;
-			ng->sgen = w->gen;
-			ng->seq = seq;
-			nc.g = id;
-			x.type = EV_GO_START;
-			x.args[0] = id;
-			x.args[1] = seq;
-			sc.g = NO_ID;
-			push(w, &x, &sc);
-		}
-		break;
-	case EV_GO_SYSCALL_BEGIN:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-			    "that doesn't exist", ev_name(e->type), cur.g));
-		if (g->status != GO_RUNNING)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Running", ev_name(e->type)));
-		g->status = GO_SYSCALL;
-		if ((p = vp_get(w, cur.p)) == NULL)
-			return (BAD(e, "uninitialized proc %" PRId64 " found "
-			    "during %s", (int64_t)cur.p, ev_name(e->type)));
-		p->status = P_SYSCALL;
-		if (!succeeds(w->gen, e->args[0], p->sgen, p->seq))
-			return (BAD(e, "failed to advance %s: can't make "
-			    "sequence: %" PRIu64 " (gen=%" PRIu64 ") -> %"
-			    PRIu64 " (gen=%" PRIu64 ")", ev_name(e->type),
-			    p->seq, p->sgen, e->args[0], w->gen));
-		p->sgen = w->gen;
-		p->seq = e->args[0];
-		push(w, e, &cur);
-		break;
-	case EV_GO_SYSCALL_END:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-			    "that doesn't exist", ev_name(e->type), cur.g));
-		if (g->status != GO_SYSCALL)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Syscall", ev_name(e->type)));
-		g->status = GO_RUNNING;
-		if ((p = vp_get(w, cur.p)) == NULL)
-			return (BAD(e, "uninitialized proc %" PRId64 " found "
-			    "during %s", (int64_t)cur.p, ev_name(e->type)));
-		if (p->status != P_SYSCALL)
-			return (BAD(e, "expected proc %" PRId64 " in state "
-			    "Syscall, but got %s instead", (int64_t)cur.p,
-			    psn(p->status)));
-		p->status = P_RUNNING;
-		push(w, e, &cur);
-		break;
-	case EV_GO_SYSCALL_END_BLOCKED:
-		if (cur.p != NO_ID) {
-			if ((p = vp_get(w, cur.p)) == NULL)
-				return (BAD(e, "uninitialized proc %" PRId64
-				    " found during %s", (int64_t)cur.p,
-				    ev_name(e->type)));
-			if (p->status == P_SYSCALL)
-				return (0);
-		}
-		if (need(w, e, &cur, MUST, MAY, MUST, err) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-			    "that doesn't exist", ev_name(e->type), cur.g));
-		if (g->status != GO_SYSCALL)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Syscall", ev_name(e->type)));
-		nc.g = NO_ID;
-		g->status = GO_RUNNABLE;
-		push(w, e, &cur);
-		break;
-	case EV_GO_CREATE_SYSCALL:
-		if (need(w, e, &cur, MUST, MAY, NOT, err) != 0)
-			return (-1);
-		id = e->args[0];
-		if (vg_get(w, id) != NULL)
-			return (BAD(e, "tried to create goroutine (%" PRIu64
-			    ") in syscall that already exists", id));
-		g = tr_xcalloc(1, sizeof *g);
-		g->status = GO_SYSCALL;
-		g->sgen = w->gen;
-		tr_imap_put(&w->gs, id, g);
-		nc.g = id;
-		push(w, e, &cur);
-		break;
-	case EV_GO_DESTROY_SYSCALL:
-		if (need(w, e, &cur, MUST, MAY, MUST, err) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-			    "that doesn't exist", ev_name(e->type), cur.g));
-		if (g->status != GO_SYSCALL)
-			return (BAD(e, "event %s for goroutine that's not "
-			    "Syscall", ev_name(e->type)));
-		vg_free(tr_imap_del(&w->gs, cur.g));
-		nc.g = NO_ID;
-		if (cur.p != NO_ID) {
-			struct nev	x = *e;
-
-			if ((p = vp_get(w, cur.p)) == NULL)
-				return (BAD(e, "found invalid proc %" PRId64
-				    " during %s", (int64_t)cur.p,
-				    ev_name(e->type)));
-			if (p->status != P_SYSCALL)
-				return (BAD(e, "proc %" PRId64 " in unexpected "
-				    "state %s during %s", (int64_t)cur.p,
-				    psn(p->status), ev_name(e->type)));
-			p->status = P_SYSCALL_ABANDONED;
-			nc.p = NO_ID;
-			/* A self-steal: the P leaves with the goroutine. */
-			memset(x.args, 0, sizeof x.args);
-			x.type = EV_PROC_STEAL;
-			x.args[0] = cur.p;
-			x.args[2] = cur.m;
-			x.extra = NO_ID;
-			push(w, &x, &cur);
-		}
-		push(w, e, &cur);
-		break;
-	case EV_TASK_BEGIN:
-		id = e->args[0];
-		if (tr_imap_get(&w->tasks, id) != NULL)
-			return (BAD(e, "task ID conflict: %" PRIu64, id));
-		if ((s = str_get(w, e->args[2])) == NULL)
-			return (BAD(e, "invalid string ID %" PRIu64 " for %s "
-			    "event", e->args[2], ev_name(e->type)));
-		t = tr_xcalloc(1, sizeof *t);
-		t->name = tr_xstrdup(s);
-		t->parent = e->args[1];
-		tr_imap_put(&w->tasks, id, t);
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_TASK_END:
-		if ((t = tr_imap_del(&w->tasks, e->args[0])) != NULL) {
-			free(t->name);
-			free(t);
-		}
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_REGION_BEGIN:
-	case EV_REGION_END:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((s = str_get(w, e->args[1])) == NULL)
-			return (BAD(e, "invalid string ID %" PRIu64 " for %s "
-			    "event", e->args[1], ev_name(e->type)));
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "encountered %s without known state for "
-			    "current goroutine %" PRIu64, ev_name(e->type),
-			    cur.g));
-		if (e->type == EV_REGION_BEGIN) {
-			if (g->nregions == g->capregions) {
-				g->capregions = g->capregions ?
-				    g->capregions * 2 : 4;
-				g->regions = tr_xrealloc(g->regions,
-				    g->capregions * sizeof *g->regions);
-				g->rnames = tr_xrealloc(g->rnames,
-				    g->capregions * sizeof *g->rnames);
-			}
-			g->regions[g->nregions] = e->args[0];
-			g->rnames[g->nregions++] = tr_xstrdup(s);
-		} else if (g->nregions > 0) {
-			if (g->regions[g->nregions - 1] != e->args[0] ||
-			    strcmp(g->rnames[g->nregions - 1], s) != 0)
-				return (BAD(e, "misuse of region in goroutine %"
-				    PRIu64 ": region end {%" PRIu64 " %s} when "
-				    "the inner-most active region start event "
-				    "is {%" PRIu64 " %s}", cur.g, e->args[0], s,
-				    g->regions[g->nregions - 1],
-				    g->rnames[g->nregions - 1]));
-			free(g->rnames[--g->nregions]);
-		}
-		push(w, e, &cur);
-		break;
-	case EV_GC_ACTIVE:
-		seq = e->args[0];
-		if (w->gen == w->initial_gen) {
-			if (w->gc_state != GC_UNDETERMINED)
-				return (BAD(e, "event GCActive in the first "
-				    "generation isn't first GC event"));
-			w->gc_seq = seq;
-			w->gc_state = GC_RUNNING;
-			push(w, e, &cur);
-			break;
-		}
-		if (seq != w->gc_seq + 1)
-			return (0);
-		if (w->gc_state != GC_RUNNING)
-			return (BAD(e, "encountered GCActive while GC was not "
-			    "in progress"));
-		w->gc_seq = seq;
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_GC_BEGIN:
-		seq = e->args[0];
-		if (w->gc_state == GC_UNDETERMINED) {
-			w->gc_seq = seq;
-			w->gc_state = GC_RUNNING;
-			push(w, e, &cur);
-			break;
-		}
-		if (seq != w->gc_seq + 1)
-			return (0);
-		if (w->gc_state == GC_RUNNING)
-			return (BAD(e, "encountered GCBegin while GC was "
-			    "already in progress"));
-		w->gc_seq = seq;
-		w->gc_state = GC_RUNNING;
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_GC_END:
-		seq = e->args[0];
-		if (seq != w->gc_seq + 1)
-			return (0);
-		if (w->gc_state == GC_NOT_RUNNING)
-			return (BAD(e, "encountered GCEnd when GC was not in "
-			    "progress"));
-		if (w->gc_state == GC_UNDETERMINED)
-			return (BAD(e, "encountered GCEnd when GC was in an "
-			    "undetermined state"));
-		w->gc_seq = seq;
-		w->gc_state = GC_NOT_RUNNING;
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_PROCS_CHANGE:
-	case EV_GO_LABEL:
-	case EV_USER_LOG:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_HEAP_ALLOC:
-	case EV_HEAP_GOAL:
-		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_SWEEP_BEGIN:
-		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
-			return (-1);
-		p = vp_get(w, cur.p);
-		if (p == NULL)
-			return (BAD(e, "uninitialized proc %" PRId64 " found "
-			    "during %s", (int64_t)cur.p, ev_name(e->type)));
-		if (range_begin(w, e, p->ranges, p->rdesc, &p->nranges,
-		    EV_SWEEP_BEGIN, 0, err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_SWEEP_ACTIVE:
-		if ((p = vp_get(w, e->args[0])) == NULL)
-			return (BAD(e, "encountered GCSweepActive for unknown "
-			    "proc %" PRIu64, e->args[0]));
-		if (range_active(w, e, p->ranges, p->rdesc, &p->nranges,
-		    EV_SWEEP_BEGIN, err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_SWEEP_END:
-		if (need(w, e, &cur, MUST, MUST, MAY, err) != 0)
-			return (-1);
-		p = vp_get(w, cur.p);
-		if (p == NULL)
-			return (BAD(e, "uninitialized proc %" PRId64 " found "
-			    "during %s", (int64_t)cur.p, ev_name(e->type)));
-		if (range_end(w, e, p->ranges, p->rdesc, &p->nranges,
-		    EV_SWEEP_BEGIN, NULL, err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_STW_BEGIN:
-	case EV_ASSIST_BEGIN:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "encountered event of type %d without "
-			    "known state for current goroutine %" PRIu64,
-			    e->type, cur.g));
-		if (range_begin(w, e, g->ranges, g->rdesc, &g->nranges,
-		    e->type, e->type == EV_STW_BEGIN ? e->args[0] : 0,
-		    err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_ASSIST_ACTIVE:
-		if ((g = vg_get(w, e->args[0])) == NULL)
-			return (BAD(e, "uninitialized goroutine %" PRIu64
-			    " found during %s", e->args[0], ev_name(e->type)));
-		if (range_active(w, e, g->ranges, g->rdesc, &g->nranges,
-		    EV_ASSIST_BEGIN, err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_STW_END:
-	case EV_ASSIST_END:
-		if (USER_GO(&cur) != 0)
-			return (-1);
-		if ((g = vg_get(w, cur.g)) == NULL)
-			return (BAD(e, "encountered event of type %d without "
-			    "known state for current goroutine %" PRIu64,
-			    e->type, cur.g));
-		if (range_end(w, e, g->ranges, g->rdesc, &g->nranges,
-		    specs[e->type].start, &desc, err) != 0)
-			return (-1);
-		push(w, e, &cur);
-		break;
-	case EV_CLOCK_SNAPSHOT:
-		return (BAD(e, "event ClockSnapshot outside a sync batch"));
-	default:
-		if (e->type >= EV_SPAN) {
-			if (need(w, e, &cur, MUST, MAY, MAY, err) != 0)
-				return (-1);
-			push(w, e, &cur);
-			break;
-		}
+	if (e->type >= EV_SPAN)
+		r = adv_experimental(w, e, &cur, &nc, err);
+	else if (e->type < EV_COUNT && advancers[e->type] != NULL)
+		r = advancers[e->type](w, e, &cur, &nc, err);
+	else
 		return (BAD(e, "bad event type found while ordering: %s",
 		    ev_name(e->type)));
-	}
+	if (r != 1)
+		return (r);
 	if (ms != NULL) {
 		ms->p = nc.p;
 		ms->g = nc.g;

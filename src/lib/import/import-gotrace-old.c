@@ -1208,16 +1208,711 @@ og_free(void *p)
 	}
 }
 
+/*
+ * Processing an event in order, a handler per event type: each checks the
+ * event against the goroutine and P states (an error names the event),
+ * tells the sink, and returns 0, or -1 with 'err' set.  An event type
+ * without a handler only counts.  'x' holds what process() knew before,
+ * and what the handler changes for the rest: a syscall exit's time and
+ * pseudo-P, the strings the trace hook shows.
+ */
+struct step {
+	struct og	*g;	/* the event's goroutine, or NULL */
+	struct op	*p;	/* its P */
+	int64_t		 ns;	/* its time */
+	int64_t		 cs;	/* its stack's call site; 0: none */
+	int64_t		 ticks;	/* its time in ticks, for the hook */
+	int64_t		 hp;	/* its P for the hook, or a pseudo-P */
+	const char	*s0, *s1;	/* strings for the hook */
+};
+
+/* EV_PROC_START */
+static int
+proc_proc_start(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns;
+
+	if (p->running)
+		return (bad(o, e, err, "event ProcStart: P %" PRId64 " "
+		    "is "
+		    "already running", e->p));
+	p->running = 1;
+	if (tr_gotrace_proc_start(o->sink, e->p, ns,
+	    (int64_t)e->args[0], err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_PROC_STOP */
+static int
+proc_proc_stop(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns;
+
+	if (!p->running)
+		return (bad(o, e, err, "event ProcStop: P %" PRId64 " "
+		    "is not "
+		    "running", e->p));
+	if (p->g != 0)
+		return (bad(o, e, err, "event ProcStop: P %" PRId64 " "
+		    "is "
+		    "still running goroutine %" PRIu64, e->p, p->g));
+	p->running = 0;
+	if (tr_gotrace_proc_stop(o->sink, e->p, ns, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GC_START */
+static int
+proc_gc_start(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (o->gc_open)
+		return (bad(o, e, err, "event GCStart: the previous GC "
+		    "has "
+		    "not ended"));
+	o->gc_open = 1;
+	x->hp = GC_P;
+	if (tr_gotrace_gc_begin(o->sink, ns, (int64_t)e->args[0], cs,
+	    err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GC_DONE */
+static int
+proc_gc_done(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	const int64_t	 ns = x->ns;
+
+	if (!o->gc_open)
+		return (bad(o, e, err, "event GCDone without GCStart"));
+	o->gc_open = 0;
+	if (tr_gotrace_gc_end(o->sink, ns, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_STW_START */
+static int
+proc_stw_start(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns;
+	const char	*reason;
+
+	if (o->ver < 1021) {
+		if (e->args[0] > 1)
+			return (bad(o, e, err, "event %s: unknown "
+			    "kind %" PRIu64, evname(e->type, o->ver),
+			    e->args[0]));
+		reason = stw_reasons[e->args[0] + 1];
+		x->s0 = e->args[0] == 0 ? "mark termination" :
+		    "sweep termination";
+	} else {
+		reason = e->args[0] < sizeof stw_reasons /
+		    sizeof *stw_reasons ? stw_reasons[e->args[0]] :
+		    "unknown";
+		x->s0 = reason;
+	}
+	if (o->ver < 1010 ? p->stw : o->world.stw)
+		return (bad(o, e, err, "event %s: the previous "
+		    "stop-the-world has not ended",
+		    evname(e->type, o->ver)));
+	*(o->ver < 1010 ? &p->stw : &o->world.stw) = 1;
+	if (tr_gotrace_stw_begin(o->sink, o->ver < 1010 ? e->p : -1,
+	    ns, strncmp(reason, "GC ", 3) == 0 ? "gc" : "other",
+	    reason, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_STW_DONE */
+static int
+proc_stw_done(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns;
+
+	if (!(o->ver < 1010 ? p->stw : o->world.stw))
+		return (bad(o, e, err, "event %s without %s",
+		    evname(e->type, o->ver),
+		    evname(EV_STW_START, o->ver)));
+	*(o->ver < 1010 ? &p->stw : &o->world.stw) = 0;
+	if (tr_gotrace_stw_end(o->sink, o->ver < 1010 ? e->p : -1, ns,
+	    err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_SWEEP_START */
+static int
+proc_sweep_start(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (p->sweep)
+		return (bad(o, e, err, "event GCSweepStart: P %" PRId64
+		    " is already sweeping", e->p));
+	p->sweep = 1;
+	if (tr_gotrace_sweep_begin(o->sink, e->p, ns, cs, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_SWEEP_DONE */
+static int
+proc_sweep_done(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns;
+	char		 args[160];
+
+	if (!p->sweep)
+		return (bad(o, e, err, "event GCSweepDone without "
+		    "GCSweepStart"));
+	p->sweep = 0;
+	args[0] = '\0';
+	if (o->ver >= 1009)
+		snprintf(args, sizeof args, "\"swept\":%" PRIu64
+		    ",\"reclaimed\":%" PRIu64, e->args[0], e->args[1]);
+	if (tr_gotrace_sweep_end(o->sink, e->p, ns, args[0] ? args :
+	    NULL, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_ASSIST_START */
+static int
+proc_assist_start(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (g == NULL)
+		return (bad(o, e, err, "event GCMarkAssistStart: "
+		    "unknown "
+		    "goroutine %" PRIu64, e->g));
+	if (g->assist)
+		return (bad(o, e, err, "event GCMarkAssistStart: "
+		    "goroutine %"
+		    PRIu64 " is already assisting", e->g));
+	g->assist = 1;
+	if (tr_gotrace_assist_begin(o->sink, e->g, ns, cs, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_ASSIST_DONE */
+static int
+proc_assist_done(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	const int64_t	 ns = x->ns;
+
+	/* An assist may have begun before the trace: no error. */
+	if (g != NULL && g->assist) {
+		g->assist = 0;
+		if (tr_gotrace_assist_end(o->sink, e->g, ns, err) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* EV_GO_WAITING, EV_GO_INSYSCALL */
+static int
+proc_go_waiting(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+
+	if (g == NULL || g->st != G_RUNNABLE)
+		return (bad(o, e, err, "event %s: goroutine "
+		    "%" PRIu64 " is "
+		    "not runnable", evname(e->type, o->ver), e->g));
+	g->st = G_WAITING;
+	if (e->type == EV_GO_INSYSCALL) {
+		g->sysblock = e->ts;
+		g->sys_linked = 0;
+	}
+	/* It was already blocked when its slice began. */
+	if (tr_gotrace_go_restate(o->sink, e->g, TR_GOTRACE_BLOCKED,
+	    e->type == EV_GO_WAITING ? TR_GO_REASON_UNKNOWN :
+	    TR_GO_REASON_SYSCALL, 0, NULL, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GO_CREATE */
+static int
+proc_go_create(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct og	*g1;
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (check_running(o, e, g, p, 1, err) != 0)
+		return (-1);
+	if ((g1 = og_get(o, e->args[0])) != NULL && g1->st != G_DEAD)
+		return (bad(o, e, err, "event GoCreate: goroutine "
+		    "%" PRIu64
+		    " already exists", e->args[0]));
+	{
+		struct stack	*st = NULL;
+
+		if (e->args[1] != 0 && (st = tr_imap_get(
+		    &o->stacks, e->args[1])) == NULL)
+			return (bad(o, e, err, "event GoCreate: "
+			    "undefined "
+			    "stack id %" PRIu64, e->args[1]));
+		/* The ordering made its record. */
+		g1 = og_get(o, e->args[0]);
+		g1->st = G_RUNNABLE;
+		if (tr_gotrace_go_create(o->sink, e->args[0], ns, e->g,
+		    cs, st ? st->cs : 0, st ? st->leaf : NULL,
+		    o->preinit, err) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* EV_GO_START, EV_GO_START_LABEL */
+static int
+proc_go_start(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct op	*p = x->p;
+	struct tr_buf	*b = &o->b;
+	const int64_t	 ns = x->ns;
+	int64_t		 m;
+
+	if (g == NULL || g->st != G_RUNNABLE)
+		return (bad(o, e, err, "event %s: goroutine "
+		    "%" PRIu64 " is "
+		    "not runnable", evname(e->type, o->ver), e->g));
+	if (p->g != 0)
+		return (bad(o, e, err, "event %s: P %" PRId64 " is "
+		    "already "
+		    "running goroutine %" PRIu64 " when goroutine %"
+		    PRIu64 " starts", evname(e->type, o->ver), e->p,
+		    p->g, e->g));
+	g->st = G_RUNNING;
+	p->g = e->g;
+	m = tr_gotrace_proc_m(o->sink, e->p);
+	tr_buf_reset(b);
+	tr_buf_adds(b, "\"p\":");
+	tr_buf_addi(b, e->p);
+	if (m >= 0) {
+		tr_buf_adds(b, ",\"m\":");
+		tr_buf_addi(b, m);
+	}
+	if (e->type == EV_GO_START_LABEL) {
+		if ((x->s0 = need_str(o, e, e->args[2], err)) == NULL)
+			return (-1);
+		tr_buf_adds(b, ",\"label\":");
+		tr_gotrace_json_str(b, x->s0, strlen(x->s0));
+	}
+	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNING,
+	    NULL, 0, b->data, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GO_END, EV_GO_STOP */
+static int
+proc_go_end(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (check_running(o, e, g, p, 0, err) != 0)
+		return (-1);
+	g->st = G_DEAD;
+	p->g = 0;
+	if (e->type == EV_GO_STOP) {
+		g->nrg = 0;
+		if (tr_gotrace_go_state(o->sink, e->g, ns,
+		    TR_GOTRACE_BLOCKED, TR_GO_REASON_FOREVER, cs, NULL,
+		    err) != 0)
+			return (-1);
+		return (0);
+	}
+	if (tr_gotrace_go_end(o->sink, e->g, ns, err) != 0)
+		return (-1);
+	og_free(tr_imap_del(&o->gs, e->g));
+	return (0);
+}
+
+/* EV_GO_SCHED, EV_GO_PREEMPT */
+static int
+proc_go_sched(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (check_running(o, e, g, p, 0, err) != 0)
+		return (-1);
+	g->st = G_RUNNABLE;
+	p->g = 0;
+	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNABLE,
+	    e->type == EV_GO_SCHED ? "runtime.Gosched" : "preempted",
+	    cs, NULL, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GO_UNBLOCK */
+static int
+proc_go_unblock(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct og	*g1;
+	struct op	*p = x->p;
+	struct tr_buf	*b = &o->b;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (g == NULL || g->st != G_RUNNING)
+		return (bad(o, e, err, "event GoUnblock: goroutine "
+		    "%" PRIu64
+		    " is not running", e->g));
+	if (x->hp != TIMER_P && p->g != e->g)
+		return (bad(o, e, err, "event GoUnblock: P %" PRId64 " "
+		    "is "
+		    "not running goroutine %" PRIu64, e->p, e->g));
+	if ((g1 = og_get(o, e->args[0])) == NULL ||
+	    g1->st != G_WAITING)
+		return (bad(o, e, err, "event GoUnblock: goroutine "
+		    "%" PRIu64
+		    " is not blocked", e->args[0]));
+	if (g1->blocknet && x->hp != TIMER_P)
+		x->hp = NETPOLL_P;
+	g1->blocknet = 0;
+	g1->st = G_RUNNABLE;
+	tr_buf_reset(b);
+	if (e->g != 0) {
+		tr_buf_adds(b, "\"waker\":");
+		tr_buf_addu(b, e->g);
+	}
+	if (tr_gotrace_go_state(o->sink, e->args[0], ns,
+	    TR_GOTRACE_RUNNABLE, "unblocked", cs, b->len ? b->data :
+	    NULL, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GO_SYSCALL */
+static int
+proc_go_syscall(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (check_running(o, e, g, p, 0, err) != 0)
+		return (-1);
+	g->sys_pending = 1;
+	g->sys_ts = ns;
+	g->sys_cs = cs;
+	g->sys_linked = 0;
+	return (0);
+}
+
+/* EV_GO_SYSBLOCK */
+static int
+proc_go_sysblock(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns;
+	char		 args[160];
+
+	if (check_running(o, e, g, p, 0, err) != 0)
+		return (-1);
+	g->st = G_WAITING;
+	p->g = 0;
+	g->sysblock = e->ts;
+	snprintf(args, sizeof args, "\"handoff\":true,\"handoff_ts\":%"
+	    PRId64, ns);
+	if (g->sys_pending) {
+		g->sys_pending = 0;
+		g->sys_linked = 1;
+		if (tr_gotrace_go_state(o->sink, e->g, g->sys_ts,
+		    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, g->sys_cs,
+		    args, err) != 0)
+			return (-1);
+	} else if (tr_gotrace_go_state(o->sink, e->g, ns,
+	    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, 0, args,
+	    err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GO_SYSEXIT */
+static int
+proc_go_sysexit(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+
+	if (g == NULL || g->st != G_WAITING)
+		return (bad(o, e, err, "event GoSysExit: goroutine "
+		    "%" PRIu64
+		    " is not in a syscall", e->g));
+	if ((e->local ? e->args[1] : e->args[2]) != 0) {
+		uint64_t	real = e->local ? e->args[1] :
+		    e->args[2];
+
+		if (real > (uint64_t)o->maxts)
+			return (bad(o, e, err, "event GoSysExit: exit "
+			    "time %" PRIu64 " after the last event",
+			    real));
+		if (g->sysblock == 0)
+			return (bad(o, e, err, "event GoSysExit: stray "
+			    "syscall exit of goroutine %" PRIu64,
+			    e->g));
+		if ((int64_t)real < g->sysblock)
+			return (bad(o, e, err, "event GoSysExit: time "
+			    "stamps "
+			    "out of order (exit at tick %" PRIu64
+			    " before the block at %" PRId64 ")",
+			    real, g->sysblock));
+		x->ns = tick_ns(o, (int64_t)real);
+		if (!e->local)
+			x->ticks = (int64_t)real;
+	}
+	x->hp = SYSCALL_P;
+	g->st = G_RUNNABLE;
+	if (tr_gotrace_go_state(o->sink, e->g, x->ns, TR_GOTRACE_RUNNABLE,
+	    TR_GO_REASON_SYSCALL, 0, NULL, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/*
+ * EV_GO_SLEEP, EV_GO_BLOCK, EV_GO_BLOCK_SEND, EV_GO_BLOCK_RECV,
+ * EV_GO_BLOCK_SELECT, EV_GO_BLOCK_SYNC, EV_GO_BLOCK_COND, EV_GO_BLOCK_NET,
+ * EV_GO_BLOCK_GC
+ */
+static int
+proc_go_block(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	struct op	*p = x->p;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (check_running(o, e, g, p, 0, err) != 0)
+		return (-1);
+	g->st = G_WAITING;
+	g->blocknet = e->type == EV_GO_BLOCK_NET;
+	p->g = 0;
+	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_BLOCKED,
+	    block_cat(e->type), cs, NULL, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_TASK_CREATE */
+static int
+proc_task_create(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if (tr_imap_get(&o->tasks, e->args[0]) != NULL)
+		return (bad(o, e, err, "event UserTaskCreate: task id %"
+		    PRIu64 " is already in use", e->args[0]));
+	if ((x->s0 = need_str(o, e, e->args[2], err)) == NULL)
+		return (-1);
+	tr_imap_put(&o->tasks, e->args[0], o);
+	if (tr_gotrace_task_begin(o->sink, e->args[0], e->args[1], x->s0,
+	    e->g, ns, cs, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_TASK_END */
+static int
+proc_task_end(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	const int64_t	 ns = x->ns;
+
+	tr_imap_del(&o->tasks, e->args[0]);
+	if (tr_gotrace_task_end(o->sink, e->args[0], e->g, ns,
+	    err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_REGION */
+static int
+proc_region(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct og	*g = x->g;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if ((x->s0 = need_str(o, e, e->args[2], err)) == NULL)
+		return (-1);
+	if (g == NULL)
+		return (bad(o, e, err, "event UserRegion: unknown "
+		    "goroutine %"
+		    PRIu64, e->g));
+	if (e->args[1] == 0) {
+		if (g->nrg + 2 > g->caprg) {
+			g->caprg = g->caprg ? g->caprg * 2 : 8;
+			g->rg = tr_xrealloc(g->rg,
+			    g->caprg * sizeof *g->rg);
+		}
+		g->rg[g->nrg++] = e->args[0];
+		g->rg[g->nrg++] = e->args[2];
+		if (tr_gotrace_region_begin(o->sink, e->g, e->args[0],
+		    x->s0, ns, cs, err) != 0)
+			return (-1);
+	} else if (e->args[1] == 1) {
+		if (g->nrg > 0) {
+			if (g->rg[g->nrg - 2] != e->args[0] ||
+			    g->rg[g->nrg - 1] != e->args[2])
+				return (bad(o, e, err, "event "
+				    "UserRegion: "
+				    "end of '%s' does not match the "
+				    "innermost open region of "
+				    "goroutine %" PRIu64, x->s0, e->g));
+			g->nrg -= 2;
+		}
+		if (tr_gotrace_region_end(o->sink, e->g, e->args[0],
+		    x->s0, ns, cs, err) != 0)
+			return (-1);
+	} else
+		return (bad(o, e, err, "event UserRegion: invalid mode "
+		    "%"
+		    PRIu64, e->args[1]));
+	return (0);
+}
+
+/* EV_LOG */
+static int
+proc_log(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	struct tr_buf	*b = &o->b;
+	const int64_t	 ns = x->ns, cs = x->cs;
+
+	if ((x->s0 = need_str(o, e, e->args[1], err)) == NULL)
+		return (-1);
+	tr_buf_reset(b);
+	tr_buf_add(b, e->sval, e->slen);
+	x->s1 = b->data;
+	if (tr_gotrace_log(o->sink, e->g, e->args[0], x->s0, e->sval,
+	    e->slen, ns, cs, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_HEAP_ALLOC, EV_HEAP_GOAL */
+static int
+proc_heap(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	const int64_t	 ns = x->ns;
+
+	if (tr_gotrace_heap(o->sink, ns, e->type == EV_HEAP_ALLOC ?
+	    TR_GO_HEAP_ALLOC : TR_GO_HEAP_GOAL, e->args[0], err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* EV_GOMAXPROCS */
+static int
+proc_gomaxprocs(struct old *o, struct ev *e, struct step *x,
+    struct tr_error *err)
+{
+	const int64_t	 ns = x->ns;
+
+	o->preinit = 0;
+	if (tr_gotrace_gomaxprocs(o->sink, ns, e->args[0], err) != 0)
+		return (-1);
+	return (0);
+}
+
+static int (*const processors[EV_COUNT])(struct old *, struct ev *,
+    struct step *, struct tr_error *) = {
+	[EV_PROC_START] = proc_proc_start,
+	[EV_PROC_STOP] = proc_proc_stop,
+	[EV_GC_START] = proc_gc_start,
+	[EV_GC_DONE] = proc_gc_done,
+	[EV_STW_START] = proc_stw_start,
+	[EV_STW_DONE] = proc_stw_done,
+	[EV_SWEEP_START] = proc_sweep_start,
+	[EV_SWEEP_DONE] = proc_sweep_done,
+	[EV_ASSIST_START] = proc_assist_start,
+	[EV_ASSIST_DONE] = proc_assist_done,
+	[EV_GO_WAITING] = proc_go_waiting,
+	[EV_GO_INSYSCALL] = proc_go_waiting,
+	[EV_GO_CREATE] = proc_go_create,
+	[EV_GO_START] = proc_go_start,
+	[EV_GO_START_LABEL] = proc_go_start,
+	[EV_GO_END] = proc_go_end,
+	[EV_GO_STOP] = proc_go_end,
+	[EV_GO_SCHED] = proc_go_sched,
+	[EV_GO_PREEMPT] = proc_go_sched,
+	[EV_GO_UNBLOCK] = proc_go_unblock,
+	[EV_GO_SYSCALL] = proc_go_syscall,
+	[EV_GO_SYSBLOCK] = proc_go_sysblock,
+	[EV_GO_SYSEXIT] = proc_go_sysexit,
+	[EV_GO_SLEEP] = proc_go_block,
+	[EV_GO_BLOCK] = proc_go_block,
+	[EV_GO_BLOCK_SEND] = proc_go_block,
+	[EV_GO_BLOCK_RECV] = proc_go_block,
+	[EV_GO_BLOCK_SELECT] = proc_go_block,
+	[EV_GO_BLOCK_SYNC] = proc_go_block,
+	[EV_GO_BLOCK_COND] = proc_go_block,
+	[EV_GO_BLOCK_NET] = proc_go_block,
+	[EV_GO_BLOCK_GC] = proc_go_block,
+	[EV_TASK_CREATE] = proc_task_create,
+	[EV_TASK_END] = proc_task_end,
+	[EV_REGION] = proc_region,
+	[EV_LOG] = proc_log,
+	[EV_HEAP_ALLOC] = proc_heap,
+	[EV_HEAP_GOAL] = proc_heap,
+	[EV_GOMAXPROCS] = proc_gomaxprocs,
+	/*
+	 * EV_FUTILE_WAKEUP: Go's parser drops a futile wakeup with the
+	 * unblock and start before it; the runtime stopped emitting them
+	 * long before Go 1.11.  Here it is counted and ignored.
+	 */
+};
+
 static int
 process(struct old *o, struct ev *e, struct tr_error *err)
 {
-	struct og	*g, *g1;
-	struct op	*p;
-	int64_t		 ns, cs = 0, ticks = e->ts, hp = e->p, m;
-	uint64_t	 hg = e->g;
-	const char	*s0 = NULL, *s1 = NULL, *reason;
-	char		 args[160];
-	struct tr_buf	*b = &o->b;
+	struct step	 x;
 
 	if (e->ts < o->lastticks)
 		return (bad(o, e, err, "event %s: time stamps out of order "
@@ -1225,434 +1920,27 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 		    PRId64 " after %" PRId64 ")", evname(e->type, o->ver),
 		    e->ts, o->lastticks));
 	o->lastticks = e->ts;
-	if (e->stk != 0 && (cs = stack_cs(o, e->stk, e->off, err)) < 0)
+	memset(&x, 0, sizeof x);
+	x.ticks = e->ts;
+	x.hp = e->p;
+	if (e->stk != 0 && (x.cs = stack_cs(o, e->stk, e->off, err)) < 0)
 		return (-1);
-	g = og_get(o, e->g);
-	p = op_get(o, e->p);
-	if (g != NULL && g->sys_pending && e->type != EV_GO_SYSBLOCK &&
-	    flush_syscall(o, e->g, g, err) != 0)
+	x.g = og_get(o, e->g);
+	x.p = op_get(o, e->p);
+	if (x.g != NULL && x.g->sys_pending && e->type != EV_GO_SYSBLOCK &&
+	    flush_syscall(o, e->g, x.g, err) != 0)
 		return (-1);
 	if (e->type == EV_GO_UNBLOCK && tr_imap_get(&o->timers, e->g))
-		hp = TIMER_P;
-	ns = tick_ns(o, e->ts);
-
-	switch (e->type) {
-	case EV_PROC_START:
-		if (p->running)
-			return (bad(o, e, err, "event ProcStart: P %" PRId64 " "
-			    "is "
-			    "already running", e->p));
-		p->running = 1;
-		if (tr_gotrace_proc_start(o->sink, e->p, ns,
-		    (int64_t)e->args[0], err) != 0)
-			return (-1);
-		break;
-	case EV_PROC_STOP:
-		if (!p->running)
-			return (bad(o, e, err, "event ProcStop: P %" PRId64 " "
-			    "is not "
-			    "running", e->p));
-		if (p->g != 0)
-			return (bad(o, e, err, "event ProcStop: P %" PRId64 " "
-			    "is "
-			    "still running goroutine %" PRIu64, e->p, p->g));
-		p->running = 0;
-		if (tr_gotrace_proc_stop(o->sink, e->p, ns, err) != 0)
-			return (-1);
-		break;
-	case EV_GC_START:
-		if (o->gc_open)
-			return (bad(o, e, err, "event GCStart: the previous GC "
-			    "has "
-			    "not ended"));
-		o->gc_open = 1;
-		hp = GC_P;
-		if (tr_gotrace_gc_begin(o->sink, ns, (int64_t)e->args[0], cs,
-		    err) != 0)
-			return (-1);
-		break;
-	case EV_GC_DONE:
-		if (!o->gc_open)
-			return (bad(o, e, err, "event GCDone without GCStart"));
-		o->gc_open = 0;
-		if (tr_gotrace_gc_end(o->sink, ns, err) != 0)
-			return (-1);
-		break;
-	case EV_STW_START:
-		if (o->ver < 1021) {
-			if (e->args[0] > 1)
-				return (bad(o, e, err, "event %s: unknown "
-				    "kind %" PRIu64, evname(e->type, o->ver),
-				    e->args[0]));
-			reason = stw_reasons[e->args[0] + 1];
-			s0 = e->args[0] == 0 ? "mark termination" :
-			    "sweep termination";
-		} else {
-			reason = e->args[0] < sizeof stw_reasons /
-			    sizeof *stw_reasons ? stw_reasons[e->args[0]] :
-			    "unknown";
-			s0 = reason;
-		}
-		if (o->ver < 1010 ? p->stw : o->world.stw)
-			return (bad(o, e, err, "event %s: the previous "
-			    "stop-the-world has not ended",
-			    evname(e->type, o->ver)));
-		*(o->ver < 1010 ? &p->stw : &o->world.stw) = 1;
-		if (tr_gotrace_stw_begin(o->sink, o->ver < 1010 ? e->p : -1,
-		    ns, strncmp(reason, "GC ", 3) == 0 ? "gc" : "other",
-		    reason, err) != 0)
-			return (-1);
-		break;
-	case EV_STW_DONE:
-		if (!(o->ver < 1010 ? p->stw : o->world.stw))
-			return (bad(o, e, err, "event %s without %s",
-			    evname(e->type, o->ver),
-			    evname(EV_STW_START, o->ver)));
-		*(o->ver < 1010 ? &p->stw : &o->world.stw) = 0;
-		if (tr_gotrace_stw_end(o->sink, o->ver < 1010 ? e->p : -1, ns,
-		    err) != 0)
-			return (-1);
-		break;
-	case EV_SWEEP_START:
-		if (p->sweep)
-			return (bad(o, e, err, "event GCSweepStart: P %" PRId64
-			    " is already sweeping", e->p));
-		p->sweep = 1;
-		if (tr_gotrace_sweep_begin(o->sink, e->p, ns, cs, err) != 0)
-			return (-1);
-		break;
-	case EV_SWEEP_DONE:
-		if (!p->sweep)
-			return (bad(o, e, err, "event GCSweepDone without "
-			    "GCSweepStart"));
-		p->sweep = 0;
-		args[0] = '\0';
-		if (o->ver >= 1009)
-			snprintf(args, sizeof args, "\"swept\":%" PRIu64
-			    ",\"reclaimed\":%" PRIu64, e->args[0], e->args[1]);
-		if (tr_gotrace_sweep_end(o->sink, e->p, ns, args[0] ? args :
-		    NULL, err) != 0)
-			return (-1);
-		break;
-	case EV_ASSIST_START:
-		if (g == NULL)
-			return (bad(o, e, err, "event GCMarkAssistStart: "
-			    "unknown "
-			    "goroutine %" PRIu64, e->g));
-		if (g->assist)
-			return (bad(o, e, err, "event GCMarkAssistStart: "
-			    "goroutine %"
-			    PRIu64 " is already assisting", e->g));
-		g->assist = 1;
-		if (tr_gotrace_assist_begin(o->sink, e->g, ns, cs, err) != 0)
-			return (-1);
-		break;
-	case EV_ASSIST_DONE:
-		/* An assist may have begun before the trace: no error. */
-		if (g != NULL && g->assist) {
-			g->assist = 0;
-			if (tr_gotrace_assist_end(o->sink, e->g, ns, err) != 0)
-				return (-1);
-		}
-		break;
-	case EV_GO_WAITING:
-	case EV_GO_INSYSCALL:
-		if (g == NULL || g->st != G_RUNNABLE)
-			return (bad(o, e, err, "event %s: goroutine "
-			    "%" PRIu64 " is "
-			    "not runnable", evname(e->type, o->ver), e->g));
-		g->st = G_WAITING;
-		if (e->type == EV_GO_INSYSCALL) {
-			g->sysblock = e->ts;
-			g->sys_linked = 0;
-		}
-		/* It was already blocked when its slice began. */
-		if (tr_gotrace_go_restate(o->sink, e->g, TR_GOTRACE_BLOCKED,
-		    e->type == EV_GO_WAITING ? TR_GO_REASON_UNKNOWN :
-		    TR_GO_REASON_SYSCALL, 0, NULL, err) != 0)
-			return (-1);
-		break;
-	case EV_GO_CREATE:
-		if (check_running(o, e, g, p, 1, err) != 0)
-			return (-1);
-		if ((g1 = og_get(o, e->args[0])) != NULL && g1->st != G_DEAD)
-			return (bad(o, e, err, "event GoCreate: goroutine "
-			    "%" PRIu64
-			    " already exists", e->args[0]));
-		{
-			struct stack	*st = NULL;
-
-			if (e->args[1] != 0 && (st = tr_imap_get(
-			    &o->stacks, e->args[1])) == NULL)
-				return (bad(o, e, err, "event GoCreate: "
-				    "undefined "
-				    "stack id %" PRIu64, e->args[1]));
-			/* The ordering made its record. */
-			g1 = og_get(o, e->args[0]);
-			g1->st = G_RUNNABLE;
-			if (tr_gotrace_go_create(o->sink, e->args[0], ns, e->g,
-			    cs, st ? st->cs : 0, st ? st->leaf : NULL,
-			    o->preinit, err) != 0)
-				return (-1);
-		}
-		break;
-	case EV_GO_START:
-	case EV_GO_START_LABEL:
-		if (g == NULL || g->st != G_RUNNABLE)
-			return (bad(o, e, err, "event %s: goroutine "
-			    "%" PRIu64 " is "
-			    "not runnable", evname(e->type, o->ver), e->g));
-		if (p->g != 0)
-			return (bad(o, e, err, "event %s: P %" PRId64 " is "
-			    "already "
-			    "running goroutine %" PRIu64 " when goroutine %"
-			    PRIu64 " starts", evname(e->type, o->ver), e->p,
-			    p->g, e->g));
-		g->st = G_RUNNING;
-		p->g = e->g;
-		m = tr_gotrace_proc_m(o->sink, e->p);
-		tr_buf_reset(b);
-		tr_buf_adds(b, "\"p\":");
-		tr_buf_addi(b, e->p);
-		if (m >= 0) {
-			tr_buf_adds(b, ",\"m\":");
-			tr_buf_addi(b, m);
-		}
-		if (e->type == EV_GO_START_LABEL) {
-			if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
-				return (-1);
-			tr_buf_adds(b, ",\"label\":");
-			tr_gotrace_json_str(b, s0, strlen(s0));
-		}
-		if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNING,
-		    NULL, 0, b->data, err) != 0)
-			return (-1);
-		break;
-	case EV_GO_END:
-	case EV_GO_STOP:
-		if (check_running(o, e, g, p, 0, err) != 0)
-			return (-1);
-		g->st = G_DEAD;
-		p->g = 0;
-		if (e->type == EV_GO_STOP) {
-			g->nrg = 0;
-			if (tr_gotrace_go_state(o->sink, e->g, ns,
-			    TR_GOTRACE_BLOCKED, TR_GO_REASON_FOREVER, cs, NULL,
-			    err) != 0)
-				return (-1);
-			break;
-		}
-		if (tr_gotrace_go_end(o->sink, e->g, ns, err) != 0)
-			return (-1);
-		og_free(tr_imap_del(&o->gs, e->g));
-		g = NULL;
-		break;
-	case EV_GO_SCHED:
-	case EV_GO_PREEMPT:
-		if (check_running(o, e, g, p, 0, err) != 0)
-			return (-1);
-		g->st = G_RUNNABLE;
-		p->g = 0;
-		if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNABLE,
-		    e->type == EV_GO_SCHED ? "runtime.Gosched" : "preempted",
-		    cs, NULL, err) != 0)
-			return (-1);
-		break;
-	case EV_GO_UNBLOCK:
-		if (g == NULL || g->st != G_RUNNING)
-			return (bad(o, e, err, "event GoUnblock: goroutine "
-			    "%" PRIu64
-			    " is not running", e->g));
-		if (hp != TIMER_P && p->g != e->g)
-			return (bad(o, e, err, "event GoUnblock: P %" PRId64 " "
-			    "is "
-			    "not running goroutine %" PRIu64, e->p, e->g));
-		if ((g1 = og_get(o, e->args[0])) == NULL ||
-		    g1->st != G_WAITING)
-			return (bad(o, e, err, "event GoUnblock: goroutine "
-			    "%" PRIu64
-			    " is not blocked", e->args[0]));
-		if (g1->blocknet && hp != TIMER_P)
-			hp = NETPOLL_P;
-		g1->blocknet = 0;
-		g1->st = G_RUNNABLE;
-		tr_buf_reset(b);
-		if (e->g != 0) {
-			tr_buf_adds(b, "\"waker\":");
-			tr_buf_addu(b, e->g);
-		}
-		if (tr_gotrace_go_state(o->sink, e->args[0], ns,
-		    TR_GOTRACE_RUNNABLE, "unblocked", cs, b->len ? b->data :
-		    NULL, err) != 0)
-			return (-1);
-		break;
-	case EV_GO_SYSCALL:
-		if (check_running(o, e, g, p, 0, err) != 0)
-			return (-1);
-		g->sys_pending = 1;
-		g->sys_ts = ns;
-		g->sys_cs = cs;
-		g->sys_linked = 0;
-		break;
-	case EV_GO_SYSBLOCK:
-		if (check_running(o, e, g, p, 0, err) != 0)
-			return (-1);
-		g->st = G_WAITING;
-		p->g = 0;
-		g->sysblock = e->ts;
-		snprintf(args, sizeof args, "\"handoff\":true,\"handoff_ts\":%"
-		    PRId64, ns);
-		if (g->sys_pending) {
-			g->sys_pending = 0;
-			g->sys_linked = 1;
-			if (tr_gotrace_go_state(o->sink, e->g, g->sys_ts,
-			    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, g->sys_cs,
-			    args, err) != 0)
-				return (-1);
-		} else if (tr_gotrace_go_state(o->sink, e->g, ns,
-		    TR_GOTRACE_BLOCKED, TR_GO_REASON_SYSCALL, 0, args,
-		    err) != 0)
-			return (-1);
-		break;
-	case EV_GO_SYSEXIT:
-		if (g == NULL || g->st != G_WAITING)
-			return (bad(o, e, err, "event GoSysExit: goroutine "
-			    "%" PRIu64
-			    " is not in a syscall", e->g));
-		if ((e->local ? e->args[1] : e->args[2]) != 0) {
-			uint64_t	real = e->local ? e->args[1] :
-			    e->args[2];
-
-			if (real > (uint64_t)o->maxts)
-				return (bad(o, e, err, "event GoSysExit: exit "
-				    "time %" PRIu64 " after the last event",
-				    real));
-			if (g->sysblock == 0)
-				return (bad(o, e, err, "event GoSysExit: stray "
-				    "syscall exit of goroutine %" PRIu64,
-				    e->g));
-			if ((int64_t)real < g->sysblock)
-				return (bad(o, e, err, "event GoSysExit: time "
-				    "stamps "
-				    "out of order (exit at tick %" PRIu64
-				    " before the block at %" PRId64 ")",
-				    real, g->sysblock));
-			ns = tick_ns(o, (int64_t)real);
-			if (!e->local)
-				ticks = (int64_t)real;
-		}
-		hp = SYSCALL_P;
-		g->st = G_RUNNABLE;
-		if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNABLE,
-		    TR_GO_REASON_SYSCALL, 0, NULL, err) != 0)
-			return (-1);
-		break;
-	case EV_GO_SLEEP:
-	case EV_GO_BLOCK:
-	case EV_GO_BLOCK_SEND:
-	case EV_GO_BLOCK_RECV:
-	case EV_GO_BLOCK_SELECT:
-	case EV_GO_BLOCK_SYNC:
-	case EV_GO_BLOCK_COND:
-	case EV_GO_BLOCK_NET:
-	case EV_GO_BLOCK_GC:
-		if (check_running(o, e, g, p, 0, err) != 0)
-			return (-1);
-		g->st = G_WAITING;
-		g->blocknet = e->type == EV_GO_BLOCK_NET;
-		p->g = 0;
-		if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_BLOCKED,
-		    block_cat(e->type), cs, NULL, err) != 0)
-			return (-1);
-		break;
-	case EV_TASK_CREATE:
-		if (tr_imap_get(&o->tasks, e->args[0]) != NULL)
-			return (bad(o, e, err, "event UserTaskCreate: task id %"
-			    PRIu64 " is already in use", e->args[0]));
-		if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
-			return (-1);
-		tr_imap_put(&o->tasks, e->args[0], o);
-		if (tr_gotrace_task_begin(o->sink, e->args[0], e->args[1], s0,
-		    e->g, ns, cs, err) != 0)
-			return (-1);
-		break;
-	case EV_TASK_END:
-		tr_imap_del(&o->tasks, e->args[0]);
-		if (tr_gotrace_task_end(o->sink, e->args[0], e->g, ns,
-		    err) != 0)
-			return (-1);
-		break;
-	case EV_REGION:
-		if ((s0 = need_str(o, e, e->args[2], err)) == NULL)
-			return (-1);
-		if (g == NULL)
-			return (bad(o, e, err, "event UserRegion: unknown "
-			    "goroutine %"
-			    PRIu64, e->g));
-		if (e->args[1] == 0) {
-			if (g->nrg + 2 > g->caprg) {
-				g->caprg = g->caprg ? g->caprg * 2 : 8;
-				g->rg = tr_xrealloc(g->rg,
-				    g->caprg * sizeof *g->rg);
-			}
-			g->rg[g->nrg++] = e->args[0];
-			g->rg[g->nrg++] = e->args[2];
-			if (tr_gotrace_region_begin(o->sink, e->g, e->args[0],
-			    s0, ns, cs, err) != 0)
-				return (-1);
-		} else if (e->args[1] == 1) {
-			if (g->nrg > 0) {
-				if (g->rg[g->nrg - 2] != e->args[0] ||
-				    g->rg[g->nrg - 1] != e->args[2])
-					return (bad(o, e, err, "event "
-					    "UserRegion: "
-					    "end of '%s' does not match the "
-					    "innermost open region of "
-					    "goroutine %" PRIu64, s0, e->g));
-				g->nrg -= 2;
-			}
-			if (tr_gotrace_region_end(o->sink, e->g, e->args[0],
-			    s0, ns, cs, err) != 0)
-				return (-1);
-		} else
-			return (bad(o, e, err, "event UserRegion: invalid mode "
-			    "%"
-			    PRIu64, e->args[1]));
-		break;
-	case EV_LOG:
-		if ((s0 = need_str(o, e, e->args[1], err)) == NULL)
-			return (-1);
-		tr_buf_reset(b);
-		tr_buf_add(b, e->sval, e->slen);
-		s1 = b->data;
-		if (tr_gotrace_log(o->sink, e->g, e->args[0], s0, e->sval,
-		    e->slen, ns, cs, err) != 0)
-			return (-1);
-		break;
-	case EV_HEAP_ALLOC:
-	case EV_HEAP_GOAL:
-		if (tr_gotrace_heap(o->sink, ns, e->type == EV_HEAP_ALLOC ?
-		    TR_GO_HEAP_ALLOC : TR_GO_HEAP_GOAL, e->args[0], err) != 0)
-			return (-1);
-		break;
-	case EV_GOMAXPROCS:
-		o->preinit = 0;
-		if (tr_gotrace_gomaxprocs(o->sink, ns, e->args[0], err) != 0)
-			return (-1);
-		break;
-	case EV_FUTILE_WAKEUP:
-		/*
-		 * Go's parser drops a futile wakeup with the unblock and
-		 * start before it; the runtime stopped emitting them long
-		 * before Go 1.11.  Here it is counted and ignored.
-		 */
-		break;
-	}
-	if (ns > o->end_ns)
-		o->end_ns = ns;
+		x.hp = TIMER_P;
+	x.ns = tick_ns(o, e->ts);
+	if (e->type < EV_COUNT && processors[e->type] != NULL &&
+	    processors[e->type](o, e, &x, err) != 0)
+		return (-1);
+	if (x.ns > o->end_ns)
+		o->end_ns = x.ns;
 	o->nevents++;
 	if (tr_gotrace_hook != NULL)
-		hook_event(o, e, hp, hg, ticks, s0, s1);
+		hook_event(o, e, x.hp, e->g, x.ticks, x.s0, x.s1);
 	return (0);
 }
 

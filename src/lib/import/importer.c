@@ -529,9 +529,17 @@ cmp_str(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
+/* Append 's' (taken) to the list *v of *n strings. */
+static void
+push_str(char ***v, size_t *n, char *s)
+{
+	*v = tr_xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
 static int
 list_dir(const char *dir, char ***paths, size_t *n, size_t *cap,
-    int depth, struct tr_error *err)
+    char ***notes, size_t *nnotes, int depth, struct tr_error *err)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -551,11 +559,20 @@ list_dir(const char *dir, char ***paths, size_t *n, size_t *cap,
 		p = tr_xasprintf("%s%s%s", dir,
 		    dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
 		if (stat(p, &st) != 0) {
+			/* A link to nothing is no input: skip it, say so. */
+			if (errno == ENOENT && lstat(p, &st) == 0 &&
+			    S_ISLNK(st.st_mode)) {
+				push_str(notes, nnotes, tr_xasprintf("%s: "
+				    "dangling symbolic link, skipped", p));
+				free(p);
+				continue;
+			}
 			rc = tr_error_set_line(err, TR_EIO, p, 0, 0,
 			    "cannot stat: %s", strerror(errno));
 			free(p);
 		} else if (S_ISDIR(st.st_mode)) {
-			rc = list_dir(p, paths, n, cap, depth + 1, err);
+			rc = list_dir(p, paths, n, cap, notes, nnotes,
+			    depth + 1, err);
 			free(p);
 		} else if (S_ISREG(st.st_mode)) {
 			if (*n == *cap) {
@@ -573,19 +590,33 @@ list_dir(const char *dir, char ***paths, size_t *n, size_t *cap,
 
 int
 tr_import_list_dir(const char *dir, char ***paths, size_t *n,
-    struct tr_error *err)
+    char ***notes, size_t *nnotes, struct tr_error *err)
 {
-	size_t	cap = 0, i;
+	size_t	cap = 0, i, nn = 0;
+	char	**nv = NULL;
 
 	*paths = NULL;
 	*n = 0;
-	if (list_dir(dir, paths, n, &cap, 0, err) != 0) {
+	if (list_dir(dir, paths, n, &cap, &nv, &nn, 0, err) != 0) {
 		for (i = 0; i < *n; i++)
 			free((*paths)[i]);
 		free(*paths);
 		*paths = NULL;
 		*n = 0;
+		for (i = 0; i < nn; i++)
+			free(nv[i]);
+		free(nv);
 		return (-1);
+	}
+	if (nn > 0)
+		qsort(nv, nn, sizeof *nv, cmp_str);
+	if (notes != NULL) {
+		*notes = nv;
+		*nnotes = nn;
+	} else {
+		for (i = 0; i < nn; i++)
+			free(nv[i]);
+		free(nv);
 	}
 	if (*n > 0)
 		qsort(*paths, *n, sizeof **paths, cmp_str);

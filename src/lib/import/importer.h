@@ -88,11 +88,14 @@ int	tr_import_input(struct tr_db *, struct tr_input *,
 
 /*
  * List the regular files under directory 'dir' recursively, sorted by
- * path, skipping names that start with '.'.  *paths (and each string) is
- * owned by the caller.  Returns 0 or -1.
+ * path, skipping names that start with '.' and what is not a regular
+ * file.  A dangling symbolic link is skipped too, with a note ("PATH:
+ * dangling symbolic link, skipped") in *notes (sorted; NULL 'notes': not
+ * wanted).  *paths, *notes and each string are owned by the caller.
+ * Returns 0 or -1 (another entry that cannot be read).
  */
 int	tr_import_list_dir(const char *dir, char ***paths, size_t *n,
-	    struct tr_error *);
+	    char ***notes, size_t *nnotes, struct tr_error *);
 
 /* --- for importers -------------------------------------------------- */
 

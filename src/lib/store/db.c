@@ -81,6 +81,52 @@
 "    LEFT JOIN str c ON c.id = s.category_id\n" \
 "   WHERE t.kind = '" TR_TRACK_GO_STW "';\n"
 
+/*
+ * Version 3 adds, besides the derived tables (store/derived.h), views of
+ * the Go trace's user annotations (runtime/trace tasks, regions and logs),
+ * which the importer stores as slices on a go-task track per task (task 0,
+ * "background", holds what belongs to no task), told apart by category.
+ * The same text goes into a new store and into the step from version 2.
+ */
+#define TR_DB_GO_ANNOTATION_VIEWS \
+"CREATE VIEW go_task AS\n" \
+"  SELECT s.id, s.source_id, t.ref AS task_id, n.s AS name,\n" \
+"         json_extract(s.args, '$.parent') AS parent_id,\n" \
+"         json_extract(s.args, '$.goid') AS goid,\n" \
+"         json_extract(s.args, '$.end_goid') AS end_goid, s.ts, s.dur,\n" \
+"         s.callsite_id,\n" \
+"         coalesce(json_extract(t.meta, '$.at_start'), 0) AS\n" \
+"           start_unknown,\n" \
+"         coalesce(json_extract(s.args, '$.unfinished'), 0) AS unfinished,\n" \
+"         s.track_id, s.run_ts, s.run_end_ts\n" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
+"    CROSS JOIN str n ON n.id = s.name_id\n" \
+"    CROSS JOIN str c ON c.id = s.category_id\n" \
+"   WHERE t.kind = '" TR_TRACK_GO_TASK "' AND c.s = '" TR_GO_CAT_TASK "';\n" \
+"CREATE VIEW go_region AS\n" \
+"  SELECT s.id, s.source_id, t.ref AS task_id,\n" \
+"         json_extract(s.args, '$.goid') AS goid, n.s AS name,\n" \
+"         json_extract(s.args, '$.depth') AS depth, s.ts, s.dur,\n" \
+"         s.callsite_id,\n" \
+"         coalesce(json_extract(s.args, '$.start_unknown'), 0) AS\n" \
+"           start_unknown,\n" \
+"         coalesce(json_extract(s.args, '$.unfinished'), 0) AS unfinished,\n" \
+"         json_extract(s.args, '$.ended_by') AS ended_by,\n" \
+"         s.track_id, s.run_ts, s.run_end_ts\n" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
+"    CROSS JOIN str n ON n.id = s.name_id\n" \
+"    CROSS JOIN str c ON c.id = s.category_id\n" \
+"   WHERE t.kind = '" TR_TRACK_GO_TASK "' AND c.s = '" TR_GO_CAT_REGION "';\n" \
+"CREATE VIEW go_log AS\n" \
+"  SELECT s.id, s.source_id, t.ref AS task_id,\n" \
+"         json_extract(s.args, '$.goid') AS goid, s.ts,\n" \
+"         n.s AS category, json_extract(s.args, '$.message') AS message,\n" \
+"         s.callsite_id, s.track_id, s.run_ts, s.run_end_ts\n" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
+"    CROSS JOIN str n ON n.id = s.name_id\n" \
+"    CROSS JOIN str c ON c.id = s.category_id\n" \
+"   WHERE t.kind = '" TR_TRACK_GO_TASK "' AND c.s = '" TR_GO_CAT_LOG "';\n"
+
 const char tr_db_schema[] =
 "CREATE TABLE source (\n"
 "  id INTEGER PRIMARY KEY,\n"
@@ -223,6 +269,7 @@ TR_DB_SLICE_VIEW
 "         json_extract(t.meta, '$.callsite_id') AS callsite_id\n"
 "    FROM track t WHERE t.kind = '" TR_TRACK_GOROUTINE "';\n"
 TR_DB_GO_VIEWS
+TR_DB_GO_ANNOTATION_VIEWS
 "CREATE VIEW gpu_metric AS\n"
 "  SELECT c.id, c.source_id, t.ref AS gpu, t.name AS gpu_name, c.ts,\n"
 "         n.s AS metric, c.value\n"
@@ -480,6 +527,17 @@ TR_DB_SLICE_RUN_INDEXES
 TR_DB_SLICE_VIEW
 TR_DB_GO_VIEWS;
 
+/*
+ * Version 3: the Go annotation views; then the derived tables, computed
+ * from the slices already stored (migrate()).  To add to version 3 (until
+ * it ships): new views and tables go in tr_db_schema (or the derived
+ * schema) and here, through one macro each, as TR_DB_GO_ANNOTATION_VIEWS
+ * does; check-db's test_migrate_v3 compares a migrated store's schema
+ * with a new one's.
+ */
+static const char migrate_v3[] =
+TR_DB_GO_ANNOTATION_VIEWS;
+
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
 migrate(struct tr_db *db, struct tr_error *err)
@@ -519,7 +577,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	 * Version 3: the derived tables of Go traces (store/derived.h),
 	 * computed from the slices already stored.
 	 */
-	if (version == 2 && (tr_db_exec(db, tr_derived_schema, err) != 0 ||
+	if (version == 2 && (tr_db_exec(db, migrate_v3, err) != 0 ||
+	    tr_db_exec(db, tr_derived_schema, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0)) {
 		char	why[sizeof err->msg];
 
@@ -657,12 +716,18 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 		foreign(db, objects, err);
 		goto fail;
 	}
+	/*
+	 * Only an import makes a store: an empty file (or an empty SQLite
+	 * database) given to a tool that reads or aligns one is not one,
+	 * and stays as it was.
+	 */
+	if (version == 0 && (flags & (TR_DB_READONLY | TR_DB_NOCREATE))) {
+		tr_error_set_line(err, TR_EDATA, path, 0, 0,
+		    "not a tracekit store (an empty %s)", st.st_size == 0 ?
+		    "file" : "database");
+		goto fail;
+	}
 	if (flags & TR_DB_READONLY) {
-		if (version == 0) {
-			tr_error_set_line(err, TR_EDATA, path, 0, 0,
-			    "not a tracekit store (an empty database)");
-			goto fail;
-		}
 		if (version < TR_DB_VERSION) {
 			tr_error_set_line(err, TR_EDATA, path, 0, 0,
 			    "store schema version %lld is older than %d; run "
