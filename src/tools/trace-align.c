@@ -99,7 +99,8 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_align_opts	 o;
-	struct tr_sel		 sel;
+	/* static: reachable when tool_die() exits */
+	static struct tr_sel	 sel;
 	enum tr_out_format	 fmt;
 	struct tr_error		 err;
 	struct tr_out		*out;

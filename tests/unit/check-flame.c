@@ -274,6 +274,7 @@ START_TEST(test_merge)
 	o.tid = 1;
 	FOLD(db, &sel, &o,
 	    "ab-1/2;main;[unknown] 3\nab-1/3 5\nab-1/3;main;[unknown] 4\n");
+	tr_sel_release(&sel);
 	tr_db_free(db);
 }
 END_TEST
@@ -370,6 +371,7 @@ START_TEST(test_empty_store)
 	FOLD(db, &sel, &o, "");
 	sel.has_from = 1;
 	FOLD(db, &sel, &o, "");
+	tr_sel_release(&sel);
 	tr_db_free(db);
 }
 END_TEST

@@ -798,7 +798,8 @@ static void
 add_ids(int64_t **v, size_t *n, const int64_t *add, size_t nadd)
 {
 	*v = tr_xrealloc(*v, (*n + nadd + 1) * sizeof **v);
-	memcpy(*v + *n, add, nadd * sizeof *add);
+	if (nadd > 0)
+		memcpy(*v + *n, add, nadd * sizeof *add);
 	*n += nadd;
 }
 
