@@ -11,6 +11,7 @@
 #include "query/query.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,7 +262,10 @@ read_go(struct tl *t, struct tr_error *err)
 	return (0);
 }
 
-/* The window: --from/--to, else the selected sources' time range. */
+/*
+ * The window: the selected sources' time range, cut to --from/--to, its
+ * start rounded down to the 10 ms grid of go_bin.
+ */
 static int
 window(struct tl *t, struct tr_error *err)
 {
@@ -286,17 +290,18 @@ window(struct tl *t, struct tr_error *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(t->db, err, "cannot read sources"));
-	if (t->sel->has_from)
-		lo = t->sel->from;
-	else if (lo != INT64_MAX) {
-		/* On the grid of the step: rows then hold whole bins. */
-		a = lo % t->step;
-		lo -= a < 0 ? a + t->step : a;
-	}
-	if (t->sel->has_to)
-		hi = t->sel->to;
-	else if (hi != INT64_MIN)
+	if (hi != INT64_MIN)
 		hi++;	/* the last time stamp is inside */
+	/* Within the selected sources' span: rows hold something. */
+	if (t->sel->has_from && t->sel->from > lo)
+		lo = t->sel->from;
+	/* Down to the grid of go_bin: rows then hold whole bins. */
+	if (lo != INT64_MAX) {
+		a = lo % TR_DERIVED_BIN;
+		lo -= a < 0 ? a + TR_DERIVED_BIN : a;
+	}
+	if (t->sel->has_to && t->sel->to < hi)
+		hi = t->sel->to;
 	if (lo == INT64_MAX || hi == INT64_MIN || hi <= lo) {
 		t->start = t->end = 0;
 		t->nrows = 0;
@@ -311,6 +316,13 @@ window(struct tl *t, struct tr_error *err)
 		    MAX_ROWS));
 	t->end = hi;
 	return (0);
+}
+
+/* Mean counts to 4 decimals: more would be noise. */
+static double
+round4(double x)
+{
+	return (round(x * 1e4) / 1e4);
 }
 
 static void
@@ -391,8 +403,8 @@ print(struct tl *t, struct tr_out *out, struct tr_error *err)
 			const struct gpu	*gp = &t->gpus[g];
 
 			put_real_or_null(out, gp->util.n[r] > 0,
-			    gp->util.n[r] ? gp->util.sum[r] /
-			    (double)gp->util.n[r] : 0);
+			    gp->util.n[r] ? round4(gp->util.sum[r] /
+			    (double)gp->util.n[r]) : 0);
 			if (gp->mem.has_last[r])
 				tr_out_int(out, (int64_t)gp->mem.last[r]);
 			else
@@ -410,9 +422,10 @@ print(struct tl *t, struct tr_out *out, struct tr_error *err)
 			if (cov < dur * t->ngo)
 				partial = 1;
 			for (c = 0; c < NGO_COUNTS; c++)
-				tr_out_real(out, (double)go->ns[go_counts[c].
-				    kind] / (double)cov * t->ngo);
-			tr_out_real(out, go->runnable_peak);
+				tr_out_real(out, round4((double)go->ns[
+				    go_counts[c].kind] / (double)cov *
+				    t->ngo));
+			tr_out_real(out, round4(go->runnable_peak));
 			tr_out_int(out, go->idle_ns);
 			tr_out_int(out, go->ns[TR_DK_GC]);
 			tr_out_int(out, go->ns[TR_DK_STW]);
@@ -434,6 +447,9 @@ print(struct tl *t, struct tr_out *out, struct tr_error *err)
 			tr_out_null(out);
 		tr_out_end_row(out);
 	}
+	if (t->nrows == 0)
+		tr_out_note(out, "no time of the selected sources in the "
+		    "window: no rows");
 	if (t->ngpus == 0)
 		tr_out_note(out, "no GPU telemetry in the selection: no GPU "
 		    "columns");
@@ -442,8 +458,8 @@ print(struct tl *t, struct tr_out *out, struct tr_error *err)
 		    "GC and heap columns are empty");
 	if (cut)
 		tr_out_note(out, "steps that cut a %d ms bin of go_bin share "
-		    "it pro rata: start --from on a multiple of %d ms (and "
-		    "--step too) for exact goroutine and GC columns",
+		    "it pro rata: give a --step of whole multiples of %d ms "
+		    "for exact goroutine and GC columns",
 		    TR_DERIVED_BIN / 1000000, TR_DERIVED_BIN / 1000000);
 	if (partial)
 		tr_out_note(out, "some steps are only partly covered by the "
@@ -478,9 +494,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	a.name = "timeline";
 	a.synopsis = "[--step DURATION] [SELECTION]";
 	a.about = "One row per step of time: GPU utilisation and memory per "
-	    "GPU, CPU samples, goroutines running, runnable and blocked by "
-	    "kind, GC and STW time, GOMAXPROCS and the heap.  See "
-	    "trace-query(1), \"timeline\".";
+	    "GPU, CPU\nsamples, goroutines running, runnable and blocked by "
+	    "kind, GC and STW\ntime, GOMAXPROCS and the heap (trace-query(1), "
+	    "timeline).";
 	a.args = opts;
 	a.sel = &sel;
 	a.max_pos = 0;
@@ -562,8 +578,7 @@ out:
 
 const struct tr_query tr_query_timeline = {
 	.name = "timeline",
-	.usage = "[--step DURATION] [SELECTION]",
-	.summary = "one row per step: GPU, CPU samples, goroutines by state, "
-	    "GC, heap",
+	.usage = "[OPTION...]",
+	.summary = "one row per step: GPU, CPU, goroutines by state, GC, heap",
 	.run = run,
 };

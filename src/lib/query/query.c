@@ -19,6 +19,7 @@ extern const struct tr_query tr_query_sql_entry;
 extern const struct tr_query tr_query_stalls;
 extern const struct tr_query tr_query_steps;
 extern const struct tr_query tr_query_summary;
+extern const struct tr_query tr_query_timeline;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
@@ -28,6 +29,7 @@ const struct tr_query *const tr_query_table[] = {
 	&tr_query_stalls,
 	&tr_query_steps,
 	&tr_query_summary,
+	&tr_query_timeline,
 	&tr_query_top,
 	NULL
 };
