@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "base/names.h"
 #include "base/util.h"
 #include "base/wallclock.h"
 #include "store/derived.h"
@@ -1787,7 +1788,8 @@ fail:
 }
 
 static const char gpu_util_sql[] =
-    "(n.s = 'utilization.gpu' OR n.s = 'sm' OR n.s LIKE '%gpu_util%' "
+    "(n.s = '" TR_METRIC_GPU_UTIL "' OR n.s = 'sm' "
+    "OR n.s LIKE '%gpu_util%' "
     "OR n.s LIKE 'gpu util%')";
 
 /* Whether a --pid names this process. */
@@ -1873,8 +1875,8 @@ load_goroutine_cand(struct run *r, struct src *s)
 	st = tr_db_prepare(r->db, "SELECT s.ts, s.ts + s.dur FROM slice s "
 	    "JOIN track t ON t.id = s.track_id "
 	    "JOIN str n ON n.id = s.name_id "
-	    "WHERE s.source_id = ?1 AND t.kind = 'goroutine' "
-	    "AND n.s = 'running' AND s.dur > 0", r->err);
+	    "WHERE s.source_id = ?1 AND t.kind = '" TR_TRACK_GOROUTINE "' "
+	    "AND n.s = '" TR_GO_STATE_RUNNING "' AND s.dur > 0", r->err);
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, s->id);
@@ -2415,25 +2417,6 @@ struct saved_index {
 	char	*name, *sql;
 };
 
-static int
-stmt_int(struct run *r, const char *sql, int64_t bind, int64_t *v)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if ((st = tr_db_prepare(r->db, sql, r->err)) == NULL)
-		return (-1);
-	if (bind != 0)
-		sqlite3_bind_int64(st, 1, bind);
-	*v = 0;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(r->db, r->err, "cannot count rows"));
-	return (0);
-}
-
 /* Drop the time indexes of tables mostly moved; remember them in 'sv'. */
 static int
 drop_indexes(struct run *r, struct saved_index **sv, size_t *nsv)
@@ -2447,7 +2430,7 @@ drop_indexes(struct run *r, struct saved_index **sv, size_t *nsv)
 	for (t = 0; t < NBIG; t++) {
 		sql = tr_xasprintf("SELECT max(rowid) FROM %s",
 		    big_tables[t].table);
-		rc = stmt_int(r, sql, 0, &total);
+		rc = tr_db_int(r->db, sql, &total, r->err);
 		free(sql);
 		if (rc != 0)
 			return (-1);
@@ -2457,8 +2440,8 @@ drop_indexes(struct run *r, struct saved_index **sv, size_t *nsv)
 		for (i = 0; i < r->n; i++) {
 			if (changed(&r->s[i]) != 2)
 				continue;
-			if (stmt_int(r, big_tables[t].count, r->s[i].id,
-			    &n) != 0)
+			if (tr_db_int_arg(r->db, big_tables[t].count, NULL,
+			    r->s[i].id, &n, r->err) < 0)
 				return (-1);
 			moved += n;
 		}

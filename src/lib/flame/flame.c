@@ -715,29 +715,6 @@ tr_flame_sel_prepare(struct tr_db *db, const struct tr_sel *sel,
 
 /* --- folding ---------------------------------------------------------- */
 
-/* One integer from 'sql'; *found says if there was one. */
-static int
-one_int(struct tr_db *db, const char *sql, int64_t *v, int *found,
-    struct tr_error *err)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	*v = 0;
-	*found = 0;
-	if ((st = tr_db_prepare(db, sql, err)) == NULL)
-		return (-1);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		*v = sqlite3_column_int64(st, 0);
-		*found = 1;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read store"));
-	return (0);
-}
-
 static int
 cmp_line(const void *a, const void *b)
 {
@@ -932,10 +909,9 @@ static int
 name_stacks(struct fold *f, struct tr_folded *out)
 {
 	int64_t	v;
-	int	found;
 
-	if (load_callsites(f, f->maxcs) != 0 || one_int(f->db, "SELECT "
-	    "max(id) FROM frame", &v, &found, f->err) != 0)
+	if (load_callsites(f, f->maxcs) != 0 || tr_db_int(f->db, "SELECT "
+	    "max(id) FROM frame", &v, f->err) != 0)
 		return (-1);
 	f->nframes = v;
 	f->fname[0] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fname[0]);
@@ -964,11 +940,8 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 	f.err = err;
 	tr_buf_init(&f.buf);
 	/* One snapshot, and one lock for the many small reads below. */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			goto out;
-		began = 1;
-	}
+	if (tr_db_read_begin(db, &began, err) != 0)
+		goto out;
 	if (tr_flame_pick(db, sel, &pick, err) != 0)
 		goto out;
 	if (pick.event != NULL) {
@@ -985,8 +958,7 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 out:
 	tr_flame_pick_release(&pick);
 	fold_release(&f);
-	if (began)
-		tr_db_exec(db, "COMMIT", NULL);
+	tr_db_read_end(db, began);
 	if (ret != 0)
 		tr_folded_release(out);
 	return (ret);

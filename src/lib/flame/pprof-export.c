@@ -929,8 +929,7 @@ exp_release(struct exp *e)
 	sqlite3_finalize(e->st_cs);
 	sqlite3_finalize(e->st_frame);
 	sqlite3_finalize(e->st_clock);
-	if (e->in_txn)
-		tr_db_exec(e->db, "COMMIT", NULL);
+	tr_db_read_end(e->db, e->in_txn);
 	tr_buf_release(&e->buf);
 }
 
@@ -964,11 +963,8 @@ tr_pprof_export(struct tr_db *db, const struct tr_sel *sel,
 	tr_buf_init(&e.buf);
 	str_id(&e, "");
 	/* One read transaction: no file lock per statement. */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			goto out;
-		e.in_txn = 1;
-	}
+	if (tr_db_read_begin(db, &e.in_txn, err) != 0)
+		goto out;
 	if ((e.st_cs = tr_db_prepare(db, "SELECT parent_id, frame_id FROM "
 	    "callsite WHERE id = ?1", err)) == NULL ||
 	    (e.st_frame = tr_db_prepare(db, "SELECT name, module, file, line, "

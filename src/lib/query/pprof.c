@@ -219,8 +219,7 @@ eng_release(struct eng *e)
 		regfree(&e->keep);
 	sqlite3_finalize(e->st_frame);
 	sqlite3_finalize(e->st_cs);
-	if (e->in_txn)
-		tr_db_exec(e->db, "COMMIT", NULL);
+	tr_db_read_end(e->db, e->in_txn);
 	for (i = 0; i < e->nframes; i++) {
 		free(e->frames[i].name);
 		free(e->frames[i].module);
@@ -313,11 +312,8 @@ eng_init(struct eng *e, struct tr_db *db, const struct tr_pprof_opts *o,
 	 * One read transaction for the many small reads below: outside one,
 	 * SQLite takes and drops its file lock for every statement.
 	 */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			return (-1);
-		e->in_txn = 1;
-	}
+	if (tr_db_read_begin(db, &e->in_txn, err) != 0)
+		return (-1);
 	if ((e->st_frame = tr_db_prepare(db, "SELECT name, module, file, "
 	    "line, addr, inlined FROM frame WHERE id = ?1", err)) == NULL ||
 	    (e->st_cs = tr_db_prepare(db, "SELECT parent_id, frame_id FROM "

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "base/util.h"
 #include "query/args.h"
 #include "query/sel.h"
@@ -142,7 +143,7 @@ read_gpus(struct tl *t, struct tr_error *err)
 	int		 rc;
 
 	st = tr_db_prepare(t->db, "SELECT DISTINCT ref, source_id FROM track "
-	    "WHERE kind = 'gpu' ORDER BY ref", err);
+	    "WHERE kind = '" TR_TRACK_GPU "' ORDER BY ref", err);
 	if (st == NULL)
 		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -526,10 +527,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	for (g = 0; g < t.ngpus; g++) {
 		series_init(&t.gpus[g].util, t.nrows ? t.nrows : 1);
 		series_init(&t.gpus[g].mem, t.nrows ? t.nrows : 1);
-		if (t.nrows > 0 && (read_series(&t, "gpu", t.gpus[g].index,
-		    "utilization.gpu", &t.gpus[g].util, err) < 0 ||
-		    read_series(&t, "gpu", t.gpus[g].index, "memory.used",
-		    &t.gpus[g].mem, err) < 0))
+		if (t.nrows > 0 && (read_series(&t, TR_TRACK_GPU,
+		    t.gpus[g].index, TR_METRIC_GPU_UTIL, &t.gpus[g].util,
+		    err) < 0 ||
+		    read_series(&t, TR_TRACK_GPU, t.gpus[g].index,
+		    TR_METRIC_MEM_USED, &t.gpus[g].mem, err) < 0))
 			goto out;
 	}
 	t.cpu = tr_xcalloc(t.nrows ? (size_t)t.nrows : 1, sizeof *t.cpu);
@@ -539,12 +541,12 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (t.nrows > 0) {
 		int64_t	n1, n2, n3;
 
-		if ((n1 = read_series(&t, "go-heap", -1, "HeapAlloc",
-		    &t.heap_alloc, err)) < 0 ||
-		    (n2 = read_series(&t, "go-heap", -1, "HeapGoal",
-		    &t.heap_goal, err)) < 0 ||
-		    (n3 = read_series(&t, "go-runtime", -1, "GOMAXPROCS",
-		    &t.procs, err)) < 0)
+		if ((n1 = read_series(&t, TR_TRACK_GO_HEAP, -1,
+		    TR_GO_HEAP_ALLOC, &t.heap_alloc, err)) < 0 ||
+		    (n2 = read_series(&t, TR_TRACK_GO_HEAP, -1,
+		    TR_GO_HEAP_GOAL, &t.heap_goal, err)) < 0 ||
+		    (n3 = read_series(&t, TR_TRACK_GO_RUNTIME, -1,
+		    TR_GO_GOMAXPROCS, &t.procs, err)) < 0)
 			goto out;
 		t.has_heap = n1 + n2 > 0;
 		t.has_procs = n3 > 0;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "base/wallclock.h"
 
 /* The selection options, their letters, and their help. */
@@ -749,18 +750,21 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	if (s->goid >= 0) {
 		snprintf(num, sizeof num, "%" PRId64, s->goid);
 		if ((r = exists(db, "SELECT 1 FROM track WHERE kind = "
-		    "'goroutine' AND ref = ?1", s->goid, NULL, err)) != 1)
+		    "'" TR_TRACK_GOROUTINE "' AND ref = ?1", s->goid, NULL,
+		    err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
-			    "ref FROM track WHERE kind = 'goroutine' ORDER BY "
-			    "ref", "goroutines", (snprintf(what, sizeof what,
-			    "no goroutine %s", num), what)));
+			    "ref FROM track WHERE kind = '" TR_TRACK_GOROUTINE
+			    "' ORDER BY ref", "goroutines", (snprintf(what,
+			    sizeof what, "no goroutine %s", num), what)));
 	}
 	if (s->gpu >= 0) {
 		snprintf(num, sizeof num, "%" PRId64, s->gpu);
-		if ((r = exists(db, "SELECT 1 FROM track WHERE kind IN ('gpu', "
-		    "'gpu-process') AND ref = ?1", s->gpu, NULL, err)) != 1)
+		if ((r = exists(db, "SELECT 1 FROM track WHERE kind IN ('"
+		    TR_TRACK_GPU "', '" TR_TRACK_GPU_PROCESS "') AND ref = ?1",
+		    s->gpu, NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
-			    "ref FROM track WHERE kind = 'gpu' ORDER BY ref",
+			    "ref FROM track WHERE kind = '" TR_TRACK_GPU
+			    "' ORDER BY ref",
 			    "GPUs", (snprintf(what, sizeof what, "no GPU %s",
 			    num), what)));
 	}
@@ -930,9 +934,10 @@ fail:
 int
 tr_sel_snapshot_type(const char *type)
 {
-	return (type != NULL && (strcmp(type, "heap") == 0 ||
-	    strcmp(type, "allocs") == 0 || strcmp(type, "goroutine") == 0 ||
-	    strcmp(type, "threadcreate") == 0));
+	return (type != NULL && (strcmp(type, TR_PROFILE_HEAP) == 0 ||
+	    strcmp(type, TR_PROFILE_ALLOCS) == 0 ||
+	    strcmp(type, TR_PROFILE_GOROUTINE) == 0 ||
+	    strcmp(type, TR_PROFILE_THREADCREATE) == 0));
 }
 
 static int
