@@ -1560,11 +1560,13 @@ START_TEST(test_query_summary)
 	int			 pass;
 	static const char	*const want[] = {
 		"source,path,format,version,clock,aligned,offset_ns,ts_min,"
-		"ts_max,span_s,samples,slices,counters,bytes\n",
+		"ts_max,span_s,samples,slices,counters,bytes,count,sources,"
+		"type,host,start,end\n",
 		"source,path,format,version,clock,aligned,offset_ns,ts_min,"
-		"ts_max,span_s,samples,slices,counters,bytes\n"
+		"ts_max,span_s,samples,slices,counters,bytes,count,sources,"
+		"type,host,start,end\n"
 		"1,good.txt,fake,fake-1,monotonic,none,0,1000,3000,0,3,0,0,"
-		"27\n",
+		"27,1,1,,,,\n",
 	};
 
 	tr_error_init(&err);
@@ -1585,7 +1587,7 @@ START_TEST(test_query_summary)
 	o = tr_out_new(f, TR_OUT_CSV);
 	ck_assert_int_eq(q->run(db, 2, argv, o, &err), -1);
 	ck_assert_int_eq(err.code, TR_EUSAGE);
-	ck_assert_str_eq(err.msg, "summary takes no arguments");
+	ck_assert_str_eq(err.msg, "summary: unexpected argument 'extra'");
 	tr_out_free(o);
 	fclose(f);
 	free(t);

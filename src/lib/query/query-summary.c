@@ -1,60 +1,253 @@
 /*
- * trace-query summary: what is in the store, one row per source.
+ * trace-query summary: what is in the store.  One row per source, except
+ * that a series of pprof snapshots of one kind (consecutive sources of one
+ * format, profile type and host, e.g. a heap profile every 500 ms) is one
+ * row with its count and source range; --all gives every source its row.
  */
 #include "config.h"
 #include "query/query.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/util.h"
+#include "query/args.h"
 #include "query/sel.h"
 
 static const char summary_sql[] =
-"SELECT s.id AS source, s.path, s.format,\n"
-"       coalesce(s.format_version, '') AS version, s.clock,\n"
-"       coalesce(s.align_method, 'none') AS aligned,\n"
-"       s.clock_offset AS offset_ns, s.ts_min, s.ts_max,\n"
-"       round((s.ts_max - s.ts_min) / 1e9, 3) AS span_s,\n"
-"       (SELECT count(*) FROM sample WHERE source_id = s.id) AS samples,\n"
+"SELECT s.id, s.path, s.format, coalesce(s.format_version, ''), s.clock,\n"
+"       coalesce(s.align_method, 'none'), s.clock_offset, s.ts_min,\n"
+"       s.ts_max,\n"
+"       (SELECT count(*) FROM sample WHERE source_id = s.id),\n"
 "       (SELECT coalesce(sum(n), 0) FROM slice_run\n"
-"         WHERE source_id = s.id) AS slices,\n"
-"       (SELECT count(*) FROM counter WHERE source_id = s.id) AS counters,\n"
-"       s.size AS bytes\n"
+"         WHERE source_id = s.id),\n"
+"       (SELECT count(*) FROM counter WHERE source_id = s.id),\n"
+"       s.size,\n"
+"       (SELECT group_concat(t, ',') FROM (SELECT DISTINCT type AS t\n"
+"         FROM profile WHERE source_id = s.id ORDER BY t)),\n"
+"       coalesce(s.host, '')\n"
 "  FROM source s ORDER BY s.id";
+
+static const char *const cols[] = {
+	"source", "path", "format", "version", "clock", "aligned",
+	"offset_ns", "ts_min", "ts_max", "span_s", "samples", "slices",
+	"counters", "bytes", "count", "sources", "type", "host", "start",
+	"end"
+};
+#define NCOLS	(sizeof cols / sizeof cols[0])
+
+/* Store ns as ISO 8601 UTC to the ms, as tr_attr_iso() writes it. */
+static void
+put_iso(struct tr_out *out, int has_wall, int64_t wall, int null,
+    int64_t ts)
+{
+	struct tm	tm;
+	time_t		t;
+	int64_t		w, ms;
+	char		buf[64], s[80];
+
+	if (!has_wall || null) {
+		tr_out_null(out);
+		return;
+	}
+	w = ts + wall + 500000;
+	ms = w / 1000000 - (w % 1000000 < 0);
+	t = (time_t)(ms / 1000 - (ms % 1000 < 0));
+	if (gmtime_r(&t, &tm) == NULL) {
+		tr_out_null(out);
+		return;
+	}
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(s, sizeof s, "%s.%03dZ", buf, (int)(ms - (int64_t)t * 1000));
+	tr_out_text(out, s);
+}
+
+static const char *
+col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return (s != NULL ? (const char *)s : "");
+}
+
+/* The current group: its first row's text, and what adds up. */
+struct group {
+	int64_t	 first, last, offset, ts_min, ts_max;
+	int	 has_min, has_max;
+	int64_t	 samples, slices, counters, bytes, count;
+	char	*path, *format, *version, *clock, *aligned, *type, *host;
+};
+
+static void
+group_clear(struct group *g)
+{
+	free(g->path);
+	free(g->format);
+	free(g->version);
+	free(g->clock);
+	free(g->aligned);
+	free(g->type);
+	free(g->host);
+	memset(g, 0, sizeof *g);
+}
+
+static void
+group_emit(struct tr_out *out, const struct group *g, int has_wall,
+    int64_t wall)
+{
+	char	ids[64];
+
+	if (g->count == 0)
+		return;
+	tr_out_int(out, g->first);
+	tr_out_text(out, g->path);
+	tr_out_text(out, g->format);
+	tr_out_text(out, g->version);
+	tr_out_text(out, g->clock);
+	tr_out_text(out, g->aligned);
+	tr_out_int(out, g->offset);
+	if (g->has_min)
+		tr_out_int(out, g->ts_min);
+	else
+		tr_out_null(out);
+	if (g->has_max)
+		tr_out_int(out, g->ts_max);
+	else
+		tr_out_null(out);
+	if (g->has_min && g->has_max)
+		tr_out_real(out,
+		    (double)llround((double)(g->ts_max - g->ts_min) / 1e6) /
+		    1e3);
+	else
+		tr_out_null(out);
+	tr_out_int(out, g->samples);
+	tr_out_int(out, g->slices);
+	tr_out_int(out, g->counters);
+	tr_out_int(out, g->bytes);
+	tr_out_int(out, g->count);
+	if (g->first == g->last)
+		snprintf(ids, sizeof ids, "%lld", (long long)g->first);
+	else
+		snprintf(ids, sizeof ids, "%lld-%lld", (long long)g->first,
+		    (long long)g->last);
+	tr_out_text(out, ids);
+	tr_out_text(out, g->type);
+	tr_out_text(out, g->host);
+	put_iso(out, has_wall, wall, !g->has_min, g->ts_min);
+	put_iso(out, has_wall, wall, !g->has_max, g->ts_max);
+	tr_out_end_row(out);
+}
+
+/* Does this row continue the series of 'g'? */
+static int
+continues(const struct group *g, sqlite3_stmt *st)
+{
+	if (g->count == 0 || g->type[0] == '\0' ||
+	    strncmp(g->format, "pprof", 5) != 0)
+		return (0);
+	return (strcmp(g->format, col_text(st, 2)) == 0 &&
+	    strcmp(g->type, col_text(st, 13)) == 0 &&
+	    strcmp(g->host, col_text(st, 14)) == 0 &&
+	    strcmp(g->clock, col_text(st, 4)) == 0 &&
+	    strcmp(g->aligned, col_text(st, 5)) == 0 &&
+	    strcmp(g->version, col_text(st, 3)) == 0);
+}
 
 static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
-	/* The table reads offsets, times and sizes in units. */
-	static const enum tr_out_unit units[] = {
-		TR_UNIT_NONE, TR_UNIT_NONE, TR_UNIT_NONE, TR_UNIT_NONE,
-		TR_UNIT_NONE, TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_TS, TR_UNIT_TS,
-		TR_UNIT_NONE, TR_UNIT_NONE, TR_UNIT_NONE, TR_UNIT_NONE,
-		TR_UNIT_BYTES
+	int		 all = 0;
+	struct tr_arg	 opts[] = {
+		{ "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
+		    "a row for every source: no series grouped", 0, 0 },
+		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
+	struct tr_args	 args;
+	struct group	 g;
 	sqlite3_stmt	*st = NULL;
 	int64_t		 origin, wall;
-	int		 has_wall, rc = 0;
+	int		 has_wall, r, rc = -1;
 
-	(void)argv;
-	if (argc != 1)
-		return (tr_error_set(err, TR_EUSAGE,
-		    "summary takes no arguments"));
+	memset(&args, 0, sizeof args);
+	memset(&g, 0, sizeof g);
+	args.name = "summary";
+	args.synopsis = "[--all]";
+	args.about = "What is in the store: a row per source, with a "
+	    "series of pprof snapshots of\none kind (consecutive sources "
+	    "of one format, profile type and host) as\none row with its "
+	    "count and source range (trace-query(1), summary).";
+	args.args = opts;
+	args.sel = NULL;
+	args.max_pos = 0;
+	if (tr_args_parse(&args, argc, argv, err) != 0)
+		goto out;
+	if (args.help) {
+		rc = 0;
+		goto out;
+	}
 	if (tr_sel_store_origin(db, &origin, &has_wall, &wall, err) != 0)
-		return (-1);
+		goto out;
 	tr_out_set_clock(out, origin, has_wall, wall);
 	if (sqlite3_prepare_v2(db->sq, summary_sql, -1, &st, NULL) !=
-	    SQLITE_OK)
-		return (tr_error_set(err, TR_EDB, "%s",
-		    sqlite3_errmsg(db->sq)));
-	if (tr_out_stmt_units(out, db->sq, st, units, err) < 0 ||
-	    tr_out_finish(out) != 0)
-		rc = -1;
+	    SQLITE_OK) {
+		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
+		goto out;
+	}
+	tr_out_columns(out, (int)NCOLS, cols);
+	/* The table reads offsets, times and sizes in units. */
+	tr_out_column_unit(out, 6, TR_UNIT_NS);
+	tr_out_column_unit(out, 7, TR_UNIT_TS);
+	tr_out_column_unit(out, 8, TR_UNIT_TS);
+	tr_out_column_unit(out, 13, TR_UNIT_BYTES);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (all || !continues(&g, st)) {
+			group_emit(out, &g, has_wall, wall);
+			group_clear(&g);
+			g.first = sqlite3_column_int64(st, 0);
+			g.path = tr_xstrdup(col_text(st, 1));
+			g.format = tr_xstrdup(col_text(st, 2));
+			g.version = tr_xstrdup(col_text(st, 3));
+			g.clock = tr_xstrdup(col_text(st, 4));
+			g.aligned = tr_xstrdup(col_text(st, 5));
+			g.offset = sqlite3_column_int64(st, 6);
+			g.type = tr_xstrdup(col_text(st, 13));
+			g.host = tr_xstrdup(col_text(st, 14));
+			if ((g.has_min = sqlite3_column_type(st, 7) !=
+			    SQLITE_NULL))
+				g.ts_min = sqlite3_column_int64(st, 7);
+		}
+		g.last = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
+			g.has_max = 1;
+			g.ts_max = sqlite3_column_int64(st, 8);
+		}
+		g.samples += sqlite3_column_int64(st, 9);
+		g.slices += sqlite3_column_int64(st, 10);
+		g.counters += sqlite3_column_int64(st, 11);
+		g.bytes += sqlite3_column_int64(st, 12);
+		g.count++;
+	}
+	if (r != SQLITE_DONE) {
+		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
+		goto out;
+	}
+	group_emit(out, &g, has_wall, wall);
+	if (tr_out_finish(out) != 0)
+		goto out;
+	rc = 0;
+out:
+	group_clear(&g);
 	sqlite3_finalize(st);
+	tr_args_release(&args);
 	return (rc);
 }
 
 const struct tr_query tr_query_summary = {
 	.name = "summary",
-	.usage = "",
+	.usage = "[OPTION...]",
 	.summary = "sources in the store: formats, clocks, time ranges, rows",
 	.run = run,
 };
