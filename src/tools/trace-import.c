@@ -95,6 +95,9 @@ report(const char *name, const struct tr_import_result *r)
 		count(&b, r->frames, "new frame");
 		count(&b, r->callsites, "new stack");
 	}
+	if (r->cut_line > 0)
+		tr_buf_printf(&b, "; the input ends inside the last sample "
+		    "(line %lld), left out", (long long)r->cut_line);
 	tool_note("%s", b.data);
 	tr_buf_release(&b);
 }

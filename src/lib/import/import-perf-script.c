@@ -1027,6 +1027,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		 */
 		json_object_set_new(tr_import_meta(ctx),
 		    "incomplete_last_sample", json_integer(ps.hdr_line));
+		tr_import_set_cut(ctx, ps.hdr_line);
 		ps.open = 0;
 	} else if (end_sample(&ps) != 0)
 		goto out;

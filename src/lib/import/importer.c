@@ -182,6 +182,12 @@ tr_import_host(const struct tr_import *ctx)
 	return (ctx->host);
 }
 
+void
+tr_import_set_cut(struct tr_import *ctx, int64_t line)
+{
+	ctx->res->cut_line = line;
+}
+
 json_t *
 tr_import_meta(struct tr_import *ctx)
 {

@@ -65,6 +65,8 @@ struct tr_import_result {
 	int64_t		 samples, slices, counters, profiles;
 	int64_t		 frames, callsites;	/* new in the store */
 	int64_t		 ts_min, ts_max;	/* INT64_MAX/MIN if none */
+	int64_t		 cut_line;	/* the last record, begun at this line,
+					   was cut short and left out (0: no) */
 };
 
 void	tr_import_opts_init(struct tr_import_opts *);
@@ -120,6 +122,11 @@ void	tr_import_set_clock(struct tr_import *, const char *);
 void	tr_import_set_host(struct tr_import *, const char *);
 /* The host given (--host) or set so far, or NULL; borrowed. */
 const char	*tr_import_host(const struct tr_import *);
+/*
+ * The input ended inside its last record, begun at 'line', which was left
+ * out: the result (and trace-import's line) says so.
+ */
+void	tr_import_set_cut(struct tr_import *, int64_t line);
 /* The source's metadata object (borrowed): importers add keys to it. */
 json_t	*tr_import_meta(struct tr_import *);
 
