@@ -1801,7 +1801,8 @@ top_stacks(struct tr_attr *a, struct stk *v, size_t n,
 	 * Call sites whose first frames read the same are one stack to the
 	 * reader: merge them (of the 16 largest) before ranking.
 	 */
-	qsort(v, n, sizeof *v, stk_cmp);
+	if (n > 0)
+		qsort(v, n, sizeof *v, stk_cmp);
 	for (i = 0; i < n && i < 16; i++) {
 		char	*t = tr_attr_stack_text(a, v[i].cs);
 

@@ -93,7 +93,9 @@ tr_sel_copy(struct tr_sel *d, const struct tr_sel *s)
 {
 	tr_sel_init(d, s->accept);
 	d->sources = tr_xcalloc(s->nsources + 1, sizeof *d->sources);
-	memcpy(d->sources, s->sources, s->nsources * sizeof *s->sources);
+	if (s->nsources > 0)
+		memcpy(d->sources, s->sources,
+		    s->nsources * sizeof *s->sources);
 	d->nsources = s->nsources;
 	d->type = s->type;
 	d->event = s->event;
