@@ -16,6 +16,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "base/wallclock.h"
 #include "store/derived.h"
 
 const char *const tr_cause_names[TR_NCAUSES] = {
@@ -716,22 +717,11 @@ tr_attr_clock(const struct tr_attr *a, int64_t *origin, int *has_wall,
 char *
 tr_attr_iso(const struct tr_attr *a, int64_t ts)
 {
-	struct tm	tm;
-	time_t		t;
-	int64_t		w, ms;
-	char		buf[64];
+	char	buf[TR_ISO_MAX];
 
 	if (!a->has_wall)
 		return (NULL);
-	/* To the nearest ms, as the table's time stamps. */
-	w = ts + a->wall_offset + 500000;
-	ms = w / 1000000 - (w % 1000000 < 0);
-	t = (time_t)(ms / 1000 - (ms % 1000 < 0));
-	if (gmtime_r(&t, &tm) == NULL)
-		return (NULL);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	return (tr_xasprintf("%s.%03dZ", buf,
-	    (int)(ms - (int64_t)t * 1000)));
+	return (tr_xstrdup(tr_iso_utc(ts + a->wall_offset, buf)));
 }
 
 char *
