@@ -310,22 +310,16 @@ static const struct {
 	{ TR_GO_REASON_GC, TR_CAUSE_GC },
 };
 
+/* The id of string 's' (tr_db_str_id()), or -1 when the store has none. */
 static int
 str_id(struct tr_attr *a, const char *s, int64_t *id, struct tr_error *err)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	int	rc;
 
-	*id = -1;
-	if ((st = tr_db_prepare(a->db, "SELECT id FROM str WHERE s = ?",
-	    err)) == NULL)
+	if ((rc = tr_db_str_id(a->db, s, id, err)) < 0)
 		return (-1);
-	sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(a->db, err, "reading strings"));
+	if (rc == 0)
+		*id = -1;
 	return (0);
 }
 
