@@ -460,6 +460,42 @@ START_TEST(test_units_table)
 }
 END_TEST
 
+/* TR_UNIT_REAL: 4 significant digits in the table, all of them in CSV. */
+START_TEST(test_units_real)
+{
+	static const char *const n[] = { "score" };
+	static const double v[] = {
+		0.8952357586327725, 17.666666666666668, 123456.7, 0, -0.0,
+		1.99996, 0.000123456, -2.5, 0.0125, 3
+	};
+	struct cap	 c;
+	struct tr_out	*o;
+	size_t		 i;
+	int		 f;
+
+	for (f = 0; f < 2; f++) {
+		o = cap_open(&c, f == 0 ? TR_OUT_TABLE : TR_OUT_CSV);
+		tr_out_columns(o, 1, n);
+		tr_out_column_unit(o, 0, TR_UNIT_REAL);
+		for (i = 0; i < sizeof v / sizeof *v; i++) {
+			tr_out_real(o, v[i]);
+			tr_out_end_row(o);
+		}
+		/* An integer is left as it is. */
+		tr_out_int(o, 1234567);
+		tr_out_end_row(o);
+		ck_assert_str_eq(cap_close(&c, o), f == 0 ?
+		    "   score\n  0.8952\n   17.67\n  123457\n       0\n"
+		    "       0\n       2\n0.000123\n    -2.5\n  0.0125\n"
+		    "       3\n 1234567\n" :
+		    "score\n0.8952357586327725\n17.666666666666668\n"
+		    "123456.7\n0\n-0\n1.99996\n0.000123456\n-2.5\n"
+		    "0.0125\n3\n1234567\n");
+		free(c.buf);
+	}
+}
+END_TEST
+
 /* CSV and JSON keep the base units; a TS column without a clock is raw. */
 START_TEST(test_units_raw)
 {
@@ -736,6 +772,7 @@ main(void)
 	tcase_add_test(tc, test_json_big);
 	tcase_add_test(tc, test_units_table);
 	tcase_add_test(tc, test_units_raw);
+	tcase_add_test(tc, test_units_real);
 	tcase_add_test(tc, test_named_sets);
 	tcase_add_test(tc, test_notes);
 	tcase_add_test(tc, test_stmt_units);

@@ -285,6 +285,29 @@ fmt_percent(double p)
 	return (t);
 }
 
+/* A real for people: 4 significant digits, or the integer part. */
+static char *
+fmt_real(double v)
+{
+	double	a = fabs(v);
+	char	*t;
+	int	 dec;
+
+	if (a != 0 && a < 0.001)
+		return (tr_xasprintf("%.3g", v));
+	for (dec = 3; dec > 0 && a >= 10; dec--)
+		a /= 10;
+	for (; a != 0 && a < 1; dec++)
+		a *= 10;
+	t = tr_xasprintf("%.*f", dec, v);
+	trim_zeros(t);
+	if (strcmp(t, "-0") == 0) {
+		free(t);
+		t = tr_xstrdup("0");
+	}
+	return (t);
+}
+
 /* Whether a + b fits in an int64_t; the sum in *r. */
 static int
 add_ok(int64_t a, int64_t b, int64_t *r)
@@ -357,6 +380,8 @@ fmt_unit(const struct tr_out *o, enum tr_out_unit u, double v, int64_t iv,
 		return (fmt_percent(is_int ? (double)iv : v));
 	case TR_UNIT_SHARE:
 		return (fmt_percent(100 * (is_int ? (double)iv : v)));
+	case TR_UNIT_REAL:
+		return (is_int ? NULL : fmt_real(v));
 	case TR_UNIT_NONE:
 		break;
 	}

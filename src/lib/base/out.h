@@ -58,7 +58,10 @@ enum tr_out_unit {
 				   13:05:07.250"; the raw integer when no
 				   clock was set (tr_out_set_clock) */
 	TR_UNIT_PERCENT,	/* 0-100: "42.5%" */
-	TR_UNIT_SHARE		/* 0-1: "42.5%" */
+	TR_UNIT_SHARE,		/* 0-1: "42.5%" */
+	TR_UNIT_REAL		/* a plain number to 4 significant digits,
+				   never an exponent from 0.001 up:
+				   "0.8952", "17.67", "123457", "0" */
 };
 void		 tr_out_column_unit(struct tr_out *, int col,
 		    enum tr_out_unit);

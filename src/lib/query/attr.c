@@ -2453,6 +2453,7 @@ tr_attr_episode_args_init(struct tr_attr_episode_args *ea)
 	ea->gap = 300000000;
 	ea->min = 500000000;
 	ea->evidence = 0;
+	ea->driver = NULL;
 }
 
 int
@@ -2463,6 +2464,7 @@ tr_attr_episode_opts(struct tr_attr_episode_args *ea, unsigned what,
 
 	memset(opts, 0, (size_t)((what & TR_ATTR_EPISODE_THRESHOLD ? 1 : 0) +
 	    (what & TR_ATTR_EPISODE_GAPMIN ? 2 : 0) +
+	    (what & TR_ATTR_EPISODE_DRIVER ? 1 : 0) +
 	    (what & TR_ATTR_EPISODE_EVIDENCE ? 1 : 0)) * sizeof *opts);
 	if (what & TR_ATTR_EPISODE_THRESHOLD) {
 		opts[n].name = "threshold";
@@ -2486,6 +2488,14 @@ tr_attr_episode_opts(struct tr_attr_episode_args *ea, unsigned what,
 		opts[n].metavar = "DURATION";
 		opts[n++].help = "keep episodes at least this long "
 		    "(default 500ms)";
+	}
+	if (what & TR_ATTR_EPISODE_DRIVER) {
+		opts[n].name = "driver";
+		opts[n].kind = TR_ARG_STRING;
+		opts[n].dst = &ea->driver;
+		opts[n].metavar = "NAME";
+		opts[n++].help = "the driver: the goroutine in regions or "
+		    "tasks NAME";
 	}
 	if (what & TR_ATTR_EPISODE_EVIDENCE) {
 		opts[n].name = "evidence";
@@ -2532,4 +2542,96 @@ tr_attr_open_gpu(struct tr_db *db, struct tr_sel *sel, const char *query,
 	for (i = 0; i < tr_attr_nwarnings(a); i++)
 		tr_out_note(out, "%s", tr_attr_warning(a, i));
 	return (a);
+}
+
+int
+tr_attr_named_driver(struct tr_attr *a, const struct tr_sel *sel,
+    const struct tr_attr_episode_args *ea, struct tr_out *out,
+    int64_t *goid, struct tr_error *err)
+{
+	static const char sql[] =
+	    "SELECT json_extract(s.args, '$.goid') AS g, sum(s.dur)\n"
+	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
+	    " WHERE t.kind = '" TR_TRACK_GO_TASK "' AND t.source_id = ?2\n"
+	    "   AND s.name_id = ?1 AND g IS NOT NULL\n"
+	    " GROUP BY g ORDER BY 2 DESC, g";
+	sqlite3_stmt	*st;
+	int64_t		 name_id, n = 0;
+	int		 rc;
+
+	*goid = sel->goid;
+	if (ea->driver == NULL)
+		return (0);
+	if (sel->goid >= 0)
+		return (tr_error_set(err, TR_EUSAGE, "give --goroutine or "
+		    "--driver, not both"));
+	if (a->go_source < 0)
+		return (tr_error_set(err, TR_EDATA, "--driver %s: no Go "
+		    "trace in the store%s", ea->driver, sel->nsources > 0 ?
+		    " selection" : ""));
+	if ((rc = tr_db_str_id(a->db, ea->driver, &name_id, err)) < 0)
+		return (-1);
+	if ((st = tr_db_prepare(a->db, sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, rc == 0 ? -1 : name_id);
+	sqlite3_bind_int64(st, 2, a->go_source);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (n++ == 0)
+			*goid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(a->db, err, "reading regions"));
+	if (n == 0)
+		return (tr_error_set(err, TR_EDATA, "--driver %s: no region "
+		    "or task of that name in the Go trace (source %lld)",
+		    ea->driver, (long long)a->go_source));
+	if (n > 1)
+		tr_out_note(out, "--driver %s: goroutine %lld, of the %lld "
+		    "goroutines in regions or tasks of that name the one "
+		    "longest in them", ea->driver, (long long)*goid,
+		    (long long)n);
+	return (0);
+}
+
+const char *
+tr_attr_driver_chosen(const struct tr_attr_driver *d,
+    const struct tr_attr_episode_args *ea)
+{
+	if (!d->given)
+		return ("correlation");
+	return (ea->driver != NULL ? "--driver" : "--goroutine");
+}
+
+void
+tr_attr_evidence_columns(struct tr_out *out, const char *name,
+    const char *key)
+{
+	const char	*cols[] = {
+		key, "what", "view", "id", "ts", "dur_ns", "detail"
+	};
+
+	tr_out_set_name(out, name);
+	tr_out_columns(out, 7, cols);
+	tr_out_column_unit(out, 4, TR_UNIT_TS);
+	tr_out_column_unit(out, 5, TR_UNIT_NS);
+}
+
+void
+tr_attr_evidence_rows(struct tr_out *out, int64_t k,
+    const struct tr_attr_result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nev; i++) {
+		const struct tr_attr_evidence	*e = &r->ev[i];
+
+		tr_out_int(out, k);
+		tr_out_text(out, e->what);
+		tr_out_text(out, e->table);
+		tr_out_int(out, e->id);
+		tr_out_int(out, e->ts);
+		tr_out_int(out, e->dur);
+		tr_out_text(out, e->detail ? e->detail : "");
+		tr_out_end_row(out);
+	}
 }

@@ -182,12 +182,14 @@ struct tr_attr_episode_args {
 	double		 threshold;	/* percent */
 	int64_t		 gap, min;	/* ns */
 	int		 evidence;
+	const char	*driver;	/* --driver NAME, or NULL */
 };
 #define TR_ATTR_EPISODE_THRESHOLD 0x1	/* declare --threshold */
 #define TR_ATTR_EPISODE_GAPMIN	0x2	/* --gap and --min */
 #define TR_ATTR_EPISODE_EVIDENCE 0x4	/* --evidence */
+#define TR_ATTR_EPISODE_DRIVER	0x8	/* --driver NAME */
 /* Room the options take in a tr_arg table. */
-#define TR_ATTR_EPISODE_NOPTS	4
+#define TR_ATTR_EPISODE_NOPTS	5
 
 /* Set 'ea' to the defaults. */
 void	tr_attr_episode_args_init(struct tr_attr_episode_args *ea);
@@ -198,6 +200,22 @@ void	tr_attr_episode_args_init(struct tr_attr_episode_args *ea);
  */
 int	tr_attr_episode_opts(struct tr_attr_episode_args *ea, unsigned what,
 	    struct tr_arg *opts);
+
+/*
+ * The goroutine the user named as the driver: --goroutine's (sel->goid),
+ * or with ea->driver (--driver NAME) the goroutine of the Go trace that
+ * spent the most time in regions and tasks named NAME (a note in 'out'
+ * says which, when several did); -1 when neither was given.  A TR_EUSAGE
+ * error for both; TR_EDATA for a store without a Go trace or a name no
+ * region or task has.  Returns 0 or -1.
+ */
+int	tr_attr_named_driver(struct tr_attr *, const struct tr_sel *sel,
+	    const struct tr_attr_episode_args *ea, struct tr_out *out,
+	    int64_t *goid, struct tr_error *);
+
+/* How the driver was chosen: "--goroutine", "--driver", "correlation". */
+const char *tr_attr_driver_chosen(const struct tr_attr_driver *,
+	    const struct tr_attr_episode_args *ea);
 
 /* tr_attr_episodes() of GPU 'gi' with the options of 'ea'. */
 void	tr_attr_episodes_by(const struct tr_attr *, size_t gi,
@@ -265,6 +283,17 @@ int	tr_attr_gpu_waits(struct tr_attr *, const struct tr_attr_driver *,
  */
 int	tr_attr_procs(struct tr_attr *, int64_t lo, int64_t hi,
 	    double *pmin, double *pmax, int64_t *nprocs, struct tr_error *);
+
+/*
+ * The evidence of a query with --evidence: a set named 'name' ("evidence")
+ * and its columns (the first named 'key': episode, window, stretch...),
+ * then a row per evidence row of result 'r', keyed 'k'.  tr_out_finish()
+ * ends the set.
+ */
+void	tr_attr_evidence_columns(struct tr_out *, const char *name,
+	    const char *key);
+void	tr_attr_evidence_rows(struct tr_out *, int64_t k,
+	    const struct tr_attr_result *r);
 
 /* "cpu_ns" ... "unknown_ns": the column names of the causes. */
 extern const char *const tr_cause_columns[TR_NCAUSES];

@@ -55,10 +55,6 @@ static const char *const tot_cols[] = {
 	"gpu_wait_ns", "verdict"
 };
 
-static const char *const ev_cols[] = {
-	"episode", "what", "view", "id", "ts", "dur_ns", "detail"
-};
-
 struct ep {
 	struct tr_attr_episode	e;
 	struct tr_attr_result	r;
@@ -137,7 +133,7 @@ emit_episodes(struct tr_attr *a, struct tr_out *out, struct ep *ev,
 static int
 emit_details(struct tr_out *out, struct ep *ev, size_t n, int evidence)
 {
-	size_t	i, k;
+	size_t	i;
 	int	j, rc = 0;
 
 	tr_out_set_name(out, "stacks");
@@ -189,6 +185,8 @@ emit_details(struct tr_out *out, struct ep *ev, size_t n, int evidence)
 	unit(out, 1, TR_UNIT_SHARE);
 	unit(out, 2, TR_UNIT_NS);
 	unit(out, 3, TR_UNIT_NS);
+	unit(out, 4, TR_UNIT_REAL);
+	unit(out, 5, TR_UNIT_REAL);
 	unit(out, 8, TR_UNIT_NS);
 	unit(out, 9, TR_UNIT_SHARE);
 	unit(out, 11, TR_UNIT_NS);
@@ -217,23 +215,9 @@ emit_details(struct tr_out *out, struct ep *ev, size_t n, int evidence)
 
 	if (!evidence)
 		return (rc);
-	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 7, ev_cols);
-	unit(out, 4, TR_UNIT_TS);
-	unit(out, 5, TR_UNIT_NS);
+	tr_attr_evidence_columns(out, "evidence", "episode");
 	for (i = 0; i < n; i++)
-		for (k = 0; k < ev[i].r.nev; k++) {
-			const struct tr_attr_evidence	*e = &ev[i].r.ev[k];
-
-			tr_out_int(out, (int64_t)i + 1);
-			tr_out_text(out, e->what);
-			tr_out_text(out, e->table);
-			tr_out_int(out, e->id);
-			tr_out_int(out, e->ts);
-			tr_out_int(out, e->dur);
-			tr_out_text(out, e->detail ? e->detail : "");
-			tr_out_end_row(out);
-		}
+		tr_attr_evidence_rows(out, (int64_t)i + 1, &ev[i].r);
 	return (rc | tr_out_finish(out));
 }
 
@@ -304,12 +288,13 @@ emit_totals(struct tr_attr *a, struct tr_out *out, struct ep *ev, size_t n)
 
 static int
 emit_drivers(struct tr_attr *a, struct tr_out *out,
-    const struct tr_attr_driver *drv)
+    const struct tr_attr_driver *drv, const struct tr_attr_episode_args *ea)
 {
 	size_t	gi;
 
 	tr_out_set_name(out, "driver");
 	tr_out_columns(out, 9, driver_cols);
+	unit(out, 6, TR_UNIT_REAL);
 	unit(out, 7, TR_UNIT_SHARE);
 	for (gi = 0; gi < tr_attr_ngpus(a); gi++) {
 		const struct tr_attr_driver	*d = &drv[gi];
@@ -324,7 +309,7 @@ emit_drivers(struct tr_attr *a, struct tr_out *out,
 		tr_out_text(out, d->wait_stack ? d->wait_stack : "");
 		tr_out_real(out, d->score);
 		tr_out_real(out, d->coverage);
-		tr_out_text(out, d->given ? "--goroutine" : "correlation");
+		tr_out_text(out, tr_attr_driver_chosen(d, ea));
 		tr_out_end_row(out);
 	}
 	return (tr_out_finish(out));
@@ -342,12 +327,13 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_attr_driver	*drv = NULL;
 	struct ep		*ev = NULL;
 	size_t			 nev = 0, ngpus = 0, gi, i;
+	int64_t			 goid;
 	int			 rc = -1;
 
 	tr_attr_episode_args_init(&ea);
 	memset(&opts[tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
-	    TR_ATTR_EPISODE_GAPMIN | TR_ATTR_EPISODE_EVIDENCE, opts)], 0,
-	    sizeof *opts);
+	    TR_ATTR_EPISODE_GAPMIN | TR_ATTR_EPISODE_DRIVER |
+	    TR_ATTR_EPISODE_EVIDENCE, opts)], 0, sizeof *opts);
 	tr_sel_init(&sel, GPU_IDLE_SEL);
 	memset(&args, 0, sizeof args);
 	args.name = "gpu-idle";
@@ -368,13 +354,15 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if ((a = tr_attr_open_gpu(db, &sel, "gpu-idle", out, err)) == NULL)
 		goto out;
 	ngpus = tr_attr_ngpus(a);
+	if (tr_attr_named_driver(a, &sel, &ea, out, &goid, err) != 0)
+		goto out;
 	drv = tr_xcalloc(ngpus, sizeof *drv);
 	for (gi = 0; gi < ngpus; gi++) {
 		const struct tr_attr_gpu	*g = tr_attr_gpu(a, gi);
 		struct tr_attr_episode		*eps = NULL;
 		size_t				 n = 0, k;
 
-		if (tr_attr_find_driver(a, gi, sel.goid, ea.threshold, &drv[gi],
+		if (tr_attr_find_driver(a, gi, goid, ea.threshold, &drv[gi],
 		    err) != 0)
 			goto out;
 		tr_out_note(out, "GPU %lld: utilization.gpu every %.0fms: "
@@ -411,7 +399,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		}
 		free(eps);
 	}
-	if (emit_drivers(a, out, drv) != 0 ||
+	if (emit_drivers(a, out, drv, &ea) != 0 ||
 	    emit_episodes(a, out, ev, nev, drv) != 0 ||
 	    emit_details(out, ev, nev, ea.evidence) != 0 ||
 	    emit_totals(a, out, ev, nev) != 0) {

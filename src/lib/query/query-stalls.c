@@ -33,10 +33,6 @@ static const char *const cols[] = {
 };
 #define NCOLS	(int)(sizeof cols / sizeof *cols)
 
-static const char *const ev_cols[] = {
-	"window", "what", "view", "id", "ts", "dur_ns", "detail"
-};
-
 struct win {
 	size_t			gi;
 	int64_t			lo, hi;
@@ -206,6 +202,8 @@ emit(struct tr_attr *a, struct tr_out *out, struct win *v, size_t n,
 	for (k = 12; k <= 19; k++)
 		tr_out_column_unit(out, (int)k, TR_UNIT_SHARE);
 	tr_out_column_unit(out, 22, TR_UNIT_SHARE);
+	tr_out_column_unit(out, 23, TR_UNIT_REAL);
+	tr_out_column_unit(out, 24, TR_UNIT_REAL);
 	tr_out_column_unit(out, 26, TR_UNIT_SHARE);
 	tr_out_column_unit(out, 27, TR_UNIT_SHARE);
 	tr_out_column_unit(out, 28, TR_UNIT_SHARE);
@@ -283,23 +281,9 @@ emit(struct tr_attr *a, struct tr_out *out, struct win *v, size_t n,
 	rc = tr_out_finish(out);
 	if (!evidence || rc != 0)
 		return (rc);
-	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 7, ev_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
+	tr_attr_evidence_columns(out, "evidence", "window");
 	for (i = 0; i < n; i++)
-		for (k = 0; k < v[i].r.nev; k++) {
-			const struct tr_attr_evidence	*e = &v[i].r.ev[k];
-
-			tr_out_int(out, (int64_t)i + 1);
-			tr_out_text(out, e->what);
-			tr_out_text(out, e->table);
-			tr_out_int(out, e->id);
-			tr_out_int(out, e->ts);
-			tr_out_int(out, e->dur);
-			tr_out_text(out, e->detail ? e->detail : "");
-			tr_out_end_row(out);
-		}
+		tr_attr_evidence_rows(out, (int64_t)i + 1, &v[i].r);
 	return (tr_out_finish(out));
 }
 
@@ -317,11 +301,12 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_attr_driver	*drv = NULL;
 	struct win		*v = NULL;
 	size_t			 n = 0, ngpus = 0, gi, i;
+	int64_t			 goid;
 	int			 rc = -1;
 
 	tr_attr_episode_args_init(&ea);
 	no = tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
-	    TR_ATTR_EPISODE_GAPMIN, opts);
+	    TR_ATTR_EPISODE_GAPMIN | TR_ATTR_EPISODE_DRIVER, opts);
 	memset(&opts[no], 0, sizeof *opts);
 	opts[no].name = "share";
 	opts[no].kind = TR_ARG_PERCENT;
@@ -352,12 +337,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if ((a = tr_attr_open_gpu(db, &sel, "stalls", out, err)) == NULL)
 		goto out;
 	ngpus = tr_attr_ngpus(a);
+	if (tr_attr_named_driver(a, &sel, &ea, out, &goid, err) != 0)
+		goto out;
 	drv = tr_xcalloc(ngpus, sizeof *drv);
 	for (gi = 0; gi < ngpus; gi++) {
 		struct tr_attr_episode	*eps = NULL;
 		size_t			 ne = 0, k;
 
-		if (tr_attr_find_driver(a, gi, sel.goid, ea.threshold, &drv[gi],
+		if (tr_attr_find_driver(a, gi, goid, ea.threshold, &drv[gi],
 		    err) != 0)
 			goto out;
 		if (sel.has_from && sel.has_to) {

@@ -138,6 +138,51 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	return (0);
 }
 
+/* The results of a set, kept for its evidence. */
+struct kept {
+	struct tr_attr_result	*v;
+	size_t			 n;
+};
+
+static void
+kept_release(struct kept *k)
+{
+	size_t	i;
+
+	for (i = 0; i < k->n; i++)
+		tr_attr_result_release(&k->v[i]);
+	free(k->v);
+	k->v = NULL;
+	k->n = 0;
+}
+
+/* Keep *r (with 'evidence'; else release it); *r is then empty. */
+static void
+keep(struct kept *k, struct tr_attr_result *r, int evidence)
+{
+	if (!evidence) {
+		tr_attr_result_release(r);
+		return;
+	}
+	k->v = tr_xrealloc(k->v, (k->n + 1) * sizeof *k->v);
+	k->v[k->n++] = *r;
+	memset(r, 0, sizeof *r);
+}
+
+/* The set 'name' of the evidence of the kept results, keyed 1, 2... */
+static int
+put_evidence(struct tr_out *out, const char *name, const char *key,
+    struct kept *k)
+{
+	size_t	i;
+
+	tr_attr_evidence_columns(out, name, key);
+	for (i = 0; i < k->n; i++)
+		tr_attr_evidence_rows(out, (int64_t)i + 1, &k->v[i]);
+	kept_release(k);
+	return (tr_out_finish(out));
+}
+
 static void
 put_attr(struct tr_out *out, const struct tr_attr_result *r)
 {
@@ -193,9 +238,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	const char		*region = NULL, *task = NULL;
 	struct tr_attr_episode_args ea;
 	double			 slow = 2;
-	int64_t			 top = 5, goid = -1;
+	int64_t			 top = 5, goid = -1, dgoid;
 	int			 all = 0;
-	struct tr_arg		 opts[7] = {
+	struct tr_arg		 opts[9] = {
 		{ "region", 0, TR_ARG_STRING, &region, 0, 0, "NAME",
 		    "a step is each Go trace region of this name", 0, 0 },
 		{ "task", 0, TR_ARG_STRING, &task, 0, 0, "NAME",
@@ -205,8 +250,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		{ "slow", 0, TR_ARG_REAL, &slow, 1, 1000, "FACTOR",
 		    "a step is slow above FACTOR times the median "
 		    "(default 2)", 0, 0 },
-		/* [4]: --threshold (tr_attr_episode_opts()) */
-		[5] = { "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
+		/*
+		 * [4], [5], [6]: --threshold, --driver, --evidence
+		 * (tr_attr_episode_opts())
+		 */
+		[7] = { "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
 		    "list every step too", 0, 0 },
 	};
 	struct tr_sel		 sel;
@@ -214,6 +262,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_attr		*a = NULL;
 	struct tr_attr_driver	 drv;
 	struct tr_attr_result	 r;
+	struct kept		 kept;
 	struct step		*v = NULL, *byd = NULL;
 	int64_t			*durs = NULL, *ts = NULL, p50 = 0, limit;
 	size_t			 n = 0, nts = 0, i, k, nslow = 0, nstretch = 0;
@@ -223,9 +272,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	int			 haswall, rc = -1;
 
 	tr_attr_episode_args_init(&ea);
-	tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD, &opts[4]);
+	tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
+	    TR_ATTR_EPISODE_DRIVER | TR_ATTR_EPISODE_EVIDENCE, &opts[4]);
 	memset(&drv, 0, sizeof drv);
 	memset(&r, 0, sizeof r);
+	memset(&kept, 0, sizeof kept);
 	tr_sel_init(&sel, STEPS_SEL);
 	memset(&args, 0, sizeof args);
 	args.name = "steps";
@@ -259,9 +310,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	for (i = 0; i < tr_attr_nwarnings(a); i++)
 		tr_out_note(out, "%s", tr_attr_warning(a, i));
+	if (tr_attr_named_driver(a, &sel, &ea, out, &dgoid, err) != 0)
+		goto out;
 	if (tr_attr_ngpus(a) > 0) {
 		gi = 0;
-		if (tr_attr_find_driver(a, gi, sel.goid, ea.threshold, &drv,
+		if (tr_attr_find_driver(a, gi, dgoid, ea.threshold, &drv,
 		    err) != 0)
 			goto out;
 	}
@@ -280,8 +333,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		/* Without GPU telemetry the regions' goroutine drives. */
 		if (!drv.found && goid >= 0) {
 			tr_attr_driver_release(&drv);
-			if (tr_attr_driver_given(a, sel.goid >= 0 ? sel.goid :
-			    goid, &drv, err) != 0)
+			if (tr_attr_driver_given(a, dgoid >= 0 ? dgoid : goid,
+			    &drv, err) != 0)
 				goto out;
 		}
 	} else {
@@ -384,7 +437,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 				mx = v[m].dur;
 		}
 		qsort(d, j - i + 1, sizeof *d, i64_cmp);
-		if (tr_attr_window(a, &drv, gi, lo, hi, 0, &r, err) != 0) {
+		if (tr_attr_window(a, &drv, gi, lo, hi, ea.evidence, &r,
+		    err) != 0) {
 			free(d);
 			goto out;
 		}
@@ -401,11 +455,12 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_int(out, mx);
 		put_attr(out, &r);
 		tr_out_end_row(out);
-		tr_attr_result_release(&r);
+		keep(&kept, &r, ea.evidence);
 		free(d);
 		i = j;
 	}
-	if (tr_out_finish(out) != 0)
+	if (tr_out_finish(out) != 0 || (ea.evidence &&
+	    put_evidence(out, "slow_evidence", "stretch", &kept) != 0))
 		goto werr;
 
 	/* The slowest steps, one by one. */
@@ -420,7 +475,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	attr_units(out, NTOP);
 	for (i = 0; i < n && (int64_t)i < top; i++) {
 		if (tr_attr_window(a, &drv, gi, byd[i].ts, byd[i].ts +
-		    byd[i].dur, 0, &r, err) != 0)
+		    byd[i].dur, ea.evidence, &r, err) != 0)
 			goto out;
 		tr_out_int(out, (int64_t)i + 1);
 		tr_out_int(out, (int64_t)byd[i].idx + 1);
@@ -430,9 +485,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_int(out, byd[i].dur);
 		put_attr(out, &r);
 		tr_out_end_row(out);
-		tr_attr_result_release(&r);
+		keep(&kept, &r, ea.evidence);
 	}
-	if (tr_out_finish(out) != 0)
+	if (tr_out_finish(out) != 0 || (ea.evidence &&
+	    put_evidence(out, "slowest_evidence", "rank", &kept) != 0))
 		goto werr;
 
 	if (all) {
@@ -462,6 +518,7 @@ werr:
 	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	tr_attr_result_release(&r);
+	kept_release(&kept);
 	free(v);
 	free(byd);
 	free(durs);

@@ -387,7 +387,9 @@ print(struct tl *t, struct tr_out *out, struct tr_error *err)
 		tr_out_column_unit(out, (int)c++, TR_UNIT_PERCENT);
 		tr_out_column_unit(out, (int)c++, TR_UNIT_BYTES);
 	}
-	c += 1 + NGO_COUNTS + 1;
+	c++;
+	while (c < 2 + 2 * t->ngpus + 1 + NGO_COUNTS + 1)
+		tr_out_column_unit(out, (int)c++, TR_UNIT_REAL);
 	tr_out_column_unit(out, (int)c++, TR_UNIT_NS);
 	tr_out_column_unit(out, (int)c++, TR_UNIT_NS);
 	tr_out_column_unit(out, (int)c++, TR_UNIT_NS);

@@ -9,3 +9,9 @@ for o in "--threshold 101" "--threshold -5" "--gap xyz" "--min -1s" \
 	echo "$o: $?"
 done
 trace-query -F csv gpu-idle --goroutine 999
+# --driver with --goroutine, without a value (exit 2); see also
+# gpu-idle-driver.sh.
+trace-query -F csv gpu-idle --driver main --goroutine 1
+echo "--driver main --goroutine 1: $?"
+trace-query -F csv gpu-idle --driver
+echo "--driver: $?"
