@@ -168,7 +168,7 @@ tr_flame_windows_csv(struct tr_db *db, const struct tr_sel *sel,
 	    &ct.wall_offset, err) != 0)
 		return (-1);
 	if ((f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r")) == NULL)
-		return (tr_error_set(err, TR_EIO, "%s: %s", path,
+		return (tr_error_set(err, TR_EIO, "%s: cannot open: %s", path,
 		    strerror(errno)));
 	ct.zone = tr_sel_store_zone(db, sel->tz);
 	while ((len = getline(&line, &cap, f)) != -1) {
