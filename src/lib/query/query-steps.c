@@ -66,6 +66,31 @@ dur_cmp(const void *x, const void *y)
 	return (p->idx < q->idx ? -1 : p->idx > q->idx);
 }
 
+/* A stretch of consecutive slow steps: v[first..last]. */
+struct stretch {
+	size_t	first, last, no;
+	int64_t	dur;
+};
+
+/* The longest first; ties: the earlier. */
+static int
+stretch_dur_cmp(const void *x, const void *y)
+{
+	const struct stretch	*p = x, *q = y;
+
+	if (p->dur != q->dur)
+		return (p->dur > q->dur ? -1 : 1);
+	return (p->no < q->no ? -1 : p->no > q->no);
+}
+
+static int
+stretch_no_cmp(const void *x, const void *y)
+{
+	const struct stretch	*p = x, *q = y;
+
+	return (p->no < q->no ? -1 : p->no > q->no);
+}
+
 static int
 i64_cmp(const void *x, const void *y)
 {
@@ -238,23 +263,26 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	const char		*region = NULL, *task = NULL;
 	struct tr_attr_episode_args ea;
 	double			 slow = 2;
-	int64_t			 top = 5, goid = -1, dgoid;
+	int64_t			 top = 5, maxst = 20, goid = -1, dgoid;
 	int			 all = 0;
-	struct tr_arg		 opts[9] = {
+	struct tr_arg		 opts[10] = {
 		{ "region", 0, TR_ARG_STRING, &region, 0, 0, "NAME",
 		    "a step is each Go trace region of this name", 0, 0 },
 		{ "task", 0, TR_ARG_STRING, &task, 0, 0, "NAME",
 		    "a step is each Go trace task of this name", 0, 0 },
 		{ "top", 0, TR_ARG_INT, &top, 0, 1000, "N",
 		    "attribute the N slowest steps (default 5)", 0, 0 },
+		{ "stretches", 0, TR_ARG_INT, &maxst, 0, 100000, "N",
+		    "attribute the N longest slow stretches (default 20)",
+		    0, 0 },
 		{ "slow", 0, TR_ARG_REAL, &slow, 1, 1000, "FACTOR",
 		    "a step is slow above FACTOR times the median "
 		    "(default 2)", 0, 0 },
 		/*
-		 * [4], [5], [6]: --threshold, --driver, --evidence
+		 * [5], [6], [7]: --threshold, --driver, --evidence
 		 * (tr_attr_episode_opts())
 		 */
-		[7] = { "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
+		[8] = { "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
 		    "list every step too", 0, 0 },
 	};
 	struct tr_sel		 sel;
@@ -264,6 +292,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_attr_result	 r;
 	struct kept		 kept;
 	struct step		*v = NULL, *byd = NULL;
+	struct stretch		*st = NULL;
 	int64_t			*durs = NULL, *ts = NULL, p50 = 0, limit;
 	size_t			 n = 0, nts = 0, i, k, nslow = 0, nstretch = 0;
 	size_t			 gi = (size_t)-1;
@@ -273,7 +302,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 
 	tr_attr_episode_args_init(&ea);
 	tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
-	    TR_ATTR_EPISODE_DRIVER | TR_ATTR_EPISODE_EVIDENCE, &opts[4]);
+	    TR_ATTR_EPISODE_DRIVER | TR_ATTR_EPISODE_EVIDENCE, &opts[5]);
 	memset(&drv, 0, sizeof drv);
 	memset(&r, 0, sizeof r);
 	memset(&kept, 0, sizeof kept);
@@ -420,14 +449,30 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	for (k = 8; k <= 10; k++)
 		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
 	attr_units(out, NSLOW);
+	/* The stretches; past --stretches, only the longest are shown. */
+	st = tr_xcalloc(nstretch + 1, sizeof *st);
 	for (i = 0, k = 0; i < n; i++) {
-		size_t	j, m;
-		int64_t	*d, lo, hi, mx = 0;
-
 		if (v[i].dur <= limit)
 			continue;
-		for (j = i; j + 1 < n && v[j + 1].dur > limit; j++)
+		st[k].first = i;
+		for (; i + 1 < n && v[i + 1].dur > limit; i++)
 			;
+		st[k].last = i;
+		st[k].dur = v[i].ts + v[i].dur - v[st[k].first].ts;
+		st[k].no = k;
+		k++;
+	}
+	if ((int64_t)nstretch > maxst) {
+		qsort(st, nstretch, sizeof *st, stretch_dur_cmp);
+		qsort(st, (size_t)maxst, sizeof *st, stretch_no_cmp);
+		tr_out_note(out, "steps: the %lld longest of %zu stretches of "
+		    "slow steps (--stretches)", (long long)maxst, nstretch);
+	}
+	for (k = 0; k < nstretch && (int64_t)k < maxst; k++) {
+		size_t	j = st[k].last, m;
+		int64_t	*d, lo, hi, mx = 0;
+
+		i = st[k].first;
 		lo = v[i].ts;
 		hi = v[j].ts + v[j].dur;
 		d = tr_xmalloc((j - i + 1) * sizeof *d);
@@ -442,7 +487,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			free(d);
 			goto out;
 		}
-		tr_out_int(out, (int64_t)++k);
+		tr_out_int(out, (int64_t)st[k].no + 1);
 		tr_out_int(out, (int64_t)i + 1);
 		tr_out_int(out, (int64_t)j + 1);
 		tr_out_int(out, (int64_t)(j - i + 1));
@@ -457,7 +502,6 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_end_row(out);
 		keep(&kept, &r, ea.evidence);
 		free(d);
-		i = j;
 	}
 	if (tr_out_finish(out) != 0 || (ea.evidence &&
 	    put_evidence(out, "slow_evidence", "stretch", &kept) != 0))
@@ -520,6 +564,7 @@ out:
 	tr_attr_result_release(&r);
 	kept_release(&kept);
 	free(v);
+	free(st);
 	free(byd);
 	free(durs);
 	free(ts);
