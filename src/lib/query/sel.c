@@ -456,17 +456,27 @@ one_int(struct tr_db *db, const char *sql, int64_t arg, const char *text,
 	return (0);
 }
 
-/* "1-3, 7" from sorted ids. */
+/* At most this many items in a list of choices, then the count. */
+#define MAX_CHOICES	20
+
+/*
+ * "1-3, 7" from sorted ids: at most MAX_CHOICES items (a range is one),
+ * then ", ... (N in all)".
+ */
 static void
 add_ranges(struct tr_buf *b, const int64_t *v, size_t n)
 {
-	size_t	i, j;
+	size_t	i, j, k = 0;
 
 	if (n == 0)
 		tr_buf_adds(b, "none");
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j] == v[j - 1] + 1; j++)
 			;
+		if (k++ == MAX_CHOICES) {
+			tr_buf_printf(b, ", ... (%zu in all)", n);
+			break;
+		}
 		if (i > 0)
 			tr_buf_adds(b, ", ");
 		tr_buf_printf(b, "%" PRId64, v[i]);
@@ -475,34 +485,51 @@ add_ranges(struct tr_buf *b, const int64_t *v, size_t n)
 	}
 }
 
-/* "a, b, c" of column 0 (at most 20, then "..."); a new string. */
+/*
+ * "a, b, c" of column 0 (at most MAX_CHOICES, then ", ... (N in all)");
+ * a new string.  With 'ids' column 0 holds integers, sorted, given as
+ * ranges (add_ranges()).
+ */
 static char *
-text_list(struct tr_db *db, const char *sql, struct tr_error *err)
+choice_list(struct tr_db *db, const char *sql, int ids, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct tr_buf	 b;
-	int		 rc, k = 0;
+	int64_t		*v = NULL;
+	size_t		 k = 0;
+	int		 rc;
 
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (NULL);
 	tr_buf_init(&b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (k == 20) {
-			tr_buf_adds(&b, ", ...");
-			break;
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (ids) {
+			v = tr_xrealloc(v, (k + 1) * sizeof *v);
+			v[k] = sqlite3_column_int64(st, 0);
+		} else if (k < MAX_CHOICES) {
+			if (k > 0)
+				tr_buf_adds(&b, ", ");
+			tr_buf_adds(&b, (const char *)
+			    sqlite3_column_text(st, 0));
 		}
-		if (k++ > 0)
-			tr_buf_adds(&b, ", ");
-		tr_buf_adds(&b, (const char *)sqlite3_column_text(st, 0));
+		k++;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE) {
+		free(v);
 		tr_buf_release(&b);
 		tr_db_error(db, err, "cannot read the store");
 		return (NULL);
 	}
-	if (k == 0)
+	if (ids)
+		add_ranges(&b, v, k);
+	else if (k == 0)
 		tr_buf_adds(&b, "none");
+	else if (k > MAX_CHOICES)
+		tr_buf_printf(&b, ", ... (%zu in all)", k);
+	free(v);
 	return (b.data);
 }
 
@@ -657,14 +684,17 @@ exists(struct tr_db *db, const char *sql, int64_t arg, const char *text,
 	return (found);
 }
 
-/* Fail with "WHAT; LABEL: the list that 'list_sql' gives". */
+/*
+ * Fail with "WHAT; LABEL: the list that 'list_sql' gives" (integers as
+ * ranges when 'ids'; choice_list()).
+ */
 static int
 no_such(struct tr_db *db, struct tr_error *err, const char *list_sql,
-    const char *label, const char *what)
+    int ids, const char *label, const char *what)
 {
 	char	*list;
 
-	if ((list = text_list(db, list_sql, err)) == NULL)
+	if ((list = choice_list(db, list_sql, ids, err)) == NULL)
 		return (-1);
 	tr_error_set(err, TR_EDATA, "%s; %s: %s", what, label, list);
 	free(list);
@@ -696,7 +726,7 @@ check_event(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		src_cond(s, &b, "source_id");
 		tr_buf_adds(&b, ") ORDER BY 1");
 		snprintf(what, sizeof what, "no event '%s'", s->event);
-		no_such(db, err, b.data, "events", what);
+		no_such(db, err, b.data, 0, "events", what);
 	}
 	tr_buf_release(&b);
 	return (r == 1 ? 0 : -1);
@@ -721,7 +751,7 @@ check_type(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		src_cond(s, &b, "source_id");
 		tr_buf_adds(&b, " ORDER BY 1");
 		snprintf(what, sizeof what, "no profile type '%s'", s->type);
-		no_such(db, err, b.data, "types", what);
+		no_such(db, err, b.data, 0, "types", what);
 	}
 	tr_buf_release(&b);
 	return (r == 1 ? 0 : -1);
@@ -738,7 +768,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE tid = ?1", s->tid,
 		    NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
-			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1",
+			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1", 1,
 			    "tids", (snprintf(what, sizeof what, "no thread %s",
 			    num), what)));
 	}
@@ -747,7 +777,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	    -1, s->comm, err)) != 1)
 		return (r < 0 ? -1 : no_such(db, err, "SELECT name FROM thread "
 		    "UNION SELECT name FROM process WHERE name IS NOT NULL "
-		    "ORDER BY 1", "commands", (snprintf(what, sizeof what,
+		    "ORDER BY 1", 0, "commands", (snprintf(what, sizeof what,
 		    "no command '%s'", s->comm), what)));
 	if (s->goid >= 0) {
 		snprintf(num, sizeof num, "%" PRId64, s->goid);
@@ -756,7 +786,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "ref FROM track WHERE kind = '" TR_TRACK_GOROUTINE
-			    "' ORDER BY ref", "goroutines", (snprintf(what,
+			    "' ORDER BY ref", 1, "goroutines", (snprintf(what,
 			    sizeof what, "no goroutine %s", num), what)));
 	}
 	if (s->gpu >= 0) {
@@ -766,7 +796,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    s->gpu, NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "ref FROM track WHERE kind = '" TR_TRACK_GPU
-			    "' ORDER BY ref",
+			    "' ORDER BY ref", 1,
 			    "GPUs", (snprintf(what, sizeof what, "no GPU %s",
 			    num), what)));
 	}
@@ -905,7 +935,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		else
 			snprintf(what, sizeof what, "no pid %s", num);
 		no_such(db, err, "SELECT DISTINCT pid FROM process ORDER BY 1",
-		    "pids", what);
+		    1, "pids", what);
 		goto fail;
 	}
 	if (s->npid_threads > nknown) {
@@ -1026,22 +1056,60 @@ has_id(const int64_t *v, size_t n, int64_t id)
 	return (bsearch(&id, v, n, sizeof *v, cmp_i64) != NULL);
 }
 
+/*
+ * "N TYPE snapshots in the selection; using the last, ...": when it was
+ * taken from the store's start, or, for a source not on the timeline
+ * ('wall' >= 0: its own wall clock, ns since the epoch), in UTC.
+ */
+static void
+snapshot_note(struct tr_sel *s, size_t n, const char *type, int64_t id,
+    int64_t source, int64_t ts, int64_t wall)
+{
+	struct tr_civil	c;
+
+	tr_buf_printf(&s->snapshot_notes, "%zu %s snapshots in the "
+	    "selection; using the last, profile %" PRId64 " (source %" PRId64
+	    ", ", n, type, id, source);
+	if (wall >= 0) {
+		tr_civil_from_utc(wall, &c);
+		tr_buf_printf(&s->snapshot_notes, "taken %04d-%02d-%02dT"
+		    "%02d:%02d:%02d.%03dZ by its wall clock; not on the store's "
+		    "timeline before trace-align", c.year, c.mon, c.day, c.hour,
+		    c.min, c.sec, (int)(c.nsec / 1000000));
+	} else
+		tr_buf_printf(&s->snapshot_notes, "at %.3fs",
+		    (double)(ts - s->origin) / 1e9);
+	tr_buf_adds(&s->snapshot_notes, "); --snapshots all sums them\n");
+}
+
 /* The selected profiles, the last snapshot of each type by default. */
 static int
 resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct {
-		int64_t	 id, source, ts, dur;
+		int64_t	 id, source, ts, dur, wall;
 		char	*type;
 	}		*p = NULL;
 	size_t		 n = 0, i, j, k, nsame;
-	int64_t		 ts, end;
+	int64_t		 ts, end, timeline;
 	int		 rc, keep, all;
 
-	if ((st = tr_db_prepare(db, "SELECT id, source_id, coalesce(ts, 0), "
-	    "max(coalesce(dur, 0), 0), type FROM profile ORDER BY "
-	    "coalesce(ts, 0), id", err)) == NULL)
+	/*
+	 * Whether some source is on the timeline: then a wall-clock source
+	 * that trace-align has not placed is off it, and its times are
+	 * said as wall-clock times, not from the store's start.
+	 */
+	if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS NOT "
+	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
+	    "'perf'))", &timeline, err) != 0)
+		return (-1);
+	if ((st = tr_db_prepare(db, "SELECT p.id, p.source_id, "
+	    "coalesce(p.ts, 0), max(coalesce(p.dur, 0), 0), p.type, "
+	    "CASE WHEN s.clock = 'wall' AND s.align_method IS NULL THEN "
+	    "coalesce(p.ts, 0) - s.clock_offset END FROM profile p JOIN "
+	    "source s ON s.id = p.source_id ORDER BY coalesce(p.ts, 0), p.id",
+	    err)) == NULL)
 		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t	id = sqlite3_column_int64(st, 0);
@@ -1064,6 +1132,8 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		p[n].id = id;
 		p[n].source = src;
 		p[n].ts = ts;
+		p[n].wall = timeline > 0 && sqlite3_column_type(st, 5) !=
+		    SQLITE_NULL ? sqlite3_column_int64(st, 5) : -1;
 		p[n].type = tr_xstrdup(type);
 		n++;
 	}
@@ -1107,15 +1177,9 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 					nsame += strcmp(p[k].type,
 					    p[i].type) == 0;
 				if (nsame > 0)
-					tr_buf_printf(&s->snapshot_notes,
-					    "%zu %s "
-					    "snapshots in the selection; using "
-					    "the last, profile %" PRId64 " "
-					    "(source %" PRId64 ", at %.3fs); "
-					    "--snapshots all sums them\n",
-					    nsame + 1, p[i].type, p[i].id,
-					    p[i].source, (double)(p[i].ts -
-					    s->origin) / 1e9);
+					snapshot_note(s, nsame + 1, p[i].type,
+					    p[i].id, p[i].source, p[i].ts,
+					    p[i].wall);
 			}
 		}
 		if (keep)
