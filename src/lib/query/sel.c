@@ -72,6 +72,7 @@ tr_sel_init(struct tr_sel *s, int accept)
 	memset(s, 0, sizeof *s);
 	s->accept = accept;
 	s->pid = s->tid = s->goid = s->gpu = -1;
+	s->event_id = -1;
 	tr_buf_init(&s->notes);
 	tr_buf_init(&s->snapshot_notes);
 }
@@ -436,26 +437,6 @@ ints(struct tr_db *db, const char *sql, int64_t arg, const char *text,
 	return (0);
 }
 
-/* One integer; *found 0 when there is no row or it is NULL. */
-static int
-one_int(struct tr_db *db, const char *sql, int64_t arg, const char *text,
-    int64_t *v, int *found, struct tr_error *err)
-{
-	int64_t	*all;
-	size_t	 n;
-
-	*found = 0;
-	*v = 0;
-	if (ints(db, sql, arg, text, &all, &n, err) != 0)
-		return (-1);
-	if (n > 0) {
-		*v = all[0];
-		*found = 1;
-	}
-	free(all);
-	return (0);
-}
-
 /* At most this many items in a list of choices, then the count. */
 #define MAX_CHOICES	20
 
@@ -568,8 +549,23 @@ int
 tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
     int64_t *wall_offset, struct tr_error *err)
 {
-	int64_t	v, other;
+	static const char *const wall_sql[] = {
+		/* A wall-clock source placed on the timeline. */
+		"SELECT -clock_offset FROM source WHERE clock = 'wall' AND "
+		"align_method IS NOT NULL ORDER BY id LIMIT 1",
+		/* Wall/monotonic pairs of clock.json, perf's reference time. */
+		"SELECT json_extract(meta, '$.pairs[0].wall_ns') - "
+		"json_extract(meta, '$.pairs[0].mono_ns') - clock_offset FROM "
+		"source WHERE format = 'clock-json' AND json_type(meta, "
+		"'$.pairs[0].wall_ns') = 'integer' ORDER BY id LIMIT 1",
+		"SELECT json_extract(meta, '$.reference_time.tod_ns') - "
+		"json_extract(meta, '$.reference_time.clock_ns') - clock_offset "
+		"FROM source WHERE json_type(meta, '$.reference_time.tod_ns') = "
+		"'integer' ORDER BY id LIMIT 1"
+	};
+	int64_t	v = 0, other;
 	int	found;
+	size_t	i;
 
 	*origin = 0;
 	*has_wall = 0;
@@ -579,40 +575,27 @@ tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
 	 * monotonic or perf clock, or placed by trace-align); when none
 	 * is, of any source.
 	 */
-	if (one_int(db, "SELECT min(ts_min) FROM source WHERE ts_min IS NOT "
-	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
-	    "'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)", -1, NULL,
-	    origin, &found, err) != 0)
+	if ((found = tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
+	    "ts_min IS NOT NULL AND (align_method IS NOT NULL OR clock IN "
+	    "('monotonic', 'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)",
+	    NULL, 0, origin, err)) < 0)
 		return (-1);
-	if (!found && one_int(db, "SELECT min(ts_min) FROM source WHERE "
+	if (!found && tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
 	    "ts_min IS NOT NULL AND NOT (clock = 'wall' AND ts_min <= 0)",
-	    -1, NULL, origin, &found, err) != 0)
+	    NULL, 0, origin, err) < 0)
 		return (-1);
-	/* A wall-clock source placed on the timeline: store - offset. */
-	if (one_int(db, "SELECT -clock_offset FROM source WHERE clock = "
-	    "'wall' AND align_method IS NOT NULL ORDER BY id LIMIT 1", -1,
-	    NULL, &v, &found, err) != 0)
-		return (-1);
-	/* Wall/monotonic pairs of clock.json, perf's reference time. */
-	if (!found && one_int(db, "SELECT json_extract(meta, "
-	    "'$.pairs[0].wall_ns') - json_extract(meta, "
-	    "'$.pairs[0].mono_ns') - clock_offset FROM source WHERE format = "
-	    "'clock-json' AND json_type(meta, '$.pairs[0].wall_ns') = "
-	    "'integer' ORDER BY id LIMIT 1", -1, NULL, &v, &found, err) != 0)
-		return (-1);
-	if (!found && one_int(db, "SELECT json_extract(meta, "
-	    "'$.reference_time.tod_ns') - json_extract(meta, "
-	    "'$.reference_time.clock_ns') - clock_offset FROM source WHERE "
-	    "json_type(meta, '$.reference_time.tod_ns') = 'integer' ORDER BY "
-	    "id LIMIT 1", -1, NULL, &v, &found, err) != 0)
-		return (-1);
+	/* Store ns to wall ns: store - offset. */
+	for (i = found = 0; !found && i < sizeof wall_sql / sizeof *wall_sql;
+	    i++)
+		if ((found = tr_db_int_arg(db, wall_sql[i], NULL, 0, &v,
+		    err)) < 0)
+			return (-1);
 	/* Only wall-clock sources, none moved: the timeline is UTC. */
 	if (!found) {
-		if (one_int(db, "SELECT count(*) FROM source WHERE ts_min IS "
-		    "NOT NULL AND clock <> 'wall'", -1, NULL, &other, &found,
-		    err) != 0 || one_int(db, "SELECT count(*) FROM source "
-		    "WHERE clock = 'wall' AND ts_min > 0", -1, NULL, &v,
-		    &found, err) != 0)
+		if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS "
+		    "NOT NULL AND clock <> 'wall'", &other, err) != 0 ||
+		    tr_db_int(db, "SELECT count(*) FROM source WHERE clock = "
+		    "'wall' AND ts_min > 0", &v, err) != 0)
 			return (-1);
 		found = other == 0 && v > 0;
 		v = 0;
@@ -671,17 +654,17 @@ check_sources(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	return (i < s->nsources ? -1 : 0);
 }
 
-/* Whether 'sql' (?1: 'text' or 'arg') returns a row; -1 on error. */
+/*
+ * Whether 'sql' (?1: 'text' or 'arg') returns a row whose first column is
+ * not NULL; -1 on error.
+ */
 static int
 exists(struct tr_db *db, const char *sql, int64_t arg, const char *text,
     struct tr_error *err)
 {
 	int64_t	v;
-	int	found;
 
-	if (one_int(db, sql, arg, text, &v, &found, err) != 0)
-		return (-1);
-	return (found);
+	return (tr_db_int_arg(db, sql, text, arg, &v, err));
 }
 
 /*
@@ -710,15 +693,19 @@ check_event(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 
 	if (s->event == NULL)
 		return (0);
+	/* 0 (no sample matches) when the store has no such string. */
+	if ((r = tr_db_str_id(db, s->event, &s->event_id, err)) < 0)
+		return (-1);
 	/* A pprof sample index ("0") is checked by the pprof engine. */
 	if (strspn(s->event, "0123456789") == strlen(s->event))
 		return (0);
 	tr_buf_init(&b);
-	tr_buf_adds(&b, "SELECT 1 FROM sample WHERE event_id = (SELECT id "
-	    "FROM str WHERE s = ?1)");
-	src_cond(s, &b, "source_id");
-	tr_buf_adds(&b, " LIMIT 1");
-	r = exists(db, b.data, -1, s->event, err);
+	if (r == 1) {
+		tr_buf_adds(&b, "SELECT 1 FROM sample WHERE event_id = ?1");
+		src_cond(s, &b, "source_id");
+		tr_buf_adds(&b, " LIMIT 1");
+		r = exists(db, b.data, s->event_id, NULL, err);
+	}
 	if (r == 0) {
 		tr_buf_reset(&b);
 		tr_buf_adds(&b, "SELECT e.s FROM str e WHERE e.id IN (SELECT "
@@ -1203,14 +1190,12 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	free(s->profile_ids);
 	s->pid_threads = s->profiles = s->profile_ids = NULL;
 	s->npid_threads = s->nprofiles = s->nprofile_ids = 0;
+	s->event_id = -1;
 	tr_buf_reset(&s->notes);
 	tr_buf_reset(&s->snapshot_notes);
 	/* One snapshot of the store for every read below. */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			return (-1);
-		began = 1;
-	}
+	if (tr_db_read_begin(db, &began, err) != 0)
+		return (-1);
 	if (tr_sel_store_origin(db, &s->origin, &has_wall, &off, err) != 0)
 		goto out;
 	s->has_from = s->from_text != NULL;
@@ -1237,8 +1222,7 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	rc = 0;
 out:
 	free(zone);
-	if (began)
-		tr_db_exec(db, "COMMIT", NULL);
+	tr_db_read_end(db, began);
 	return (rc);
 }
 
@@ -1280,8 +1264,7 @@ tr_sel_sample_where(const struct tr_sel *s, struct tr_buf *b)
 		tr_buf_adds(b, ")");
 	}
 	if (s->event != NULL)
-		tr_buf_adds(b, " AND s.event_id = (SELECT id FROM str WHERE "
-		    "s = :sel_event)");
+		tr_buf_adds(b, " AND s.event_id = :sel_event");
 	if (s->pid >= 0)
 		add_in(b, "s.thread_id", s->pid_threads, s->npid_threads);
 	if (s->tid >= 0)
@@ -1336,8 +1319,7 @@ tr_sel_bind(const struct tr_sel *s, sqlite3_stmt *st)
 	const char	*eq;
 	int		 i;
 
-	if (s->event != NULL)
-		bind_text(st, ":sel_event", s->event, -1);
+	bind_int(st, ":sel_event", s->event_id);
 	if (s->comm != NULL)
 		bind_text(st, ":sel_comm", s->comm, -1);
 	bind_int(st, ":sel_tid", s->tid);

@@ -75,6 +75,8 @@ struct tr_sel {
 	int		 has_from, has_to;
 	int64_t		 from, to;	/* absolute store ns, [from, to) */
 	int64_t		 origin;	/* the store's start (store ns) */
+	int64_t		 event_id;	/* --event's str id; 0: none, -1:
+					   not resolved */
 	int64_t		*profile_ids;	/* --profile, sorted */
 	size_t		 nprofile_ids;
 	/*
