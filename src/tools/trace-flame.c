@@ -166,8 +166,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_flame_fold_opts	 fo;
-	/* static: reachable when tool_die() exits */
-	static struct tr_sel	 sel;
+	struct tr_sel			 sel;
 	struct tr_svg_opts		 so;
 	struct tr_folded		 folded;
 	struct tr_error			 err;

@@ -76,8 +76,7 @@ static int
 group(struct tr_db *db, const struct tr_sel *all, const char *text,
     struct tr_sel *g, struct tr_out *out, struct tr_error *err)
 {
-	tr_sel_release(g);	/* run() initialised it */
-	tr_sel_copy(g, all);
+	tr_sel_copy(g, all);	/* run() initialised it */
 	g->profile_text = text;
 	if (tr_sel_resolve(g, db, err) != 0)
 		return (-1);

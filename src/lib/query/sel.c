@@ -7,6 +7,7 @@
 #include "config.h"
 #include "query/sel.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,12 +70,11 @@ static const struct {
 void
 tr_sel_init(struct tr_sel *s, int accept)
 {
+	/* Nothing allocated: the notes come with tr_sel_resolve(). */
 	memset(s, 0, sizeof *s);
 	s->accept = accept;
 	s->pid = s->tid = s->goid = s->gpu = -1;
 	s->event_id = -1;
-	tr_buf_init(&s->notes);
-	tr_buf_init(&s->snapshot_notes);
 }
 
 void
@@ -92,11 +92,14 @@ tr_sel_release(struct tr_sel *s)
 void
 tr_sel_copy(struct tr_sel *d, const struct tr_sel *s)
 {
+	assert(d != s);
+	tr_sel_release(d);
 	tr_sel_init(d, s->accept);
-	d->sources = tr_xcalloc(s->nsources + 1, sizeof *d->sources);
-	if (s->nsources > 0)
+	if (s->nsources > 0) {
+		d->sources = tr_xcalloc(s->nsources, sizeof *d->sources);
 		memcpy(d->sources, s->sources,
 		    s->nsources * sizeof *s->sources);
+	}
 	d->nsources = s->nsources;
 	d->type = s->type;
 	d->event = s->event;
@@ -1191,8 +1194,10 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	s->pid_threads = s->profiles = s->profile_ids = NULL;
 	s->npid_threads = s->nprofiles = s->nprofile_ids = 0;
 	s->event_id = -1;
-	tr_buf_reset(&s->notes);
-	tr_buf_reset(&s->snapshot_notes);
+	tr_buf_release(&s->notes);
+	tr_buf_release(&s->snapshot_notes);
+	tr_buf_init(&s->notes);
+	tr_buf_init(&s->snapshot_notes);
 	/* One snapshot of the store for every read below. */
 	if (tr_db_read_begin(db, &began, err) != 0)
 		return (-1);
