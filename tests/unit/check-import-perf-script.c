@@ -414,8 +414,10 @@ START_TEST(test_quirks)
 
 	/*
 	 * CRLF, blank lines made of blanks, several blank lines, comments
-	 * between samples, PERF_RECORD_* side-band lines, no final newline
-	 * after a frameless sample of a file without callchains.
+	 * between samples, PERF_RECORD_* side-band lines.  No final newline
+	 * after the last line of a file without callchains (-G): perf ends
+	 * every line with one, so the file was cut there (maybe inside the
+	 * symbol) and that sample is left out, as a cut callchain is.
 	 */
 	db = import_ok("perf 1 [000] 0.000001: PERF_RECORD_COMM: perf:1/1\r\n"
 	    "a 1 [000] 0.5: 10 cycles: \r\n\t 401000 main (/bin/a)\r\n"
@@ -432,8 +434,72 @@ START_TEST(test_quirks)
 	    "      55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)\n"
 	    "            burn  9466/9466    445.312399: cpu-clock:   "
 	    "   55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)");
-	ROWS(db, "SELECT count(*) FROM sample", "2\n");
+	ROWS(db, "SELECT count(*), max(ts) FROM sample", "1|445312398000\n");
+	ROWS(db, "SELECT json_extract(meta, '$.incomplete_last_sample') "
+	    "FROM source", "2\n");
 	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * A last line with no newline: a sample header cut anywhere (even where
+ * what is left parses) is that sample, left out; so is a callchain whose
+ * empty line is cut to blanks.  Comments and sideband lines stay what
+ * they are.  The result and the meta name the cut sample's line.
+ */
+START_TEST(test_cut)
+{
+	static const struct {
+		const char	*text, *want;
+		int64_t		 cut;
+	} t[] = {
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "burn 9466 [001] 445.31", "1|2004008\n", 4 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "burn 9466 [001] 445.314402: 20", "1|2004008\n", 4 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "burn 9466 [001] 445.314402: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\t \r",
+		  "1|2004008\n", 4 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "# the end", "1|2004008\n", 0 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "perf 1 [000] 0.6: PERF_RECORD_MMAP2 1/1: [0x1(0x2) @ 0]: x",
+		  "1|2004008\n", 0 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock:  1 x (/a)\n"
+		  "burn 9466 [001] 445.312399: 2004008 cpu-clock:  1 x (/",
+		  "1|2004008\n", 2 },
+	};
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			 msg[1200], *got;
+	size_t			 i;
+	int			 rc;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		db = import3(t[i].text, 1, NULL, &rc, &res, msg, sizeof msg);
+		if (rc != 0)
+			ck_abort_msg("case %zu: %s", i, msg);
+		got = rows(db, "SELECT count(*), sum(value) FROM sample");
+		if (strcmp(got, t[i].want) != 0 || res.cut_line != t[i].cut)
+			ck_abort_msg("case %zu: %s cut at %lld", i, got,
+			    (long long)res.cut_line);
+		free(got);
+		tr_db_free(db);
+	}
+	/* Another sample header cut short after a header with no stack. */
+	got = import_err("burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+	    "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+	    "burn 9466 [001] 445.312399: 2004008 cpu-clock: \n"
+	    "burn 9466 [001] 445.3");
+	ck_assert_str_eq(got, "t.txt:4:1: sample header with no stack: "
+	    "expected stack lines after it, got another sample header");
+	free(got);
 }
 END_TEST
 
@@ -762,6 +828,7 @@ main(void)
 	tcase_add_test(tc, test_frames);
 	tcase_add_test(tc, test_empty_stack);
 	tcase_add_test(tc, test_quirks);
+	tcase_add_test(tc, test_cut);
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_fingerprint);
 	tcase_add_test(tc, test_numbers);

@@ -88,6 +88,7 @@ struct ps {
 
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
+	int			 cut;		/* the last sample: left out */
 
 	/* Interning caches for runs of samples of one thread or event. */
 	int64_t			 t_pid, t_tid, t_id;
@@ -1037,6 +1038,68 @@ do_line(struct ps *ps, const char *p, size_t n)
 	    ellipsis(n - (size_t)(q - p))));
 }
 
+/*
+ * The input ended inside the sample whose header is at 'line': leave it
+ * out, as stackcollapse-perf.pl does, and say so.
+ */
+static void
+cut_sample(struct ps *ps, long line)
+{
+	json_object_set_new(tr_import_meta(ps->ctx), "incomplete_last_sample",
+	    json_integer(line));
+	tr_import_set_cut(ps->ctx, line);
+	ps->open = 0;
+	ps->cut = 1;
+}
+
+/*
+ * Whether the line just read, 'n' bytes at 'p' that began at input offset
+ * 'off', ended with a newline: every line perf prints does.
+ */
+static int
+line_ended(const struct ps *ps, int64_t off, const char *p, size_t n)
+{
+	int64_t	raw = tr_input_offset(ps->in) - off;
+
+	/* tr_input_getline() drops "\n" or "\r\n". */
+	return (raw == (int64_t)n + 2 || (raw == (int64_t)n + 1 &&
+	    p[n] == '\n'));
+}
+
+/*
+ * The last line of the input, with no newline after it: the file was cut
+ * there.  A cut sample header is left out as a cut callchain is (the
+ * sample before it is whole).  Returns 1 when the line was dealt with, 0
+ * when do_line() is to read it (a comment, a sideband record, a stack
+ * line: the end of run() leaves out the sample it belongs to), or -1.
+ */
+static int
+last_line(struct ps *ps, const char *p, size_t n)
+{
+	struct hdr	h;
+	size_t		alen;
+
+	ps->line = p;
+	while (n > 0 && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
+		n--;
+	if (n == 0)
+		/* No empty line ends the callchain: the sample is cut. */
+		return (ps->open && !ps->oneline);
+	if (p[0] == '#' || (ps->open && !ps->oneline && (is_blank(p[0]) ||
+	    frame_addr(p, n, &alen) != NULL)))
+		return (0);
+	if (parse_header(ps, p, n, &h) == 1 && h.sideband)
+		return (0);
+	/* A number cut short may be out of range or malformed: no error. */
+	tr_error_init(ps->err);
+	if (ps->open && !ps->oneline && ps->nlines == 0 && ps->callchains)
+		return (no_stack(ps, "another sample header"));
+	if (end_sample(ps) != 0)
+		return (-1);
+	cut_sample(ps, tr_input_lineno(ps->in));
+	return (1);
+}
+
 static void
 ps_release(struct ps *ps)
 {
@@ -1063,6 +1126,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	struct ps	 ps;
 	const char	*line;
 	size_t		 len;
+	int64_t		 off;
 	int		 r, rc = -1;
 
 	memset(&ps, 0, sizeof ps);
@@ -1076,22 +1140,30 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.events = json_array();
 	tr_buf_init(&ps.tod_last);
 	tr_import_set_clock(ctx, "perf");
-	while ((r = tr_input_getline(in, &line, &len, err)) == 1)
+	for (;;) {
+		off = tr_input_offset(in);
+		if ((r = tr_input_getline(in, &line, &len, err)) != 1)
+			break;
+		if (!line_ended(&ps, off, line, len) &&
+		    (r = last_line(&ps, line, len)) != 0) {
+			if (r < 0)
+				goto out;
+			continue;
+		}
 		if (do_line(&ps, line, len) != 0)
 			goto out;
+	}
 	if (r < 0)
 		goto out;
-	if (ps.open && !ps.oneline && ps.callchains) {
+	if (ps.cut)
+		;
+	else if (ps.open && !ps.oneline && ps.callchains)
 		/*
 		 * perf ends every callchain with an empty line: without it
-		 * the file was cut and the last stack may be short.  Leave
-		 * it out, as stackcollapse-perf.pl does, and say so.
+		 * the file was cut and the last stack may be short.
 		 */
-		json_object_set_new(tr_import_meta(ctx),
-		    "incomplete_last_sample", json_integer(ps.hdr_line));
-		tr_import_set_cut(ctx, ps.hdr_line);
-		ps.open = 0;
-	} else if (end_sample(&ps) != 0)
+		cut_sample(&ps, ps.hdr_line);
+	else if (end_sample(&ps) != 0)
 		goto out;
 	fp_finish(&ps);
 	if (json_array_size(ps.events) > 0)
