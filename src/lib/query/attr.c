@@ -2460,49 +2460,33 @@ int
 tr_attr_episode_opts(struct tr_attr_episode_args *ea, unsigned what,
     struct tr_arg *opts)
 {
-	int	n = 0;
+	const struct tr_arg	all[] = {
+		{ "threshold", 0, TR_ARG_PERCENT, &ea->threshold, 0, 100,
+		    "PCT", "idle below this utilization.gpu (default 30%)",
+		    0, 0 },
+		{ "gap", 0, TR_ARG_DURATION, &ea->gap, 0, 0, "DURATION",
+		    "merge episodes across spikes this short "
+		    "(default 300ms)", 0, 0 },
+		{ "min", 0, TR_ARG_DURATION, &ea->min, 0, 0, "DURATION",
+		    "keep episodes at least this long (default 500ms)",
+		    0, 0 },
+		{ "driver", 0, TR_ARG_STRING, &ea->driver, 0, 0, "NAME",
+		    "the driver: the goroutine in regions or tasks NAME",
+		    0, 0 },
+		{ "evidence", 0, TR_ARG_FLAG, &ea->evidence, 0, 0, NULL,
+		    "add the rows behind each verdict (by id)", 0, 0 }
+	};
+	static const unsigned	flag[] = {
+		TR_ATTR_EPISODE_THRESHOLD, TR_ATTR_EPISODE_GAPMIN,
+		TR_ATTR_EPISODE_GAPMIN, TR_ATTR_EPISODE_DRIVER,
+		TR_ATTR_EPISODE_EVIDENCE
+	};
+	size_t			i;
+	int			n = 0;
 
-	memset(opts, 0, (size_t)((what & TR_ATTR_EPISODE_THRESHOLD ? 1 : 0) +
-	    (what & TR_ATTR_EPISODE_GAPMIN ? 2 : 0) +
-	    (what & TR_ATTR_EPISODE_DRIVER ? 1 : 0) +
-	    (what & TR_ATTR_EPISODE_EVIDENCE ? 1 : 0)) * sizeof *opts);
-	if (what & TR_ATTR_EPISODE_THRESHOLD) {
-		opts[n].name = "threshold";
-		opts[n].kind = TR_ARG_PERCENT;
-		opts[n].dst = &ea->threshold;
-		opts[n].max = 100;
-		opts[n].metavar = "PCT";
-		opts[n++].help = "idle below this utilization.gpu "
-		    "(default 30%)";
-	}
-	if (what & TR_ATTR_EPISODE_GAPMIN) {
-		opts[n].name = "gap";
-		opts[n].kind = TR_ARG_DURATION;
-		opts[n].dst = &ea->gap;
-		opts[n].metavar = "DURATION";
-		opts[n++].help = "merge episodes across spikes this short "
-		    "(default 300ms)";
-		opts[n].name = "min";
-		opts[n].kind = TR_ARG_DURATION;
-		opts[n].dst = &ea->min;
-		opts[n].metavar = "DURATION";
-		opts[n++].help = "keep episodes at least this long "
-		    "(default 500ms)";
-	}
-	if (what & TR_ATTR_EPISODE_DRIVER) {
-		opts[n].name = "driver";
-		opts[n].kind = TR_ARG_STRING;
-		opts[n].dst = &ea->driver;
-		opts[n].metavar = "NAME";
-		opts[n++].help = "the driver: the goroutine in regions or "
-		    "tasks NAME";
-	}
-	if (what & TR_ATTR_EPISODE_EVIDENCE) {
-		opts[n].name = "evidence";
-		opts[n].kind = TR_ARG_FLAG;
-		opts[n].dst = &ea->evidence;
-		opts[n++].help = "add the rows behind each verdict (by id)";
-	}
+	for (i = 0; i < sizeof flag / sizeof *flag; i++)
+		if (what & flag[i])
+			opts[n++] = all[i];
 	return (n);
 }
 

@@ -307,14 +307,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	tr_attr_episode_args_init(&ea);
 	no = tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
 	    TR_ATTR_EPISODE_GAPMIN | TR_ATTR_EPISODE_DRIVER, opts);
-	memset(&opts[no], 0, sizeof *opts);
-	opts[no].name = "share";
-	opts[no].kind = TR_ARG_PERCENT;
-	opts[no].dst = &share;
-	opts[no].max = 100;
-	opts[no].metavar = "PCT";
-	opts[no++].help = "a branch's share of the driver's time "
-	    "(default 30%)";
+	opts[no++] = (struct tr_arg){ "share", 0, TR_ARG_PERCENT, &share, 0,
+	    100, "PCT", "a branch's share of the driver's time (default 30%)",
+	    0, 0 };
 	no += tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_EVIDENCE, &opts[no]);
 	memset(&opts[no], 0, sizeof *opts);
 	tr_sel_init(&sel, STALLS_SEL);
