@@ -411,9 +411,12 @@ main(int argc, char **argv)
 
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
-	    &err)) == NULL)
+	    &err)) == NULL) {
+		tr_sel_release(&sel);
 		return (tool_report(&err));
+	}
 	if (tr_sel_resolve(&sel, db, &err) != 0) {
+		tr_sel_release(&sel);
 		tr_db_free(db);
 		return (tool_report(&err));
 	}
