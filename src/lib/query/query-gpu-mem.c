@@ -313,7 +313,9 @@ cgo_frame(const char *f)
 {
 	return (strcmp(f, "runtime.cgocall") == 0 ||
 	    strcmp(f, "runtime.asmcgocall") == 0 ||
+	    strncmp(f, "runtime.cgocallback", 19) == 0 ||
 	    strncmp(f, "_Cfunc_", 7) == 0 || strncmp(f, "_cgo_", 5) == 0 ||
+	    strncmp(f, "_cgoexp_", 8) == 0 ||
 	    strstr(f, "._Cfunc_") != NULL || strncmp(f, "C.", 2) == 0);
 }
 
