@@ -439,4 +439,5 @@ const struct tr_query tr_query_gpu_idle = {
 	.usage = "[OPTION...]",
 	.summary = "why the GPU was idle: episodes, causes, verdicts",
 	.run = run,
+	.windows = "episodes",
 };

@@ -419,4 +419,5 @@ const struct tr_query tr_query_stalls = {
 	.usage = "[OPTION...]",
 	.summary = "the decision tree of each stall, with its numbers",
 	.run = run,
+	.windows = "stalls",
 };

@@ -478,4 +478,5 @@ const struct tr_query tr_query_steps = {
 	.usage = "[OPTION...]",
 	.summary = "training steps: latency percentiles, slow steps, causes",
 	.run = run,
+	.windows = "slow",
 };

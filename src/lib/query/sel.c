@@ -83,6 +83,7 @@ tr_sel_release(struct tr_sel *s)
 	free(s->profile_ids);
 	free(s->pid_threads);
 	free(s->profiles);
+	free(s->windows);
 	tr_buf_release(&s->notes);
 	tr_buf_release(&s->snapshot_notes);
 	memset(s, 0, sizeof *s);
@@ -1255,6 +1256,10 @@ tr_sel_sample_where(const struct tr_sel *s, struct tr_buf *b)
 		    "(CAST(j.value AS TEXT) = :sel_lv%d OR (j.type = 'array' "
 		    "AND EXISTS (SELECT 1 FROM json_each(j.value) k WHERE "
 		    "CAST(k.value AS TEXT) = :sel_lv%d))))", i, i, i);
+	if (s->has_windows)
+		tr_buf_printf(b, " AND s.ts IS NOT NULL AND %str_sel_in_"
+		    "windows(:sel_windows, s.ts)",
+		    s->windows_exclude ? "NOT " : "");
 }
 
 static void
@@ -1290,6 +1295,8 @@ tr_sel_bind(const struct tr_sel *s, sqlite3_stmt *st)
 	bind_int(st, ":sel_goid", s->goid);
 	bind_int(st, ":sel_from", s->from);
 	bind_int(st, ":sel_to", s->to);
+	if ((i = sqlite3_bind_parameter_index(st, ":sel_windows")) > 0)
+		sqlite3_bind_pointer(st, i, (void *)s, "tr_sel", NULL);
 	for (i = 0; i < s->nlabels; i++) {
 		eq = strchr(s->labels[i], '=');
 		snprintf(name, sizeof name, ":sel_lk%d", i);
@@ -1340,4 +1347,83 @@ tr_sel_names(const struct tr_sel *s, size_t *n)
 		if (s->accept & sel_opts[i].bit)
 			v[(*n)++] = sel_opts[i].name;
 	return (v);
+}
+
+/* Time windows (trace-flame --during). */
+
+static int
+window_cmp(const void *va, const void *vb)
+{
+	const struct tr_window	*a = va, *b = vb;
+
+	if (a->start != b->start)
+		return (a->start < b->start ? -1 : 1);
+	return (a->end < b->end ? -1 : a->end > b->end);
+}
+
+int
+tr_sel_in_windows(const struct tr_sel *s, int64_t ts)
+{
+	size_t	lo = 0, hi = s->nwindows, mid;
+
+	/* The last window starting at or before ts. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->windows[mid].start <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo > 0 && ts < s->windows[lo - 1].end);
+}
+
+/* tr_sel_in_windows(:sel_windows, ts): the selection is bound by pointer. */
+static void
+sql_in_windows(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct tr_sel	*s;
+
+	(void)argc;
+	if ((s = sqlite3_value_pointer(argv[0], "tr_sel")) == NULL) {
+		sqlite3_result_error(ctx, "tr_sel_in_windows: no selection",
+		    -1);
+		return;
+	}
+	if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int(ctx,
+		    tr_sel_in_windows(s, sqlite3_value_int64(argv[1])));
+}
+
+int
+tr_sel_set_windows(struct tr_sel *s, struct tr_db *db,
+    const struct tr_window *w, size_t n, int exclude, struct tr_error *err)
+{
+	size_t	i, k;
+
+	if (sqlite3_create_function(db->sq, "tr_sel_in_windows", 2,
+	    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_in_windows, NULL,
+	    NULL) != SQLITE_OK)
+		return (tr_error_set(err, TR_EDATA, "cannot register the "
+		    "windows function: %s", sqlite3_errmsg(db->sq)));
+	free(s->windows);
+	s->windows = tr_xcalloc(n + 1, sizeof *s->windows);
+	for (i = k = 0; i < n; i++)
+		if (w[i].end > w[i].start)
+			s->windows[k++] = w[i];
+	if (k > 0)
+		qsort(s->windows, k, sizeof *s->windows, window_cmp);
+	/* Merge overlapping and touching windows: each sample counts once. */
+	for (i = 0, n = k, k = 0; i < n; i++) {
+		if (k > 0 && s->windows[i].start <= s->windows[k - 1].end) {
+			if (s->windows[i].end > s->windows[k - 1].end)
+				s->windows[k - 1].end = s->windows[i].end;
+		} else
+			s->windows[k++] = s->windows[i];
+	}
+	s->nwindows = k;
+	s->has_windows = 1;
+	s->windows_exclude = exclude;
+	return (0);
 }

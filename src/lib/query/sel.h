@@ -31,6 +31,11 @@
 
 #define TR_SEL_MAXLABELS	8
 
+/* A time window [start, end) in store ns. */
+struct tr_window {
+	int64_t	start, end;
+};
+
 /* Which of the options a command accepts (a mask of these). */
 #define TR_SEL_SOURCE	0x0001	/* --source ID[,ID|A-B...] (-s) */
 #define TR_SEL_TYPE	0x0002	/* --type cpu|heap|block|... */
@@ -98,6 +103,15 @@ struct tr_sel {
 	 * commands that read those profiles to print.
 	 */
 	struct tr_buf	 snapshot_notes;
+	/*
+	 * Time windows, set by tr_sel_set_windows() (trace-flame --during):
+	 * the samples taken are those with a time stamp inside one of them,
+	 * or, with windows_exclude, outside all of them.
+	 */
+	int		 has_windows;
+	int		 windows_exclude;
+	struct tr_window *windows;	/* sorted, disjoint; owned */
+	size_t		 nwindows;
 };
 
 void	tr_sel_init(struct tr_sel *, int accept);
@@ -209,5 +223,20 @@ char	*tr_sel_store_zone(struct tr_db *, const char *tz);
 int	tr_sel_parse_time(const char *opt, const char *text, int64_t origin,
 	    int has_wall, int64_t wall_offset, const char *zone, int64_t *ns,
 	    struct tr_error *);
+
+/*
+ * Restrict the samples of 'sel' to the time windows 'w' (n of them, any
+ * order, overlapping ones merged; copied), or with 'exclude' to the
+ * samples outside all of them.  Either way a sample without a time stamp
+ * (pprof) is not taken: it cannot be placed.  tr_sel_sample_where()
+ * then adds the condition, through an SQL function registered here on
+ * 'db' (the one the statements are prepared on).  A window whose end is
+ * not after its start is empty.  Returns 0, or -1 with 'err' set.
+ */
+int	tr_sel_set_windows(struct tr_sel *, struct tr_db *,
+	    const struct tr_window *w, size_t n, int exclude,
+	    struct tr_error *);
+/* Whether 'ts' (store ns) is in one of the windows of 'sel'. */
+int	tr_sel_in_windows(const struct tr_sel *, int64_t ts);
 
 #endif
