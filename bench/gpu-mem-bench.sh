@@ -81,8 +81,9 @@ awk -v n=$((hours * 7200)) 'BEGIN {
 			v = 1000 + 500 * p + x % 5
 			if (p == 3)
 				v += int(t / 10)
-			printf "%s, GPU-00000000-0000-4000-8000-00000000000%d, " \
-			    "%d, worker%d, %d MiB\n", ts, p % 2, 2000 + p, p, v
+			printf "%s, GPU-00000000-0000-4000-8000-" \
+			    "00000000000%d, %d, worker%d, %d MiB\n", ts,
+			    p % 2, 2000 + p, p, v
 		}
 	}
 }' > "$csv" || exit 1

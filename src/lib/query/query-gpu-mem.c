@@ -555,8 +555,8 @@ analyse(struct series *s, const struct opts *o)
 	t3 = bytes((double)s->released);
 	if (late * 100 >= o->late) {
 		s->verdict = "leak";
-		s->rule = tr_xasprintf("grew %s over %s (>= --min-span), %.0f%% "
-		    "of it in the second half (>= --late-share %.0f%%), %s "
+		s->rule = tr_xasprintf("grew %s over %s (>= --min-span), "
+		    "%.0f%% of it in the second half (>= --late-share %.0f%%), %s "
 		    "released", t1, t2, 100 * late, o->late, t3);
 	} else {
 		s->verdict = "plateau";

@@ -82,10 +82,10 @@ func main() {
 			step(i)
 		}
 		used := 512 + 8*int(C.c_ndev())
-		fmt.Fprintf(apps, "%s, GPU-00c90c90-0000-4000-8000-000000000000, "+
-			"%d, gpumemcgo, %d MiB\n",
-			time.Now().Format("2006/01/02 15:04:05.000"), os.Getpid(),
-			used)
+		now := time.Now().Format("2006/01/02 15:04:05.000")
+		fmt.Fprintf(apps, "%s, GPU-00c90c90-0000-4000-8000-"+
+			"000000000000, %d, gpumemcgo, %d MiB\n", now,
+			os.Getpid(), used)
 		if i%5 == 0 {
 			runtime.GC()
 			f, err := os.Create(filepath.Join(dir,

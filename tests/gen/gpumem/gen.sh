@@ -45,7 +45,8 @@ awk -v out="$out" 'BEGIN {
 			chunk = chunk * 0.9
 		}
 		d = int(pl)
-		printf "%s, %s, 1001, python3 serve.py, %d MiB\n", ts, ua, a > apps
+		printf "%s, %s, 1001, python3 serve.py, %d MiB\n", ts, ua, \
+		    a > apps
 		printf "%s, %s, 1002, leaky-infer, %d MiB\n", ts, ua, b > apps
 		printf "%s, %s, 1003, trainer, %d MiB\n", ts, ua, c > apps
 		printf "%s, %s, 1004, embedder, %d MiB\n", ts, ub, d > apps

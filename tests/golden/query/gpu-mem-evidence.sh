@@ -4,8 +4,8 @@
 # heap_profiles.
 trace-import data/scenario 2>/dev/null || exit 99
 trace-align >/dev/null 2>&1 || exit 99
-set -- $(sed -n '/"name": "leak"/,/"note"/s/.*"\(start\|end\)_ns": \([0-9]*\).*/\2/p' \
-    data/scenario/truth.json)
+set -- $(awk -f "${0%/*}/gpu-mem-phases.awk" data/scenario/truth.json |
+    awk '$1 == "leak" { print $3, $4 }')
 trace-query -F csv gpu-mem --evidence --pid 21272 --stacks 1 --steps 1 \
     --from "=$1" --to "=$2" > out.csv || exit 1
 sed -n '/^row,what,view/,$p' out.csv > ev.csv

@@ -4,6 +4,6 @@
 # array, then "steps", "heap_stacks", "notes"; on the scenario's leak.
 trace-import data/scenario 2>/dev/null || exit 99
 trace-align >/dev/null 2>&1 || exit 99
-set -- $(sed -n '/"name": "leak"/,/"note"/s/.*"\(start\|end\)_ns": \([0-9]*\).*/\2/p' \
-    data/scenario/truth.json)
+set -- $(awk -f "${0%/*}/gpu-mem-phases.awk" data/scenario/truth.json |
+    awk '$1 == "leak" { print $3, $4 }')
 trace-query -F json gpu-mem --stacks 2 --steps 1 --from "=$1" --to "=$2"

@@ -9,10 +9,7 @@ iv=$(sed -n '/"nvtop"/,/}/s/.*"interval": "\([^"]*\)".*/\1/p' \
     data/scenario/truth.json)
 trace-import --start "$start" --interval "$iv" \
     data/scenario-nvtop/nvtop.json 2>/dev/null || exit 99
-awk '/"memory": \[/ { m = 1 } m && /^  \]/ { m = 0 }
-    m && /"(name|verdict|start_wall_ns|end_wall_ns|slope_bytes_per_min)":/ {
-	gsub(/[",]/, ""); printf "%s ", $2 }
-    m && /"note":/ { print "" }' data/scenario/truth.json > phases
+awk -v wall=1 -f "${0%/*}/gpu-mem-phases.awk" data/scenario/truth.json > phases
 bad=0
 while read -r name verdict start end slope; do
 	trace-query -F json gpu-mem --from "=$start" --to "=$end" \

@@ -8,10 +8,7 @@
 # leak phase.
 trace-import data/scenario 2>/dev/null || exit 99
 trace-align >/dev/null 2>&1 || exit 99
-awk '/"memory": \[/ { m = 1 } m && /^  \]/ { m = 0 }
-    m && /"(name|verdict|start_ns|end_ns|slope_bytes_per_min)":/ {
-	gsub(/[",]/, ""); printf "%s ", $2 }
-    m && /"note":/ { print "" }' data/scenario/truth.json > phases
+awk -f "${0%/*}/gpu-mem-phases.awk" data/scenario/truth.json > phases
 bad=0
 while read -r name verdict start end slope; do
 	trace-query -F json gpu-mem --from "=$start" --to "=$end" \
