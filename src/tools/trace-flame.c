@@ -272,8 +272,7 @@ main(int argc, char **argv)
 	};
 	struct tr_flame_fold_opts	 fo;
 	struct wsource			 ws = { 0, NULL, NULL };
-	/* static: reachable when tool_die() exits */
-	static struct tr_sel	 sel;
+	struct tr_sel			 sel;
 	struct tr_svg_opts		 so;
 	struct tr_folded		 folded;
 	struct tr_error			 err;

@@ -80,6 +80,8 @@ struct tr_sel {
 	int		 has_from, has_to;
 	int64_t		 from, to;	/* absolute store ns, [from, to) */
 	int64_t		 origin;	/* the store's start (store ns) */
+	int64_t		 event_id;	/* --event's str id; 0: none, -1:
+					   not resolved */
 	int64_t		*profile_ids;	/* --profile, sorted */
 	size_t		 nprofile_ids;
 	/*
@@ -96,7 +98,10 @@ struct tr_sel {
 	 */
 	int64_t		*profiles;
 	size_t		 nprofiles;
-	/* Notes for stderr, one a line ("" when none); owned. */
+	/*
+	 * Notes for stderr, one a line ("" when none); owned.  Set by
+	 * tr_sel_resolve() (data NULL before).
+	 */
 	struct tr_buf	 notes;
 	/*
 	 * The same for snapshot profiles reduced to the last one, for the
@@ -114,11 +119,21 @@ struct tr_sel {
 	size_t		 nwindows;
 };
 
+/*
+ * Set up an empty selection taking the options in 'accept'.  It
+ * allocates nothing, so a selection that was only initialised needs no
+ * tr_sel_release() (one is harmless), and a tool may keep it on the
+ * stack and exit at a usage error; what tr_sel_option() and
+ * tr_sel_resolve() allocate is freed by tr_sel_release(), which leaves
+ * it zeroed (initialise it again to reuse it).
+ */
 void	tr_sel_init(struct tr_sel *, int accept);
 void	tr_sel_release(struct tr_sel *);
 /*
- * Copy the options of 'src' (not what was resolved) into 'dst', which is
- * initialised here; the strings stay borrowed from the command line.
+ * Make 'dst', an initialised selection (tr_sel_init(), possibly used and
+ * resolved since), a copy of the options of 'src' (not what was
+ * resolved): what 'dst' held is released first.  The strings stay
+ * borrowed from the command line.  'dst' must not be 'src'.
  */
 void	tr_sel_copy(struct tr_sel *dst, const struct tr_sel *src);
 
