@@ -440,7 +440,7 @@ analyse(struct series *s, const struct opts *o)
 	double	 lo, hi, rises = 0, drops = 0, amp = 0, minb, late, mid;
 	int64_t	*gaps, span, ndrops = 0;
 	size_t	 i;
-	char	*t1 = NULL, *t2 = NULL, *t3 = NULL;
+	char	*t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL;
 
 	s->growth = (int64_t)(s->v[s->n - 1] - s->v[0]);
 	lo = hi = s->v[0];
@@ -554,10 +554,11 @@ analyse(struct series *s, const struct opts *o)
 	late = (s->v[s->n - 1] - mid) / (double)s->growth;
 	t3 = bytes((double)s->released);
 	if (late * 100 >= o->late) {
+		t4 = dur((double)o->min_span);
 		s->verdict = "leak";
-		s->rule = tr_xasprintf("grew %s over %s (>= --min-span), "
+		s->rule = tr_xasprintf("grew %s over %s (>= --min-span %s), "
 		    "%.0f%% of it in the second half (>= --late-share %.0f%%), %s "
-		    "released", t1, t2, 100 * late, o->late, t3);
+		    "released", t1, t2, t4, 100 * late, o->late, t3);
 	} else {
 		s->verdict = "plateau";
 		s->rule = tr_xasprintf("grew %s over %s, only %.0f%% of it in "
@@ -569,6 +570,7 @@ out:
 	free(t1);
 	free(t2);
 	free(t3);
+	free(t4);
 }
 
 static int
