@@ -926,7 +926,16 @@ process_threads(struct tr_sel *s, struct tr_db *db, int64_t pid,
 		}
 	}
 	uniq(ids, &nids);
-	if (nids == 0 && must) {
+	/*
+	 * A process known only from GPU telemetry (a gpu-process track,
+	 * no thread) is selected too: it has no threads to select.
+	 */
+	if (nids == 0 && must && (r = exists(db, "SELECT 1 FROM track t "
+	    "JOIN process p ON p.id = t.process_id WHERE t.kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND p.pid = ?1", pid, NULL, err)) != 0) {
+		if (r < 0)
+			goto fail;
+	} else if (nids == 0 && must) {
 		snprintf(num, sizeof num, "%" PRId64, pid);
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE process_id IS "
 		    "NULL", -1, NULL, err)) < 0)
