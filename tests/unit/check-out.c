@@ -472,6 +472,7 @@ START_TEST(test_units_real)
 	struct tr_out	*o;
 	size_t		 i;
 	int		 f;
+	char		*t;
 
 	for (f = 0; f < 2; f++) {
 		o = cap_open(&c, f == 0 ? TR_OUT_TABLE : TR_OUT_CSV);
@@ -493,6 +494,10 @@ START_TEST(test_units_real)
 		    "0.0125\n3\n1234567\n");
 		free(c.buf);
 	}
+	/* Messages quote a real as the table shows it. */
+	t = tr_out_unit_text(TR_UNIT_REAL, 0.8952357586327725);
+	ck_assert_str_eq(t, "0.8952");
+	free(t);
 }
 END_TEST
 

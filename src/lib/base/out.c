@@ -273,10 +273,14 @@ fmt_bytes(double b)
 	return (scaled(b, 1024, u, 7, 3));
 }
 
+static char	*fmt_real(double);
+
 char *
 tr_out_unit_text(enum tr_out_unit u, double v)
 {
 	switch (u) {
+	case TR_UNIT_REAL:
+		return (fmt_real(v));
 	case TR_UNIT_NS:
 		return (fmt_duration(v));
 	case TR_UNIT_BYTES:

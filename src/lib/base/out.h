@@ -75,7 +75,7 @@ void		 tr_out_column_unit(struct tr_out *, int col,
 		    enum tr_out_unit);
 /*
  * 'v' as the table writes unit 'u' (TR_UNIT_NS, _BYTES, _PERCENT,
- * _SHARE; the others as a plain number), for messages and verdicts
+ * _SHARE, _REAL; the others as a plain number), for messages and verdicts
  * that quote a value: "1.5GB", "7.98s".  Owned by the caller.
  */
 char		*tr_out_unit_text(enum tr_out_unit u, double v);
