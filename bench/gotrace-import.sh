@@ -49,15 +49,7 @@ fi
 [ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
 
 if [ $# -eq 0 ]; then
-	command -v go >/dev/null || {
-		echo "gotrace-import.sh: no go to make a trace with" >&2
-		exit 2
-	}
-	mkdir -p "$dir/load" && cp "$srcdir/bench/gotrace-load.go" \
-	    "$dir/load/main.go" || exit 1
-	printf 'module gotraceload\n\ngo 1.19\n' > "$dir/load/go.mod"
-	(cd "$dir/load" && GOFLAGS=-trimpath GOCACHE="$dir/gocache" \
-	    go build -o gotrace-load .) || exit 1
+	sh "$srcdir/bench/gotrace-build.sh" "$dir" || exit
 	short=$(awk -v s="$secs" 'BEGIN { print s / 4 }')
 	echo "recording $short s and $secs s of $ngo goroutines ($(go version))"
 	"$dir/load/gotrace-load" "$dir/short.trace" "$short" "$ngo" || exit 1
