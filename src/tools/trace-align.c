@@ -21,7 +21,8 @@ static const char usage_text[] =
 "usage: trace-align [-nq] [-d DB] [-F table|csv|json] [-s ID] [--reset]\n"
 "                   [--offset SOURCE=[=]OFFSET]\n"
 "                   [--pair SOURCE:TIME=SOURCE:TIME]\n"
-"                   [--tz [SOURCE=]ZONE] [--pid [SOURCE=]PID]\n"
+"                   [--source-tz [SOURCE=]ZONE]\n"
+"                   [--source-pid [SOURCE=]PID]\n"
 "                   [--search DURATION] [--min-confidence C] [--force]\n"
 "                   [--no-estimate] [--ignore ANCHOR]\n"
 "\n"
@@ -41,8 +42,12 @@ static const char usage_text[] =
 "                          current alignment (anchors, kept, estimate)\n"
 "      --offset S==OFFSET  put source S at OFFSET from its native clock\n"
 "      --pair S:TIME=R:TIME  S's TIME and R's TIME are the same instant\n"
-"      --tz [S=]ZONE       the zone of S's local times (UTC, +01:00)\n"
-"      --pid [S=]PID       estimate S against this process's samples\n"
+"      --source-tz [S=]ZONE\n"
+"                          the zone in which S's recorded local times\n"
+"                          are read (UTC, +01:00, Europe/Berlin)\n"
+"      --source-pid [S=]PID\n"
+"                          S was recorded in process PID: estimate it\n"
+"                          against that process's samples\n"
 "      --search DURATION   estimates search +-DURATION (default 10s)\n"
 "      --min-confidence C  apply estimates of confidence C or more\n"
 "                          (0 to 1, default 0.5)\n"
@@ -55,7 +60,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_RESET = 256, OPT_OFFSET, OPT_PAIR, OPT_TZ, OPT_PID, OPT_SEARCH,
-	OPT_MINCONF, OPT_FORCE, OPT_NOEST, OPT_IGNORE
+	OPT_MINCONF, OPT_FORCE, OPT_NOEST, OPT_IGNORE, OPT_OLD_TZ, OPT_OLD_PID
 };
 
 static void
@@ -87,8 +92,11 @@ main(int argc, char **argv)
 		{ "reset", no_argument, NULL, OPT_RESET },
 		{ "offset", required_argument, NULL, OPT_OFFSET },
 		{ "pair", required_argument, NULL, OPT_PAIR },
-		{ "tz", required_argument, NULL, OPT_TZ },
-		{ "pid", required_argument, NULL, OPT_PID },
+		{ "source-tz", required_argument, NULL, OPT_TZ },
+		{ "source-pid", required_argument, NULL, OPT_PID },
+		/* Deprecated spellings (trace-align(1)). */
+		{ "tz", required_argument, NULL, OPT_OLD_TZ },
+		{ "pid", required_argument, NULL, OPT_OLD_PID },
 		{ "search", required_argument, NULL, OPT_SEARCH },
 		{ "min-confidence", required_argument, NULL, OPT_MINCONF },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -99,8 +107,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_align_opts	 o;
-	/* static: reachable when tool_die() exits */
-	static struct tr_sel	 sel;
+	struct tr_sel		 sel;
 	enum tr_out_format	 fmt;
 	struct tr_error		 err;
 	struct tr_out		*out;
@@ -143,9 +150,19 @@ main(int argc, char **argv)
 		case OPT_PAIR:
 			add_stmt(&o, TR_ALIGN_PAIR, optarg);
 			break;
+		case OPT_OLD_TZ:
+			tool_note("--tz is deprecated here: use --source-tz "
+			    "(--tz is the zone of command-line times in the "
+			    "other tools)");
+			/* FALLTHROUGH */
 		case OPT_TZ:
 			add_stmt(&o, TR_ALIGN_TZ, optarg);
 			break;
+		case OPT_OLD_PID:
+			tool_note("--pid is deprecated here: use --source-pid "
+			    "(--pid selects a process's samples in the other "
+			    "tools)");
+			/* FALLTHROUGH */
 		case OPT_PID:
 			add_stmt(&o, TR_ALIGN_PID, optarg);
 			break;

@@ -1401,7 +1401,7 @@ int
 tr_pprof_stacks(struct tr_db *db, const struct tr_pprof_sel *sel,
     const struct tr_pprof_sel *base, const struct tr_pprof_opts *o,
     struct tr_pprof_stack **out, size_t *nout, char **sample_type,
-    struct tr_error *err)
+    char **unit, struct tr_error *err)
 {
 	struct eng		 e;
 	struct tr_pprof_stack	*s = NULL;
@@ -1413,7 +1413,7 @@ tr_pprof_stacks(struct tr_db *db, const struct tr_pprof_sel *sel,
 
 	*out = NULL;
 	*nout = 0;
-	*sample_type = NULL;
+	*sample_type = *unit = NULL;
 	tr_buf_init(&key);
 	if (eng_init(&e, db, o, err) != 0 || eng_load(&e, sel, base, err) != 0)
 		goto out;
@@ -1446,7 +1446,8 @@ tr_pprof_stacks(struct tr_db *db, const struct tr_pprof_sel *sel,
 	*out = s;
 	*nout = n;
 	*sample_type = e.sample_type;
-	e.sample_type = NULL;
+	*unit = e.unit;
+	e.sample_type = e.unit = NULL;
 	s = NULL;
 	rc = 0;
 out:
@@ -1538,6 +1539,20 @@ tr_pprof_args_parse(struct tr_pprof_args *a, int argc, char **argv,
 {
 	int	i;
 
+	/*
+	 * --gpu N takes the processes seen on GPU N; a pprof profile does
+	 * not say which process it sampled, so no sample can be chosen so.
+	 */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--gpu") == 0 ||
+		    strncmp(argv[i], "--gpu=", 6) == 0)
+			return (tr_error_set(err, TR_EUSAGE, "%s: --gpu: pprof "
+			    "profiles do not record which process they "
+			    "sampled, so the processes seen on a GPU cannot be "
+			    "picked out of them; choose profiles with "
+			    "--source or --profile (trace-flame --gpu draws "
+			    "the perf and Go trace samples of those processes)",
+			    a->args.name));
 	if (tr_args_parse(&a->args, argc, argv, err) != 0)
 		return (-1);
 	if (a->args.help)

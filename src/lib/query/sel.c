@@ -7,6 +7,7 @@
 #include "config.h"
 #include "query/sel.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,6 +44,10 @@ static const struct {
 	  "      --goroutine GOID goroutine GOID of the Go trace\n" },
 	{ "gpu", TR_SEL_GPU, 1,
 	  "      --gpu N          GPU N\n" },
+	/* The help of --gpu on a sample selection (TR_SEL_GPU_PROCS). */
+	{ "gpu", TR_SEL_GPU_PROCS, 1,
+	  "      --gpu N          samples of the processes seen on GPU N\n"
+	  "                       (per-process GPU telemetry)\n" },
 	{ "from", TR_SEL_TIME, 1,
 	  "      --from TIME      from TIME: 12s after the store's start,\n"
 	  "                       13:05:07.250, 2026-11-29T13:05:07Z, @EPOCH,\n"
@@ -69,11 +74,11 @@ static const struct {
 void
 tr_sel_init(struct tr_sel *s, int accept)
 {
+	/* Nothing allocated: the notes come with tr_sel_resolve(). */
 	memset(s, 0, sizeof *s);
 	s->accept = accept;
 	s->pid = s->tid = s->goid = s->gpu = -1;
-	tr_buf_init(&s->notes);
-	tr_buf_init(&s->snapshot_notes);
+	s->event_id = -1;
 }
 
 void
@@ -82,6 +87,7 @@ tr_sel_release(struct tr_sel *s)
 	free(s->sources);
 	free(s->profile_ids);
 	free(s->pid_threads);
+	free(s->gpu_threads);
 	free(s->profiles);
 	free(s->windows);
 	tr_buf_release(&s->notes);
@@ -92,11 +98,14 @@ tr_sel_release(struct tr_sel *s)
 void
 tr_sel_copy(struct tr_sel *d, const struct tr_sel *s)
 {
+	assert(d != s);
+	tr_sel_release(d);
 	tr_sel_init(d, s->accept);
-	d->sources = tr_xcalloc(s->nsources + 1, sizeof *d->sources);
-	if (s->nsources > 0)
+	if (s->nsources > 0) {
+		d->sources = tr_xcalloc(s->nsources, sizeof *d->sources);
 		memcpy(d->sources, s->sources,
 		    s->nsources * sizeof *s->sources);
+	}
 	d->nsources = s->nsources;
 	d->type = s->type;
 	d->event = s->event;
@@ -397,9 +406,14 @@ tr_sel_help(int accept)
 	size_t		i;
 
 	tr_buf_init(&b);
-	for (i = 0; i < NSEL_OPTS; i++)
+	for (i = 0; i < NSEL_OPTS; i++) {
+		/* --gpu on a sample selection has its own help. */
+		if (sel_opts[i].bit == TR_SEL_GPU &&
+		    (accept & TR_SEL_GPU_PROCS))
+			continue;
 		if ((accept & sel_opts[i].bit) && sel_opts[i].help != NULL)
 			tr_buf_adds(&b, sel_opts[i].help);
+	}
 	return (b.data);
 }
 
@@ -437,37 +451,27 @@ ints(struct tr_db *db, const char *sql, int64_t arg, const char *text,
 	return (0);
 }
 
-/* One integer; *found 0 when there is no row or it is NULL. */
-static int
-one_int(struct tr_db *db, const char *sql, int64_t arg, const char *text,
-    int64_t *v, int *found, struct tr_error *err)
-{
-	int64_t	*all;
-	size_t	 n;
+/* At most this many items in a list of choices, then the count. */
+#define MAX_CHOICES	20
 
-	*found = 0;
-	*v = 0;
-	if (ints(db, sql, arg, text, &all, &n, err) != 0)
-		return (-1);
-	if (n > 0) {
-		*v = all[0];
-		*found = 1;
-	}
-	free(all);
-	return (0);
-}
-
-/* "1-3, 7" from sorted ids. */
+/*
+ * "1-3, 7" from sorted ids: at most MAX_CHOICES items (a range is one),
+ * then ", ... (N in all)".
+ */
 static void
 add_ranges(struct tr_buf *b, const int64_t *v, size_t n)
 {
-	size_t	i, j;
+	size_t	i, j, k = 0;
 
 	if (n == 0)
 		tr_buf_adds(b, "none");
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j] == v[j - 1] + 1; j++)
 			;
+		if (k++ == MAX_CHOICES) {
+			tr_buf_printf(b, ", ... (%zu in all)", n);
+			break;
+		}
 		if (i > 0)
 			tr_buf_adds(b, ", ");
 		tr_buf_printf(b, "%" PRId64, v[i]);
@@ -476,34 +480,51 @@ add_ranges(struct tr_buf *b, const int64_t *v, size_t n)
 	}
 }
 
-/* "a, b, c" of column 0 (at most 20, then "..."); a new string. */
+/*
+ * "a, b, c" of column 0 (at most MAX_CHOICES, then ", ... (N in all)");
+ * a new string.  With 'ids' column 0 holds integers, sorted, given as
+ * ranges (add_ranges()).
+ */
 static char *
-text_list(struct tr_db *db, const char *sql, struct tr_error *err)
+choice_list(struct tr_db *db, const char *sql, int ids, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct tr_buf	 b;
-	int		 rc, k = 0;
+	int64_t		*v = NULL;
+	size_t		 k = 0;
+	int		 rc;
 
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (NULL);
 	tr_buf_init(&b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (k == 20) {
-			tr_buf_adds(&b, ", ...");
-			break;
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (ids) {
+			v = tr_xrealloc(v, (k + 1) * sizeof *v);
+			v[k] = sqlite3_column_int64(st, 0);
+		} else if (k < MAX_CHOICES) {
+			if (k > 0)
+				tr_buf_adds(&b, ", ");
+			tr_buf_adds(&b, (const char *)
+			    sqlite3_column_text(st, 0));
 		}
-		if (k++ > 0)
-			tr_buf_adds(&b, ", ");
-		tr_buf_adds(&b, (const char *)sqlite3_column_text(st, 0));
+		k++;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE) {
+		free(v);
 		tr_buf_release(&b);
 		tr_db_error(db, err, "cannot read the store");
 		return (NULL);
 	}
-	if (k == 0)
+	if (ids)
+		add_ranges(&b, v, k);
+	else if (k == 0)
 		tr_buf_adds(&b, "none");
+	else if (k > MAX_CHOICES)
+		tr_buf_printf(&b, ", ... (%zu in all)", k);
+	free(v);
 	return (b.data);
 }
 
@@ -542,8 +563,23 @@ int
 tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
     int64_t *wall_offset, struct tr_error *err)
 {
-	int64_t	v, other;
+	static const char *const wall_sql[] = {
+		/* A wall-clock source placed on the timeline. */
+		"SELECT -clock_offset FROM source WHERE clock = 'wall' AND "
+		"align_method IS NOT NULL ORDER BY id LIMIT 1",
+		/* Wall/monotonic pairs of clock.json, perf's reference time. */
+		"SELECT json_extract(meta, '$.pairs[0].wall_ns') - "
+		"json_extract(meta, '$.pairs[0].mono_ns') - clock_offset FROM "
+		"source WHERE format = 'clock-json' AND json_type(meta, "
+		"'$.pairs[0].wall_ns') = 'integer' ORDER BY id LIMIT 1",
+		"SELECT json_extract(meta, '$.reference_time.tod_ns') - "
+		"json_extract(meta, '$.reference_time.clock_ns') - clock_offset "
+		"FROM source WHERE json_type(meta, '$.reference_time.tod_ns') = "
+		"'integer' ORDER BY id LIMIT 1"
+	};
+	int64_t	v = 0, other;
 	int	found;
+	size_t	i;
 
 	*origin = 0;
 	*has_wall = 0;
@@ -553,40 +589,27 @@ tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
 	 * monotonic or perf clock, or placed by trace-align); when none
 	 * is, of any source.
 	 */
-	if (one_int(db, "SELECT min(ts_min) FROM source WHERE ts_min IS NOT "
-	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
-	    "'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)", -1, NULL,
-	    origin, &found, err) != 0)
+	if ((found = tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
+	    "ts_min IS NOT NULL AND (align_method IS NOT NULL OR clock IN "
+	    "('monotonic', 'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)",
+	    NULL, 0, origin, err)) < 0)
 		return (-1);
-	if (!found && one_int(db, "SELECT min(ts_min) FROM source WHERE "
+	if (!found && tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
 	    "ts_min IS NOT NULL AND NOT (clock = 'wall' AND ts_min <= 0)",
-	    -1, NULL, origin, &found, err) != 0)
+	    NULL, 0, origin, err) < 0)
 		return (-1);
-	/* A wall-clock source placed on the timeline: store - offset. */
-	if (one_int(db, "SELECT -clock_offset FROM source WHERE clock = "
-	    "'wall' AND align_method IS NOT NULL ORDER BY id LIMIT 1", -1,
-	    NULL, &v, &found, err) != 0)
-		return (-1);
-	/* Wall/monotonic pairs of clock.json, perf's reference time. */
-	if (!found && one_int(db, "SELECT json_extract(meta, "
-	    "'$.pairs[0].wall_ns') - json_extract(meta, "
-	    "'$.pairs[0].mono_ns') - clock_offset FROM source WHERE format = "
-	    "'clock-json' AND json_type(meta, '$.pairs[0].wall_ns') = "
-	    "'integer' ORDER BY id LIMIT 1", -1, NULL, &v, &found, err) != 0)
-		return (-1);
-	if (!found && one_int(db, "SELECT json_extract(meta, "
-	    "'$.reference_time.tod_ns') - json_extract(meta, "
-	    "'$.reference_time.clock_ns') - clock_offset FROM source WHERE "
-	    "json_type(meta, '$.reference_time.tod_ns') = 'integer' ORDER BY "
-	    "id LIMIT 1", -1, NULL, &v, &found, err) != 0)
-		return (-1);
+	/* Store ns to wall ns: store - offset. */
+	for (i = found = 0; !found && i < sizeof wall_sql / sizeof *wall_sql;
+	    i++)
+		if ((found = tr_db_int_arg(db, wall_sql[i], NULL, 0, &v,
+		    err)) < 0)
+			return (-1);
 	/* Only wall-clock sources, none moved: the timeline is UTC. */
 	if (!found) {
-		if (one_int(db, "SELECT count(*) FROM source WHERE ts_min IS "
-		    "NOT NULL AND clock <> 'wall'", -1, NULL, &other, &found,
-		    err) != 0 || one_int(db, "SELECT count(*) FROM source "
-		    "WHERE clock = 'wall' AND ts_min > 0", -1, NULL, &v,
-		    &found, err) != 0)
+		if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS "
+		    "NOT NULL AND clock <> 'wall'", &other, err) != 0 ||
+		    tr_db_int(db, "SELECT count(*) FROM source WHERE clock = "
+		    "'wall' AND ts_min > 0", &v, err) != 0)
 			return (-1);
 		found = other == 0 && v > 0;
 		v = 0;
@@ -645,27 +668,30 @@ check_sources(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	return (i < s->nsources ? -1 : 0);
 }
 
-/* Whether 'sql' (?1: 'text' or 'arg') returns a row; -1 on error. */
+/*
+ * Whether 'sql' (?1: 'text' or 'arg') returns a row whose first column is
+ * not NULL; -1 on error.
+ */
 static int
 exists(struct tr_db *db, const char *sql, int64_t arg, const char *text,
     struct tr_error *err)
 {
 	int64_t	v;
-	int	found;
 
-	if (one_int(db, sql, arg, text, &v, &found, err) != 0)
-		return (-1);
-	return (found);
+	return (tr_db_int_arg(db, sql, text, arg, &v, err));
 }
 
-/* Fail with "WHAT; LABEL: the list that 'list_sql' gives". */
+/*
+ * Fail with "WHAT; LABEL: the list that 'list_sql' gives" (integers as
+ * ranges when 'ids'; choice_list()).
+ */
 static int
 no_such(struct tr_db *db, struct tr_error *err, const char *list_sql,
-    const char *label, const char *what)
+    int ids, const char *label, const char *what)
 {
 	char	*list;
 
-	if ((list = text_list(db, list_sql, err)) == NULL)
+	if ((list = choice_list(db, list_sql, ids, err)) == NULL)
 		return (-1);
 	tr_error_set(err, TR_EDATA, "%s; %s: %s", what, label, list);
 	free(list);
@@ -681,15 +707,19 @@ check_event(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 
 	if (s->event == NULL)
 		return (0);
+	/* 0 (no sample matches) when the store has no such string. */
+	if ((r = tr_db_str_id(db, s->event, &s->event_id, err)) < 0)
+		return (-1);
 	/* A pprof sample index ("0") is checked by the pprof engine. */
 	if (strspn(s->event, "0123456789") == strlen(s->event))
 		return (0);
 	tr_buf_init(&b);
-	tr_buf_adds(&b, "SELECT 1 FROM sample WHERE event_id = (SELECT id "
-	    "FROM str WHERE s = ?1)");
-	src_cond(s, &b, "source_id");
-	tr_buf_adds(&b, " LIMIT 1");
-	r = exists(db, b.data, -1, s->event, err);
+	if (r == 1) {
+		tr_buf_adds(&b, "SELECT 1 FROM sample WHERE event_id = ?1");
+		src_cond(s, &b, "source_id");
+		tr_buf_adds(&b, " LIMIT 1");
+		r = exists(db, b.data, s->event_id, NULL, err);
+	}
 	if (r == 0) {
 		tr_buf_reset(&b);
 		tr_buf_adds(&b, "SELECT e.s FROM str e WHERE e.id IN (SELECT "
@@ -697,7 +727,7 @@ check_event(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		src_cond(s, &b, "source_id");
 		tr_buf_adds(&b, ") ORDER BY 1");
 		snprintf(what, sizeof what, "no event '%s'", s->event);
-		no_such(db, err, b.data, "events", what);
+		no_such(db, err, b.data, 0, "events", what);
 	}
 	tr_buf_release(&b);
 	return (r == 1 ? 0 : -1);
@@ -722,7 +752,7 @@ check_type(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		src_cond(s, &b, "source_id");
 		tr_buf_adds(&b, " ORDER BY 1");
 		snprintf(what, sizeof what, "no profile type '%s'", s->type);
-		no_such(db, err, b.data, "types", what);
+		no_such(db, err, b.data, 0, "types", what);
 	}
 	tr_buf_release(&b);
 	return (r == 1 ? 0 : -1);
@@ -740,15 +770,15 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1",
-			    "tids", (snprintf(what, sizeof what, "no thread %s",
-			    num), what)));
+			    1, "tids", (snprintf(what, sizeof what,
+			    "no thread %s", num), what)));
 	}
 	if (s->comm != NULL && (r = exists(db, "SELECT 1 FROM thread WHERE "
 	    "name = ?1 UNION ALL SELECT 1 FROM process WHERE name = ?1",
 	    -1, s->comm, err)) != 1)
 		return (r < 0 ? -1 : no_such(db, err, "SELECT name FROM thread "
 		    "UNION SELECT name FROM process WHERE name IS NOT NULL "
-		    "ORDER BY 1", "commands", (snprintf(what, sizeof what,
+		    "ORDER BY 1", 0, "commands", (snprintf(what, sizeof what,
 		    "no command '%s'", s->comm), what)));
 	if (s->goid >= 0) {
 		snprintf(num, sizeof num, "%" PRId64, s->goid);
@@ -757,7 +787,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "ref FROM track WHERE kind = '" TR_TRACK_GOROUTINE
-			    "' ORDER BY ref", "goroutines", (snprintf(what,
+			    "' ORDER BY ref", 1, "goroutines", (snprintf(what,
 			    sizeof what, "no goroutine %s", num), what)));
 	}
 	if (s->gpu >= 0) {
@@ -767,7 +797,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    s->gpu, NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "ref FROM track WHERE kind = '" TR_TRACK_GPU
-			    "' ORDER BY ref",
+			    "' ORDER BY ref", 1,
 			    "GPUs", (snprintf(what, sizeof what, "no GPU %s",
 			    num), what)));
 	}
@@ -807,40 +837,43 @@ add_ids(int64_t **v, size_t *n, const int64_t *add, size_t nadd)
 }
 
 /*
- * --pid: the threads of the process.  Threads recorded with their pid
+ * The threads (thread.id) of process 'pid' into '*out' (sorted, unique;
+ * appended to), for --pid and --gpu; 'label' starts the note ("--pid
+ * 42").  Threads recorded with their pid
  * are certain; perf script's default output has none, so those threads
  * are taken when the store knows their tid under the pid elsewhere, when
  * the tid is the pid (the main thread), when their perf source recorded
  * -p PID only, or when they carry the main thread's command name.
  */
 static int
-resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
+process_threads(struct tr_sel *s, struct tr_db *db, int64_t pid,
+    const char *label, int must, int64_t **out, size_t *nout,
+    struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	int64_t		*v = NULL, *known = NULL;
+	int64_t		*v = NULL, *known = NULL, *ids = NULL;
+	size_t		 nids = 0;
 	size_t		 n, nknown = 0, nmain = 0, ncmd = 0, ncomm = 0;
 	char		*main_comm = NULL, num[32], what[200];
 	int		 rc, r;
 
-	if (s->pid < 0)
-		return (0);
 	if (ints(db, "SELECT t.id FROM thread t JOIN process p ON p.id = "
-	    "t.process_id WHERE p.pid = ?1", s->pid, NULL, &known, &nknown,
+	    "t.process_id WHERE p.pid = ?1", pid, NULL, &known, &nknown,
 	    err) != 0)
 		return (-1);
-	add_ids(&s->pid_threads, &s->npid_threads, known, nknown);
+	add_ids(&ids, &nids, known, nknown);
 	/* The same tid seen with this pid by another source. */
 	if (ints(db, "SELECT id FROM thread WHERE process_id IS NULL AND tid "
 	    "IN (SELECT t.tid FROM thread t JOIN process p ON p.id = "
-	    "t.process_id WHERE p.pid = ?1)", s->pid, NULL, &v, &n, err) != 0)
+	    "t.process_id WHERE p.pid = ?1)", pid, NULL, &v, &n, err) != 0)
 		goto fail;
-	add_ids(&s->pid_threads, &s->npid_threads, v, n);
+	add_ids(&ids, &nids, v, n);
 	nknown += n;
 	free(v);
 	if (ints(db, "SELECT id FROM thread WHERE process_id IS NULL AND "
-	    "tid = ?1", s->pid, NULL, &v, &nmain, err) != 0)
+	    "tid = ?1", pid, NULL, &v, &nmain, err) != 0)
 		goto fail;
-	add_ids(&s->pid_threads, &s->npid_threads, v, nmain);
+	add_ids(&ids, &nids, v, nmain);
 	free(v);
 	v = NULL;
 	/* perf record -p PID: every pid-less thread its source sampled. */
@@ -850,7 +883,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!cmdline_pid((const char *)sqlite3_column_text(st, 1),
-		    s->pid))
+		    pid))
 			continue;
 		if (ints(db, "SELECT DISTINCT s.thread_id FROM sample s JOIN "
 		    "thread t ON t.id = s.thread_id WHERE s.source_id = ?1 AND "
@@ -859,7 +892,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 			sqlite3_finalize(st);
 			goto fail;
 		}
-		add_ids(&s->pid_threads, &s->npid_threads, v, n);
+		add_ids(&ids, &nids, v, n);
 		ncmd += n;
 		free(v);
 		v = NULL;
@@ -875,7 +908,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    "process_id IS NULL AND tid = ?1 AND name <> '' LIMIT 1",
 		    err)) == NULL)
 			goto fail;
-		sqlite3_bind_int64(st, 1, s->pid);
+		sqlite3_bind_int64(st, 1, pid);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			main_comm = tr_xstrdup((const char *)
 			    sqlite3_column_text(st, 0));
@@ -886,15 +919,24 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 			    "(SELECT tid FROM thread WHERE process_id IS NOT "
 			    "NULL))", -1, main_comm, &v, &n, err) != 0)
 				goto fail;
-			add_ids(&s->pid_threads, &s->npid_threads, v, n);
+			add_ids(&ids, &nids, v, n);
 			ncomm = n;
 			free(v);
 			v = NULL;
 		}
 	}
-	uniq(s->pid_threads, &s->npid_threads);
-	if (s->npid_threads == 0) {
-		snprintf(num, sizeof num, "%" PRId64, s->pid);
+	uniq(ids, &nids);
+	/*
+	 * A process known only from GPU telemetry (a gpu-process track,
+	 * no thread) is selected too: it has no threads to select.
+	 */
+	if (nids == 0 && must && (r = exists(db, "SELECT 1 FROM track t "
+	    "JOIN process p ON p.id = t.process_id WHERE t.kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND p.pid = ?1", pid, NULL, err)) != 0) {
+		if (r < 0)
+			goto fail;
+	} else if (nids == 0 && must) {
+		snprintf(num, sizeof num, "%" PRId64, pid);
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE process_id IS "
 		    "NULL", -1, NULL, err)) < 0)
 			goto fail;
@@ -906,33 +948,140 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		else
 			snprintf(what, sizeof what, "no pid %s", num);
 		no_such(db, err, "SELECT DISTINCT pid FROM process ORDER BY 1",
-		    "pids", what);
+		    1, "pids", what);
 		goto fail;
 	}
-	if (s->npid_threads > nknown) {
-		tr_buf_printf(&s->notes, "--pid %" PRId64 ": %zu thread%s "
-		    "without a recorded pid taken as the process's:", s->pid,
-		    s->npid_threads - (nknown < s->npid_threads ? nknown : 0),
-		    s->npid_threads - nknown == 1 ? "" : "s");
+	if (nids > nknown) {
+		tr_buf_printf(&s->notes, "%s: %zu thread%s "
+		    "without a recorded pid taken as the process's:", label,
+		    nids - (nknown < nids ? nknown : 0),
+		    nids - nknown == 1 ? "" : "s");
 		if (nmain > 0)
 			tr_buf_adds(&s->notes, " its main thread (tid = pid)");
 		if (ncmd > 0)
 			tr_buf_printf(&s->notes, "%s perf recorded -p %" PRId64,
-			    nmain ? "," : "", s->pid);
+			    nmain ? "," : "", pid);
 		if (ncomm > nmain)
 			tr_buf_printf(&s->notes, "%s the command name '%s' of "
 			    "its main thread", nmain || ncmd ? " and" : "",
 			    main_comm);
 		tr_buf_adds(&s->notes, "\n");
 	}
+	add_ids(out, nout, ids, nids);
+	uniq(*out, nout);
+	free(ids);
 	free(main_comm);
 	free(known);
 	return (0);
 fail:
+	free(ids);
 	free(main_comm);
 	free(known);
 	free(v);
 	return (-1);
+}
+
+/* --pid: the threads of the process. */
+static int
+resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
+{
+	char	label[40];
+
+	if (s->pid < 0)
+		return (0);
+	snprintf(label, sizeof label, "--pid %" PRId64, s->pid);
+	return (process_threads(s, db, s->pid, label, 1, &s->pid_threads,
+	    &s->npid_threads, err));
+}
+
+/*
+ * --gpu N on a sample selection (TR_SEL_GPU_PROCS): the threads of the
+ * processes that per-process GPU telemetry (nvidia-smi
+ * --query-compute-apps, pmon, nvtop) saw on GPU N, in the window when
+ * one is given.  The pids are said in sel->notes.
+ */
+static int
+resolve_gpu(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
+{
+	struct tr_buf	 sql, names;
+	sqlite3_stmt	*st;
+	int64_t		 any, *pids = NULL;
+	size_t		 before, npids = 0, i;
+	char		 label[80];
+	int		 rc;
+
+	if (s->gpu < 0 || !(s->accept & TR_SEL_GPU_PROCS))
+		return (0);
+	if (tr_db_int_arg(db, "SELECT count(*) FROM track WHERE kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND ref = ?1", NULL, s->gpu, &any,
+	    err) < 0)
+		return (-1);
+	if (any == 0)
+		return (tr_error_set(err, TR_EDATA, "--gpu %" PRId64 ": no "
+		    "per-process GPU data in the store to tell which processes "
+		    "used GPU %" PRId64 "; use --pid", s->gpu, s->gpu));
+	tr_buf_init(&sql);
+	tr_buf_adds(&sql, "SELECT DISTINCT p.pid, coalesce(p.name, '') FROM "
+	    "track t JOIN process p ON p.id = t.process_id WHERE t.kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND t.ref = :gpu AND EXISTS (SELECT 1 "
+	    "FROM counter c WHERE c.track_id = t.id");
+	src_cond(s, &sql, "t.source_id");
+	if (s->has_from)
+		tr_buf_adds(&sql, " AND c.ts >= :from");
+	if (s->has_to)
+		tr_buf_adds(&sql, " AND c.ts < :to");
+	tr_buf_adds(&sql, ") ORDER BY 1");
+	st = tr_db_prepare(db, sql.data, err);
+	tr_buf_release(&sql);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":gpu"),
+	    s->gpu);
+	if (s->has_from)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st,
+		    ":from"), s->from);
+	if (s->has_to)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st,
+		    ":to"), s->to);
+	tr_buf_init(&names);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pids = tr_xrealloc(pids, (npids + 1) * sizeof *pids);
+		pids[npids] = sqlite3_column_int64(st, 0);
+		tr_buf_printf(&names, "%s%" PRId64 " (%s)", npids ? ", " : "",
+		    pids[npids], (const char *)sqlite3_column_text(st, 1));
+		npids++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read GPU processes");
+		goto out;
+	}
+	if (npids == 0) {
+		tr_error_set(err, TR_EDATA, "--gpu %" PRId64 ": no process was "
+		    "seen on GPU %" PRId64 " in the window", s->gpu, s->gpu);
+		goto out;
+	}
+	tr_buf_printf(&s->notes, "--gpu %" PRId64 ": the samples of the "
+	    "process%s seen on GPU %" PRId64 ": %s\n", s->gpu, npids == 1 ?
+	    "" : "es", s->gpu, names.data);
+	s->gpu_threads = tr_xcalloc(1, sizeof *s->gpu_threads);
+	for (i = 0; i < npids; i++) {
+		snprintf(label, sizeof label, "--gpu %" PRId64 ", process %"
+		    PRId64, s->gpu, pids[i]);
+		before = s->ngpu_threads;
+		if (process_threads(s, db, pids[i], label, 0, &s->gpu_threads,
+		    &s->ngpu_threads, err) != 0)
+			goto out;
+		if (s->ngpu_threads == before)
+			tr_buf_printf(&s->notes, "--gpu %" PRId64 ": process %"
+			    PRId64 " has no thread in the store\n", s->gpu,
+			    pids[i]);
+	}
+	rc = 0;
+out:
+	free(pids);
+	tr_buf_release(&names);
+	return (rc == 0 ? 0 : -1);
 }
 
 int
@@ -1027,22 +1176,60 @@ has_id(const int64_t *v, size_t n, int64_t id)
 	return (bsearch(&id, v, n, sizeof *v, cmp_i64) != NULL);
 }
 
+/*
+ * "N TYPE snapshots in the selection; using the last, ...": when it was
+ * taken from the store's start, or, for a source not on the timeline
+ * ('wall' >= 0: its own wall clock, ns since the epoch), in UTC.
+ */
+static void
+snapshot_note(struct tr_sel *s, size_t n, const char *type, int64_t id,
+    int64_t source, int64_t ts, int64_t wall)
+{
+	struct tr_civil	c;
+
+	tr_buf_printf(&s->snapshot_notes, "%zu %s snapshots in the "
+	    "selection; using the last, profile %" PRId64 " (source %" PRId64
+	    ", ", n, type, id, source);
+	if (wall >= 0) {
+		tr_civil_from_utc(wall, &c);
+		tr_buf_printf(&s->snapshot_notes, "taken %04d-%02d-%02dT"
+		    "%02d:%02d:%02d.%03dZ by its wall clock; not on the store's "
+		    "timeline before trace-align", c.year, c.mon, c.day, c.hour,
+		    c.min, c.sec, (int)(c.nsec / 1000000));
+	} else
+		tr_buf_printf(&s->snapshot_notes, "at %.3fs",
+		    (double)(ts - s->origin) / 1e9);
+	tr_buf_adds(&s->snapshot_notes, "); --snapshots all sums them\n");
+}
+
 /* The selected profiles, the last snapshot of each type by default. */
 static int
 resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct {
-		int64_t	 id, source, ts, dur;
+		int64_t	 id, source, ts, dur, wall;
 		char	*type;
 	}		*p = NULL;
 	size_t		 n = 0, i, j, k, nsame;
-	int64_t		 ts, end;
+	int64_t		 ts, end, timeline;
 	int		 rc, keep, all;
 
-	if ((st = tr_db_prepare(db, "SELECT id, source_id, coalesce(ts, 0), "
-	    "max(coalesce(dur, 0), 0), type FROM profile ORDER BY "
-	    "coalesce(ts, 0), id", err)) == NULL)
+	/*
+	 * Whether some source is on the timeline: then a wall-clock source
+	 * that trace-align has not placed is off it, and its times are
+	 * said as wall-clock times, not from the store's start.
+	 */
+	if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS NOT "
+	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
+	    "'perf'))", &timeline, err) != 0)
+		return (-1);
+	if ((st = tr_db_prepare(db, "SELECT p.id, p.source_id, "
+	    "coalesce(p.ts, 0), max(coalesce(p.dur, 0), 0), p.type, "
+	    "CASE WHEN s.clock = 'wall' AND s.align_method IS NULL THEN "
+	    "coalesce(p.ts, 0) - s.clock_offset END FROM profile p JOIN "
+	    "source s ON s.id = p.source_id ORDER BY coalesce(p.ts, 0), p.id",
+	    err)) == NULL)
 		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t	id = sqlite3_column_int64(st, 0);
@@ -1065,6 +1252,8 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		p[n].id = id;
 		p[n].source = src;
 		p[n].ts = ts;
+		p[n].wall = timeline > 0 && sqlite3_column_type(st, 5) !=
+		    SQLITE_NULL ? sqlite3_column_int64(st, 5) : -1;
 		p[n].type = tr_xstrdup(type);
 		n++;
 	}
@@ -1108,15 +1297,9 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 					nsame += strcmp(p[k].type,
 					    p[i].type) == 0;
 				if (nsame > 0)
-					tr_buf_printf(&s->snapshot_notes,
-					    "%zu %s "
-					    "snapshots in the selection; using "
-					    "the last, profile %" PRId64 " "
-					    "(source %" PRId64 ", at %.3fs); "
-					    "--snapshots all sums them\n",
-					    nsame + 1, p[i].type, p[i].id,
-					    p[i].source, (double)(p[i].ts -
-					    s->origin) / 1e9);
+					snapshot_note(s, nsame + 1, p[i].type,
+					    p[i].id, p[i].source, p[i].ts,
+					    p[i].wall);
 			}
 		}
 		if (keep)
@@ -1136,18 +1319,19 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	int64_t	 off;
 
 	free(s->pid_threads);
+	free(s->gpu_threads);
 	free(s->profiles);
 	free(s->profile_ids);
-	s->pid_threads = s->profiles = s->profile_ids = NULL;
-	s->npid_threads = s->nprofiles = s->nprofile_ids = 0;
-	tr_buf_reset(&s->notes);
-	tr_buf_reset(&s->snapshot_notes);
+	s->pid_threads = s->gpu_threads = s->profiles = s->profile_ids = NULL;
+	s->npid_threads = s->ngpu_threads = s->nprofiles = s->nprofile_ids = 0;
+	s->event_id = -1;
+	tr_buf_release(&s->notes);
+	tr_buf_release(&s->snapshot_notes);
+	tr_buf_init(&s->notes);
+	tr_buf_init(&s->snapshot_notes);
 	/* One snapshot of the store for every read below. */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			return (-1);
-		began = 1;
-	}
+	if (tr_db_read_begin(db, &began, err) != 0)
+		return (-1);
 	if (tr_sel_store_origin(db, &s->origin, &has_wall, &off, err) != 0)
 		goto out;
 	s->has_from = s->from_text != NULL;
@@ -1166,7 +1350,7 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	}
 	if (check_sources(s, db, err) != 0 || check_type(s, db, err) != 0 ||
 	    check_event(s, db, err) != 0 || check_simple(s, db, err) != 0 ||
-	    resolve_pid(s, db, err) != 0 ||
+	    resolve_pid(s, db, err) != 0 || resolve_gpu(s, db, err) != 0 ||
 	    resolve_profile_ids(s, db, err) != 0 ||
 	    resolve_profiles(s, db, err) != 0)
 		goto out;
@@ -1174,8 +1358,7 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	rc = 0;
 out:
 	free(zone);
-	if (began)
-		tr_db_exec(db, "COMMIT", NULL);
+	tr_db_read_end(db, began);
 	return (rc);
 }
 
@@ -1217,10 +1400,11 @@ tr_sel_sample_where(const struct tr_sel *s, struct tr_buf *b)
 		tr_buf_adds(b, ")");
 	}
 	if (s->event != NULL)
-		tr_buf_adds(b, " AND s.event_id = (SELECT id FROM str WHERE "
-		    "s = :sel_event)");
+		tr_buf_adds(b, " AND s.event_id = :sel_event");
 	if (s->pid >= 0)
 		add_in(b, "s.thread_id", s->pid_threads, s->npid_threads);
+	if (s->gpu >= 0 && (s->accept & TR_SEL_GPU_PROCS))
+		add_in(b, "s.thread_id", s->gpu_threads, s->ngpu_threads);
 	if (s->tid >= 0)
 		tr_buf_adds(b, " AND s.thread_id IN (SELECT id FROM thread "
 		    "WHERE tid = :sel_tid)");
@@ -1277,8 +1461,7 @@ tr_sel_bind(const struct tr_sel *s, sqlite3_stmt *st)
 	const char	*eq;
 	int		 i;
 
-	if (s->event != NULL)
-		bind_text(st, ":sel_event", s->event, -1);
+	bind_int(st, ":sel_event", s->event_id);
 	if (s->comm != NULL)
 		bind_text(st, ":sel_comm", s->comm, -1);
 	bind_int(st, ":sel_tid", s->tid);
@@ -1334,7 +1517,8 @@ tr_sel_names(const struct tr_sel *s, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < NSEL_OPTS; i++)
-		if (s->accept & sel_opts[i].bit)
+		if ((s->accept & sel_opts[i].bit) &&
+		    sel_opts[i].bit != TR_SEL_GPU_PROCS)
 			v[(*n)++] = sel_opts[i].name;
 	return (v);
 }

@@ -50,6 +50,13 @@ struct tr_window {
 #define TR_SEL_PROFILE	0x0400	/* --profile GROUP (pprof ids) */
 #define TR_SEL_SNAP	0x0800	/* --snapshots last|all */
 #define TR_SEL_ALL	0x0fff
+/*
+ * With TR_SEL_GPU, on a selection of samples (trace-flame): --gpu N takes
+ * the samples of the processes that per-process GPU telemetry saw on GPU
+ * N (see tr_sel_resolve()).  Without it --gpu N chooses the GPU an
+ * analysis reads.
+ */
+#define TR_SEL_GPU_PROCS 0x1000
 
 enum tr_sel_snapshots {
 	TR_SNAP_LAST,		/* default: the last snapshot in the window */
@@ -80,6 +87,8 @@ struct tr_sel {
 	int		 has_from, has_to;
 	int64_t		 from, to;	/* absolute store ns, [from, to) */
 	int64_t		 origin;	/* the store's start (store ns) */
+	int64_t		 event_id;	/* --event's str id; 0: none, -1:
+					   not resolved */
 	int64_t		*profile_ids;	/* --profile, sorted */
 	size_t		 nprofile_ids;
 	/*
@@ -90,13 +99,22 @@ struct tr_sel {
 	int64_t		*pid_threads;
 	size_t		 npid_threads;
 	/*
+	 * --gpu with TR_SEL_GPU_PROCS: the thread rows of the processes
+	 * seen on the GPU (each found as --pid finds its threads).
+	 */
+	int64_t		*gpu_threads;
+	size_t		 ngpu_threads;
+	/*
 	 * The pprof profiles selected (--source, --type, --profile, the
 	 * window; snapshot profiles reduced to the last one of each type
 	 * unless --snapshots all), by time then id.
 	 */
 	int64_t		*profiles;
 	size_t		 nprofiles;
-	/* Notes for stderr, one a line ("" when none); owned. */
+	/*
+	 * Notes for stderr, one a line ("" when none); owned.  Set by
+	 * tr_sel_resolve() (data NULL before).
+	 */
 	struct tr_buf	 notes;
 	/*
 	 * The same for snapshot profiles reduced to the last one, for the
@@ -114,11 +132,21 @@ struct tr_sel {
 	size_t		 nwindows;
 };
 
+/*
+ * Set up an empty selection taking the options in 'accept'.  It
+ * allocates nothing, so a selection that was only initialised needs no
+ * tr_sel_release() (one is harmless), and a tool may keep it on the
+ * stack and exit at a usage error; what tr_sel_option() and
+ * tr_sel_resolve() allocate is freed by tr_sel_release(), which leaves
+ * it zeroed (initialise it again to reuse it).
+ */
 void	tr_sel_init(struct tr_sel *, int accept);
 void	tr_sel_release(struct tr_sel *);
 /*
- * Copy the options of 'src' (not what was resolved) into 'dst', which is
- * initialised here; the strings stay borrowed from the command line.
+ * Make 'dst', an initialised selection (tr_sel_init(), possibly used and
+ * resolved since), a copy of the options of 'src' (not what was
+ * resolved): what 'dst' held is released first.  The strings stay
+ * borrowed from the command line.  'dst' must not be 'src'.
  */
 void	tr_sel_copy(struct tr_sel *dst, const struct tr_sel *src);
 
@@ -151,7 +179,13 @@ const char **tr_sel_names(const struct tr_sel *, size_t *n);
  * tid is known elsewhere in the store to belong to it, its main thread
  * (tid = pid), the threads of a perf source recorded with -p PID, and
  * the threads of the same source with the main thread's command name;
- * what was inferred is said in sel->notes.  Returns 0 or -1.
+ * what was inferred is said in sel->notes.  --gpu N with
+ * TR_SEL_GPU_PROCS takes the threads of every process that per-process
+ * GPU telemetry (the gpu-process tracks: nvidia-smi --query-compute-apps,
+ * pmon, nvtop) saw on GPU N in the window, each as --pid takes them, and
+ * names the pids in sel->notes; a store without per-process data for GPU
+ * N is a TR_EDATA error ("--gpu 0: no per-process GPU data in the store
+ * to tell which processes used GPU 0; use --pid").  Returns 0 or -1.
  */
 int	tr_sel_resolve(struct tr_sel *, struct tr_db *, struct tr_error *);
 
