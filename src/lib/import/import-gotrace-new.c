@@ -258,6 +258,7 @@ struct vtask {
 
 struct nw {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	struct tr_gotrace_sink	*sink;
 	int			 ver;
@@ -876,7 +877,7 @@ resolve_stacks(struct nw *w, struct tr_error *err)
 			fr.file = file;
 			fr.file_len = strlen(file);
 			fr.line = (int64_t)f->line;
-			if ((ids[s->n - 1 - k] = tr_import_add_frame(w->ctx,
+			if ((ids[s->n - 1 - k] = tr_writer_add_frame(w->wr,
 			    &fr, err)) < 0) {
 				free(ids);
 				return (-1);
@@ -884,7 +885,7 @@ resolve_stacks(struct nw *w, struct tr_error *err)
 			if (k == 0)
 				s->leaf = fn;
 		}
-		if ((s->cs = tr_import_add_stack(w->ctx, ids, s->n, err)) <
+		if ((s->cs = tr_writer_add_stack(w->wr, ids, s->n, err)) <
 		    0) {
 			free(ids);
 			return (-1);
@@ -2772,6 +2773,7 @@ tr_gotrace_new_run(struct tr_import *ctx, struct tr_input *in, int ver,
 
 	memset(&w, 0, sizeof w);
 	w.ctx = ctx;
+	w.wr = tr_import_writer(ctx);
 	w.in = in;
 	w.ver = ver;
 	w.spill_fd = -1;

@@ -250,6 +250,7 @@ enum { G_DEAD, G_RUNNABLE, G_RUNNING, G_WAITING };
 
 struct old {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	struct tr_gotrace_sink	*sink;
 	int			 ver;
@@ -578,14 +579,14 @@ add_stack(struct old *o, struct raw *r, int64_t off, struct tr_error *err)
 		f.file = file;
 		f.file_len = strlen(file);
 		f.line = (int64_t)a[3];
-		if ((frame = tr_import_add_frame(o->ctx, &f, err)) < 0)
+		if ((frame = tr_writer_add_frame(o->wr, &f, err)) < 0)
 			goto out;
 		/* The trace lists the leaf first; the store wants the root. */
 		ids[n - 1 - i] = frame;
 		if (i == 0)
 			s->leaf = fn;
 	}
-	if ((s->cs = tr_import_add_stack(o->ctx, ids, n, err)) < 0)
+	if ((s->cs = tr_writer_add_stack(o->wr, ids, n, err)) < 0)
 		goto out;
 	free(tr_imap_del(&o->stacks, r->args[0]));
 	tr_imap_put(&o->stacks, r->args[0], s);
@@ -2168,6 +2169,7 @@ tr_gotrace_old_run(struct tr_import *ctx, struct tr_input *in, int ver,
 
 	memset(&o, 0, sizeof o);
 	o.ctx = ctx;
+	o.wr = tr_import_writer(ctx);
 	o.in = in;
 	o.ver = ver;
 	o.spill_fd = -1;
