@@ -478,21 +478,8 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 static int
 spill_open(struct old *o, struct tr_error *err)
 {
-	const char	*dir = getenv("TMPDIR");
-	char		*path;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = tr_xasprintf("%s/tracekit-gotrace.XXXXXX", dir);
-	o->spill_fd = mkstemp(path);
-	if (o->spill_fd < 0) {
-		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
-		    "'%s': %s", dir, strerror(errno));
-		free(path);
+	if ((o->spill_fd = tr_gotrace_spill_fd(err)) < 0)
 		return (-1);
-	}
-	unlink(path);
-	free(path);
 	if ((o->spill = fdopen(o->spill_fd, "w+")) == NULL) {
 		close(o->spill_fd);
 		o->spill_fd = -1;
@@ -1227,6 +1214,18 @@ struct step {
 	const char	*s0, *s1;	/* strings for the hook */
 };
 
+/* The running goroutine of 'e' stops running, in state 'st' now. */
+static int
+stop_running(struct old *o, const struct ev *e, struct step *x, int st,
+    struct tr_error *err)
+{
+	if (check_running(o, e, x->g, x->p, 0, err) != 0)
+		return (-1);
+	x->g->st = st;
+	x->p->g = 0;
+	return (0);
+}
+
 /* EV_PROC_START */
 static int
 proc_proc_start(struct old *o, struct ev *e, struct step *x,
@@ -1543,13 +1542,10 @@ proc_go_end(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
 	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns, cs = x->cs;
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_DEAD, err) != 0)
 		return (-1);
-	g->st = G_DEAD;
-	p->g = 0;
 	if (e->type == EV_GO_STOP) {
 		g->nrg = 0;
 		if (tr_gotrace_go_state(o->sink, e->g, ns,
@@ -1569,14 +1565,10 @@ static int
 proc_go_sched(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
-	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns, cs = x->cs;
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_RUNNABLE, err) != 0)
 		return (-1);
-	g->st = G_RUNNABLE;
-	p->g = 0;
 	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNABLE,
 	    e->type == EV_GO_SCHED ? "runtime.Gosched" : "preempted",
 	    cs, NULL, err) != 0)
@@ -1648,14 +1640,11 @@ proc_go_sysblock(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
 	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns;
 	char		 args[160];
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_WAITING, err) != 0)
 		return (-1);
-	g->st = G_WAITING;
-	p->g = 0;
 	g->sysblock = e->ts;
 	snprintf(args, sizeof args, "\"handoff\":true,\"handoff_ts\":%"
 	    PRId64, ns);
@@ -1724,14 +1713,11 @@ proc_go_block(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
 	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns, cs = x->cs;
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_WAITING, err) != 0)
 		return (-1);
-	g->st = G_WAITING;
 	g->blocknet = e->type == EV_GO_BLOCK_NET;
-	p->g = 0;
 	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_BLOCKED,
 	    block_cat(e->type), cs, NULL, err) != 0)
 		return (-1);
