@@ -13,6 +13,7 @@
 #include "query/args.h"
 
 /* query.c: keep sorted */
+extern const struct tr_query tr_query_gc;
 extern const struct tr_query tr_query_gpu_idle;
 extern const struct tr_query tr_query_pprof_diff;
 extern const struct tr_query tr_query_sql_entry;
@@ -23,6 +24,7 @@ extern const struct tr_query tr_query_timeline;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
+	&tr_query_gc,
 	&tr_query_gpu_idle,
 	&tr_query_pprof_diff,
 	&tr_query_sql_entry,
