@@ -99,8 +99,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_align_opts	 o;
-	/* static: reachable when tool_die() exits */
-	static struct tr_sel	 sel;
+	struct tr_sel		 sel;
 	enum tr_out_format	 fmt;
 	struct tr_error		 err;
 	struct tr_out		*out;

@@ -12,7 +12,9 @@
 #include "store/db.h"
 #include "query/sel.h"
 #include "flame/flame.h"
+#include "flame/flame-windows.h"
 #include "flame/pprof-export.h"
+#include "query/query.h"
 #include "tool.h"
 #include "base/util.h"
 
@@ -51,6 +53,16 @@ static const char usage_text[] =
 "      --snapshots last|all\n"
 "                       snapshot profiles (heap, goroutine): the last\n"
 "                       in the window (default), or all summed\n"
+"Windows (one of; samples with a time stamp only):\n"
+"      --during QUERY   samples inside the windows of a windowed\n"
+"                       trace-query analysis and its options\n"
+"                       ('gpu-idle --threshold 20'; steps, stalls)\n"
+"      --not-during QUERY\n"
+"                       samples outside those windows\n"
+"      --windows FILE   samples inside the windows of a CSV file of\n"
+"                       start,end times (\"-\": standard input)\n"
+"      --where SQL      samples inside the windows an SQL query\n"
+"                       returns as columns start_ns, end_ns\n"
 "Naming (as stackcollapse-perf.pl):\n"
 "      --show-pid       root frame is COMM-PID\n"
 "      --show-tid       root frame is COMM-PID/TID\n"
@@ -79,6 +91,7 @@ enum {
 	OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_PNAME, OPT_TITLE,
 	OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
 	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE, OPT_PPROF,
+	OPT_DURING, OPT_NOT_DURING, OPT_WINDOWS, OPT_WHERE,
 	OPT_SEL = 512		/* + the index in sel_names */
 };
 
@@ -106,6 +119,94 @@ sel_option(struct tr_sel *sel, const char *name, const char *value)
 	tr_error_init(&err);
 	if (tr_sel_option(sel, name, value, &err) != 1)
 		exit(tool_report(&err));
+}
+
+/* Where the windows come from: --during, --not-during, ... */
+struct wsource {
+	int		 opt;		/* OPT_DURING... or 0: none */
+	const char	*name;		/* the option, for messages */
+	const char	*arg;
+};
+
+static void
+window_option(struct wsource *w, int opt, const char *name, const char *arg)
+{
+	if (w->opt != 0)
+		tool_die(TOOL_EXIT_USAGE, "--%s: the windows are already "
+		    "given by --%s", name, w->name);
+	w->opt = opt;
+	w->name = name;
+	w->arg = arg;
+}
+
+static void notes(const char *);
+
+/*
+ * Read the windows and restrict the selection to them.  Returns 0, or
+ * the exit status of the error reported.
+ */
+static int
+apply_windows(struct tr_db *db, struct tr_sel *sel, const struct wsource *ws)
+{
+	struct tr_window	*w = NULL;
+	struct tr_error		 err;
+	char			*qnotes = NULL;
+	size_t			 n = 0, i;
+	int64_t			 total = 0, untimed = 0;
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	tr_error_init(&err);
+	/* What cannot be placed in time, said before it is left out. */
+	if ((st = tr_flame_sel_prepare(db, sel, NULL, "count(*)",
+	    " AND s.ts IS NULL", &err)) == NULL)
+		return (tool_report(&err));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		untimed = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	switch (ws->opt) {
+	case OPT_DURING:
+	case OPT_NOT_DURING:
+		rc = tr_query_windows(db, ws->arg, &w, &n, &qnotes, &err);
+		break;
+	case OPT_WINDOWS:
+		rc = tr_flame_windows_csv(db, sel, ws->arg, &w, &n, &err);
+		break;
+	default:
+		rc = tr_flame_windows_sql(db, ws->arg, &w, &n, &err);
+		break;
+	}
+	if (rc == 0)
+		rc = tr_sel_set_windows(sel, db, w, n,
+		    ws->opt == OPT_NOT_DURING, &err);
+	notes(qnotes);
+	free(qnotes);
+	free(w);
+	if (rc != 0) {
+		if (ws->opt == OPT_DURING || ws->opt == OPT_NOT_DURING) {
+			char	*m = tr_xasprintf("--%s '%s': %s", ws->name,
+			    ws->arg, err.msg);
+
+			snprintf(err.msg, sizeof err.msg, "%s", m);
+			free(m);
+		}
+		return (tool_report(&err));
+	}
+	for (i = 0; i < sel->nwindows; i++)
+		total += sel->windows[i].end - sel->windows[i].start;
+	if (sel->nwindows < n)
+		tool_note("--%s: %zu windows given, %zu once overlaps are "
+		    "merged and empty ones dropped, %.3fs in all", ws->name,
+		    n, sel->nwindows, total / 1e9);
+	else
+		tool_note("--%s: %zu window%s, %.3fs in all", ws->name,
+		    sel->nwindows, sel->nwindows == 1 ? "" : "s",
+		    total / 1e9);
+	if (untimed > 0)
+		tool_note("--%s: %lld samples without a time stamp (pprof "
+		    "profiles) cannot be placed in the windows: left out",
+		    ws->name, (long long)untimed);
+	return (0);
 }
 
 /* Each line of 'notes' as a note. */
@@ -160,14 +261,18 @@ main(int argc, char **argv)
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "during", required_argument, NULL, OPT_DURING },
+		{ "not-during", required_argument, NULL, OPT_NOT_DURING },
+		{ "windows", required_argument, NULL, OPT_WINDOWS },
+		{ "where", required_argument, NULL, OPT_WHERE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tr_flame_fold_opts	 fo;
-	/* static: reachable when tool_die() exits */
-	static struct tr_sel	 sel;
+	struct wsource			 ws = { 0, NULL, NULL };
+	struct tr_sel			 sel;
 	struct tr_svg_opts		 so;
 	struct tr_folded		 folded;
 	struct tr_error			 err;
@@ -266,6 +371,18 @@ main(int argc, char **argv)
 		case OPT_PPROF:
 			pprof_out = optarg;
 			break;
+		case OPT_DURING:
+			window_option(&ws, c, "during", optarg);
+			break;
+		case OPT_NOT_DURING:
+			window_option(&ws, c, "not-during", optarg);
+			break;
+		case OPT_WINDOWS:
+			window_option(&ws, c, "windows", optarg);
+			break;
+		case OPT_WHERE:
+			window_option(&ws, c, "where", optarg);
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -297,6 +414,11 @@ main(int argc, char **argv)
 		return (tool_report(&err));
 	}
 	notes(sel.notes.data);
+	if (ws.opt != 0 && (status = apply_windows(db, &sel, &ws)) != 0) {
+		tr_sel_release(&sel);
+		tr_db_free(db);
+		return (status);
+	}
 	if (pprof_out != NULL) {
 		struct tr_pprof_export_stats	st;
 

@@ -18,7 +18,7 @@
 static const char usage_text[] =
 "usage: trace-import [-q] [-d DB] [-f FORMAT] [-H HOST] [--tz ZONE]\n"
 "                    [--start TIME] [--interval DUR] [--fields LIST]\n"
-"                    FILE|DIR|- ...\n"
+"                    [--keep-same-samples] FILE|DIR|- ...\n"
 "       trace-import --list-formats\n"
 "\n"
 "Import performance data into the trace store, one transaction per input.\n"
@@ -37,6 +37,9 @@ static const char usage_text[] =
 "      --interval DUR   the sampling interval of such a capture (1s, 100ms)\n"
 "      --fields LIST    the columns of CSV written with 'noheader': the\n"
 "                       --query-gpu/--query-compute-apps list\n"
+"      --keep-same-samples  import an input whose samples a source has\n"
+"                       already (another rendering of one perf recording)\n"
+"                       instead of skipping it\n"
 "  -l, --list-formats   list the formats and exit\n"
 "  -q, --quiet          print errors only: no line per input imported,\n"
 "                       already imported or skipped\n"
@@ -70,10 +73,29 @@ count(struct tr_buf *b, int64_t n, const char *what)
 		    n == 1 ? "" : "s");
 }
 
+/* The path of source 'id', for messages (owned by the caller). */
+static char *
+source_path(struct tr_db *db, int64_t id)
+{
+	sqlite3_stmt	*st;
+	char		*path = NULL;
+
+	st = tr_db_prepare(db, "SELECT path FROM source WHERE id = ?1", NULL);
+	if (st == NULL)
+		return (tr_xstrdup("?"));
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_text(st, 0) != NULL)
+		path = tr_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return (path != NULL ? path : tr_xstrdup("?"));
+}
+
 static void
-report(const char *name, const struct tr_import_result *r)
+report(struct tr_db *db, const char *name, const struct tr_import_result *r)
 {
 	struct tr_buf	b;
+	char		*same;
 
 	if (r->skipped) {
 		tool_note("%s: not a recognised format, skipped", name);
@@ -82,6 +104,14 @@ report(const char *name, const struct tr_import_result *r)
 	if (r->duplicate) {
 		tool_note("%s: already imported as source %lld, skipped", name,
 		    (long long)r->source_id);
+		return;
+	}
+	if (r->same_skipped) {
+		same = source_path(db, r->same_as);
+		tool_note("%s: same samples as source %lld (%s), skipped "
+		    "(--keep-same-samples imports it)", name,
+		    (long long)r->same_as, same);
+		free(same);
 		return;
 	}
 	tr_buf_init(&b);
@@ -98,6 +128,12 @@ report(const char *name, const struct tr_import_result *r)
 	if (r->cut_line > 0)
 		tr_buf_printf(&b, "; the input ends inside the last sample "
 		    "(line %lld), left out", (long long)r->cut_line);
+	if (r->same_as > 0) {
+		same = source_path(db, r->same_as);
+		tr_buf_printf(&b, "; same samples as source %lld (%s), kept",
+		    (long long)r->same_as, same);
+		free(same);
+	}
 	tool_note("%s", b.data);
 	tr_buf_release(&b);
 }
@@ -165,10 +201,11 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 			    &err) != 0)
 				status = tool_report(&err);
 			else {
-				if (!res.skipped && !res.duplicate)
+				if (!res.skipped && !res.duplicate &&
+				    !res.same_skipped)
 					(*imported)++;
 				if (!quiet)
-					report(paths[i], &res);
+					report(db, paths[i], &res);
 			}
 			free(paths[i]);
 		}
@@ -180,15 +217,15 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 	}
 	if (tr_import_file(db, arg, NULL, opts, &res, &err) != 0)
 		return (tool_report(&err));
-	if (!res.duplicate)
+	if (!res.duplicate && !res.same_skipped)
 		(*imported)++;
 	if (!quiet)
-		report(strcmp(arg, "-") == 0 ? "<stdin>" : arg, &res);
+		report(db, strcmp(arg, "-") == 0 ? "<stdin>" : arg, &res);
 	return (0);
 }
 
 /* Long options without a letter. */
-enum { OPT_TZ = 256, OPT_START, OPT_INTERVAL, OPT_FIELDS };
+enum { OPT_TZ = 256, OPT_START, OPT_INTERVAL, OPT_FIELDS, OPT_KEEP_SAME };
 
 int
 main(int argc, char **argv)
@@ -201,6 +238,7 @@ main(int argc, char **argv)
 		{ "start", required_argument, NULL, OPT_START },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "fields", required_argument, NULL, OPT_FIELDS },
+		{ "keep-same-samples", no_argument, NULL, OPT_KEEP_SAME },
 		{ "list-formats", no_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -245,6 +283,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_FIELDS:
 			tr_import_opts_set(&opts, "fields", optarg);
+			break;
+		case OPT_KEEP_SAME:
+			opts.keep_same = 1;
 			break;
 		case 'l':
 			list_formats();

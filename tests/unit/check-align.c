@@ -498,6 +498,7 @@ START_TEST(test_dates)
 	struct tr_civil	c;
 	int64_t		ns;
 	size_t		i;
+	char		iso[TR_ISO_MAX];
 
 	for (i = 0; i < sizeof days / sizeof days[0]; i++)
 		ck_assert_int_eq(tr_days_from_civil(days[i].y, days[i].m,
@@ -512,6 +513,14 @@ START_TEST(test_dates)
 	ck_assert_int_eq(c.sec, 51);
 	ck_assert_int_eq(c.nsec, 180255123);
 	ck_assert_int_eq(tr_civil_utc(&c), 1795959651180255123LL);
+	/* ISO 8601 to the nearest ms: up at half a ms, before 1970 too. */
+	ck_assert_str_eq(tr_iso_utc(1795959651180255123LL, iso),
+	    "2026-11-29T13:40:51.180Z");
+	ck_assert_str_eq(tr_iso_utc(1795959651999500000LL, iso),
+	    "2026-11-29T13:40:52.000Z");
+	ck_assert_str_eq(tr_iso_utc(-1, iso), "1970-01-01T00:00:00.000Z");
+	ck_assert_str_eq(tr_iso_utc(-500001, iso),
+	    "1969-12-31T23:59:59.999Z");
 	tr_civil_from_utc(-1, &c);
 	ck_assert_int_eq(c.year, 1969);
 	ck_assert_int_eq(c.sec, 59);

@@ -16,41 +16,8 @@
 #include "store/db.h"
 #include "flame/flame.h"
 #include "query/sel.h"
-#include "import/importer.h"
-#include "base/input.h"
 #include "base/util.h"
-
-static struct tr_db *
-store(void)
-{
-	struct tr_error	 err;
-	struct tr_db	*db;
-
-	tr_error_init(&err);
-	db = tr_db_open(":memory:", 0, &err);
-	ck_assert_ptr_nonnull(db);
-	return (db);
-}
-
-static void
-add(struct tr_db *db, const char *name, const char *text)
-{
-	struct tr_import_result	 res;
-	struct tr_import_opts	 o;
-	struct tr_error		 err;
-	struct tr_input		*in;
-	char			 msg[1200];
-
-	tr_error_init(&err);
-	in = tr_input_mem(name, text, strlen(text));
-	tr_import_opts_init(&o);
-	o.format = tr_importer_find("perf-script");
-	if (tr_import_input(db, in, &o, &res, &err) != 0) {
-		tr_error_format(&err, msg, sizeof msg);
-		ck_abort_msg("import failed: %s", msg);
-	}
-	tr_input_free(in);
-}
+#include "test-store.h"
 
 /*
  * A selection of 'db' from option name/value pairs (NULL-terminated),
@@ -120,14 +87,14 @@ fold(struct tr_db *db, const struct tr_sel *sel,
 static struct tr_db *
 frames_store(const char *comm, const char *const *lines)
 {
-	struct tr_db	*db = store();
+	struct tr_db	*db = test_store_new();
 	struct tr_buf	 b;
 
 	tr_buf_init(&b);
 	for (; *lines != NULL; lines++)
 		tr_buf_printf(&b, "%s 7/8 [000] 1.0: 1 cycles:\n\t%s\n"
 		    "\t 1 root (/bin/x)\n\n", comm, *lines);
-	add(db, "t.txt", b.data);
+	test_store_add(db, "t.txt", b.data);
 	tr_buf_release(&b);
 	return (db);
 }
@@ -220,10 +187,10 @@ START_TEST(test_roots)
 {
 	struct tr_flame_fold_opts	 o;
 	struct tr_sel			 sel;
-	struct tr_db			*db = store();
+	struct tr_db			*db = test_store_new();
 
 	/* pid/tid, a lone tid, tid 0, a comm with blanks. */
-	add(db, "t.txt",
+	test_store_add(db, "t.txt",
 	    "iperf 27409/28744 [000] 1.0: 3 cycles:\n\t 1 f (/x)\n\n"
 	    "dd 29776 [000] 1.1: 5 cycles:\n\t 1 f (/x)\n\n"
 	    "swapper 0/0 [000] 1.2: 7 cycles:\n\t 1 f (/x)\n\n"
@@ -250,7 +217,7 @@ START_TEST(test_merge)
 {
 	struct tr_flame_fold_opts	 o;
 	struct tr_sel			 sel;
-	struct tr_db			*db = store();
+	struct tr_db			*db = test_store_new();
 
 	/*
 	 * Different frames (unknown addresses, offsets) and threads that
@@ -258,7 +225,7 @@ START_TEST(test_merge)
 	 * root alone.  (Checked against stackcollapse-perf.pl, which
 	 * needs a command name of two characters or more.)
 	 */
-	add(db, "t.txt",
+	test_store_add(db, "t.txt",
 	    "ab 1/2 [000] 1.0: 3 cycles:\n\t 10 [unknown] ([unknown])\n"
 	    "\t 1 main+0x1 (/x)\n\n"
 	    "ab 1/3 [000] 1.1: 4 cycles:\n\t 11 [unknown] ([unknown])\n"
@@ -283,15 +250,15 @@ START_TEST(test_select)
 {
 	struct tr_flame_fold_opts	 o;
 	struct tr_sel			 sel;
-	struct tr_db			*db = store();
+	struct tr_db			*db = test_store_new();
 	char				*got, *event, *note;
 
-	add(db, "one.txt",
+	test_store_add(db, "one.txt",
 	    "a 1/2 [000] 10.000: 1 instructions:\n\t 1 i (/x)\n\n"
 	    "a 1/2 [000] 10.001: 2 cycles:\n\t 1 c (/x)\n\n"
 	    "b 5/6 [001] 10.002: 4 cycles:\n\t 1 c (/x)\n\n"
 	    "b 5/7 [001] 10.500: 8 instructions:\n\t 1 i (/x)\n\n");
-	add(db, "two.txt",
+	test_store_add(db, "two.txt",
 	    "c 9/9 [000] 11.000: 16 cycles:\n\t 1 c (/x)\n\n"
 	    "c 9/9 [000] 12.000: 32 cycles:\n\t 1 d (/x)\n\n");
 	tr_flame_fold_opts_init(&o);
@@ -364,7 +331,7 @@ START_TEST(test_empty_store)
 {
 	struct tr_flame_fold_opts	 o;
 	struct tr_sel			 sel;
-	struct tr_db			*db = store();
+	struct tr_db			*db = test_store_new();
 
 	mksel(db, &sel, NULL, NULL);
 	tr_flame_fold_opts_init(&o);

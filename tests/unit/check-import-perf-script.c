@@ -414,8 +414,10 @@ START_TEST(test_quirks)
 
 	/*
 	 * CRLF, blank lines made of blanks, several blank lines, comments
-	 * between samples, PERF_RECORD_* side-band lines, no final newline
-	 * after a frameless sample of a file without callchains.
+	 * between samples, PERF_RECORD_* side-band lines.  No final newline
+	 * after the last line of a file without callchains (-G): perf ends
+	 * every line with one, so the file was cut there (maybe inside the
+	 * symbol) and that sample is left out, as a cut callchain is.
 	 */
 	db = import_ok("perf 1 [000] 0.000001: PERF_RECORD_COMM: perf:1/1\r\n"
 	    "a 1 [000] 0.5: 10 cycles: \r\n\t 401000 main (/bin/a)\r\n"
@@ -432,8 +434,72 @@ START_TEST(test_quirks)
 	    "      55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)\n"
 	    "            burn  9466/9466    445.312399: cpu-clock:   "
 	    "   55c8a585316c leaf_mul+0x23 (/opt/perfgen/burn)");
-	ROWS(db, "SELECT count(*) FROM sample", "2\n");
+	ROWS(db, "SELECT count(*), max(ts) FROM sample", "1|445312398000\n");
+	ROWS(db, "SELECT json_extract(meta, '$.incomplete_last_sample') "
+	    "FROM source", "2\n");
 	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * A last line with no newline: a sample header cut anywhere (even where
+ * what is left parses) is that sample, left out; so is a callchain whose
+ * empty line is cut to blanks.  Comments and sideband lines stay what
+ * they are.  The result and the meta name the cut sample's line.
+ */
+START_TEST(test_cut)
+{
+	static const struct {
+		const char	*text, *want;
+		int64_t		 cut;
+	} t[] = {
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "burn 9466 [001] 445.31", "1|2004008\n", 4 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "burn 9466 [001] 445.314402: 20", "1|2004008\n", 4 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "burn 9466 [001] 445.314402: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\t \r",
+		  "1|2004008\n", 4 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "# the end", "1|2004008\n", 0 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		  "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		  "perf 1 [000] 0.6: PERF_RECORD_MMAP2 1/1: [0x1(0x2) @ 0]: x",
+		  "1|2004008\n", 0 },
+		{ "burn 9466 [001] 445.312398: 2004008 cpu-clock:  1 x (/a)\n"
+		  "burn 9466 [001] 445.312399: 2004008 cpu-clock:  1 x (/",
+		  "1|2004008\n", 2 },
+	};
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			 msg[1200], *got;
+	size_t			 i;
+	int			 rc;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		db = import3(t[i].text, 1, NULL, &rc, &res, msg, sizeof msg);
+		if (rc != 0)
+			ck_abort_msg("case %zu: %s", i, msg);
+		got = rows(db, "SELECT count(*), sum(value) FROM sample");
+		if (strcmp(got, t[i].want) != 0 || res.cut_line != t[i].cut)
+			ck_abort_msg("case %zu: %s cut at %lld", i, got,
+			    (long long)res.cut_line);
+		free(got);
+		tr_db_free(db);
+	}
+	/* Another sample header cut short after a header with no stack. */
+	got = import_err("burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+	    "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+	    "burn 9466 [001] 445.312399: 2004008 cpu-clock: \n"
+	    "burn 9466 [001] 445.3");
+	ck_assert_str_eq(got, "t.txt:4:1: sample header with no stack: "
+	    "expected stack lines after it, got another sample header");
+	free(got);
 }
 END_TEST
 
@@ -471,7 +537,7 @@ START_TEST(test_header)
 	ROWS(db, "SELECT format_version, clock, host FROM source",
 	    "6.1.187|monotonic|gpu-7\n");
 	ROWS(db, "SELECT key, value FROM source, json_each(source.meta) "
-	    "ORDER BY key",
+	    "WHERE key != 'samples_fingerprint' ORDER BY key",
 	    "arch|x86_64\n"
 	    "captured_on|Sun Nov 29 12:39:36 2026\n"
 	    "clockid|monotonic\n"
@@ -516,6 +582,106 @@ START_TEST(test_header)
 	    "a 1 [000] 1.0: cycles:\n\t 401000 main (/bin/a)\n\n");
 	ROWS(db, "SELECT clock FROM source", "realtime\n");
 	tr_db_free(db);
+}
+END_TEST
+
+/* The "samples_fingerprint" of importing 'text', owned by the caller. */
+static char *
+fingerprint(const char *text)
+{
+	struct tr_db	*db = import_ok(text);
+	char		*fp;
+
+	fp = rows(db, "SELECT coalesce(json_extract(meta, "
+	    "'$.samples_fingerprint'), 'none') FROM source");
+	tr_db_free(db);
+	return (fp);
+}
+
+/*
+ * One recording printed several ways has one fingerprint: µs or ns time
+ * stamps, pid or not, cpu, period, event names, symbols, DSOs, callchains
+ * or the -G frame.  Another time, tid or comm is another recording; a
+ * sample without a time stamp leaves the source without a fingerprint.
+ */
+START_TEST(test_fingerprint)
+{
+	static const char *const same[] = {
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n"
+		"\t  11a2 main+0x12 (/opt/perfgen/burn)\n\n"
+		"burn 9467 [000] 445.314402: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+		/* the samples in another order */
+		"burn 9467 [000] 445.314402: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+		"burn  9466/9466  [001] 445.312398676: 2004008 cpu-clock:ppp: "
+		"\n\t  116c leaf_mul (/opt/perfgen/burn)\n\n"
+		"burn  9466/9467  [000] 445.314402999: 2004008 cpu-clock:ppp: "
+		"\n\t  116c leaf_mul (/opt/perfgen/burn)\n\n",
+		"burn 9466 445.312398: \n"
+		"\t  116c leaf_mul\n"
+		"  burn.c:4\n\n"
+		"burn 9467 445.314402: \n"
+		"\t  116c leaf_mul\n"
+		"  burn.c:4\n\n",
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock:      116c "
+		"leaf_mul+0x23 (/opt/perfgen/burn)\n"
+		"burn 9467 [000] 445.314402: 2004008 cpu-clock:      116c "
+		"leaf_mul+0x23 (/opt/perfgen/burn)\n",
+	};
+	static const char *const other[] = {
+		/* one µs later */
+		"burn 9466 [001] 445.312399: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		"burn 9467 [000] 445.314402: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+		/* another tid */
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		"burn 9468 [000] 445.314402: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+		/* another command */
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		"bake 9467 [000] 445.314402: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+		/* one sample fewer */
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+		/* the same sample twice */
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		"burn 9466 [001] 445.312398: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n"
+		"burn 9467 [000] 445.314402: 2004008 cpu-clock: \n"
+		"\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n",
+	};
+	char	*first, *fp;
+	size_t	 i;
+
+	first = fingerprint(same[0]);
+	ck_assert_str_eq(first + strlen(first) - 1, "\n");
+	ck_assert_int_eq(strncmp(first, "perf-script:2:", 14), 0);
+	for (i = 1; i < sizeof same / sizeof same[0]; i++) {
+		fp = fingerprint(same[i]);
+		if (strcmp(fp, first) != 0)
+			ck_abort_msg("rendering %zu: %s, not %s", i, fp, first);
+		free(fp);
+	}
+	for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+		fp = fingerprint(other[i]);
+		if (strcmp(fp, first) == 0 || strcmp(fp, "none\n") == 0)
+			ck_abort_msg("other %zu: %s", i, fp);
+		free(fp);
+	}
+	free(first);
+	fp = fingerprint("burn 9466 [001] 2004008 cpu-clock: \n"
+	    "\t  116c leaf_mul+0x23 (/opt/perfgen/burn)\n\n");
+	ck_assert_str_eq(fp, "none\n");
+	free(fp);
 }
 END_TEST
 
@@ -662,7 +828,9 @@ main(void)
 	tcase_add_test(tc, test_frames);
 	tcase_add_test(tc, test_empty_stack);
 	tcase_add_test(tc, test_quirks);
+	tcase_add_test(tc, test_cut);
 	tcase_add_test(tc, test_header);
+	tcase_add_test(tc, test_fingerprint);
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_stack_cache);

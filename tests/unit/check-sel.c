@@ -15,41 +15,8 @@
 #include "store/db.h"
 #include "query/args.h"
 #include "query/sel.h"
-#include "import/importer.h"
-#include "base/input.h"
 #include "base/util.h"
-
-static struct tr_db *
-store(void)
-{
-	struct tr_error	 err;
-	struct tr_db	*db;
-
-	tr_error_init(&err);
-	db = tr_db_open(":memory:", 0, &err);
-	ck_assert_ptr_nonnull(db);
-	return (db);
-}
-
-static void
-add(struct tr_db *db, const char *name, const char *text)
-{
-	struct tr_import_result	 res;
-	struct tr_import_opts	 o;
-	struct tr_error		 err;
-	struct tr_input		*in;
-	char			 msg[1200];
-
-	tr_error_init(&err);
-	in = tr_input_mem(name, text, strlen(text));
-	tr_import_opts_init(&o);
-	o.format = tr_importer_find("perf-script");
-	if (tr_import_input(db, in, &o, &res, &err) != 0) {
-		tr_error_format(&err, msg, sizeof msg);
-		ck_abort_msg("import failed: %s", msg);
-	}
-	tr_input_free(in);
-}
+#include "test-store.h"
 
 /*
  * perf script's default format: "COMM TID TIME: PERIOD EVENT:", no pid.
@@ -175,9 +142,9 @@ START_TEST(test_resolve)
 {
 	struct tr_sel	 s;
 	struct tr_error	 err;
-	struct tr_db	*db = store();
+	struct tr_db	*db = test_store_new();
 
-	add(db, "p.txt", perf_nopid);
+	test_store_add(db, "p.txt", perf_nopid);
 	tr_error_init(&err);
 	tr_sel_init(&s, TR_SEL_ALL);
 	ck_assert_int_eq(tr_sel_option(&s, "source", "999", &err), 1);
@@ -259,9 +226,9 @@ START_TEST(test_pid)
 {
 	struct tr_sel	 s;
 	struct tr_error	 err;
-	struct tr_db	*db = store();
+	struct tr_db	*db = test_store_new();
 
-	add(db, "p.txt", perf_nopid);
+	test_store_add(db, "p.txt", perf_nopid);
 	/* The main thread (tid = pid) and its command name's threads. */
 	tr_error_init(&err);
 	tr_sel_init(&s, TR_SEL_ALL);
@@ -285,7 +252,7 @@ START_TEST(test_pid)
 	tr_sel_release(&s);
 
 	/* A pid/tid recording of the same threads makes them certain. */
-	add(db, "q.txt", "app 100/101 20.0: 1 cpu-clock:\n\t1 main (/bin/app)"
+	test_store_add(db, "q.txt", "app 100/101 20.0: 1 cpu-clock:\n\t1 main (/bin/app)"
 	    "\n\n");
 	tr_error_init(&err);
 	tr_sel_init(&s, TR_SEL_ALL);
@@ -301,6 +268,93 @@ START_TEST(test_pid)
 	ck_assert_int_eq(tr_sel_option(&s, "tid", "200", &err), 1);
 	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), 0);
 	ck_assert_int_eq(count(db, &s), 1);
+	tr_sel_release(&s);
+	tr_db_free(db);
+}
+END_TEST
+
+START_TEST(test_lifecycle)
+{
+	static const struct tr_sel	zero;
+	struct tr_sel			s, c;
+	struct tr_error			err;
+	struct tr_db			*db = test_store_new();
+
+	/* An initialised selection holds nothing to free. */
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_ptr_null(s.sources);
+	ck_assert_ptr_null(s.notes.data);
+	ck_assert_ptr_null(s.snapshot_notes.data);
+	tr_sel_release(&s);
+	ck_assert_mem_eq(&s, &zero, sizeof s);
+
+	/*
+	 * tr_sel_copy() takes an initialised 'dst', also one resolved
+	 * before, releases it and copies the options only.
+	 */
+	test_store_add(db, "p.txt", perf_nopid);
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "source", "1", &err), 1);
+	ck_assert_int_eq(tr_sel_option(&s, "event", "cpu-clock", &err), 1);
+	tr_sel_init(&c, 0);
+	tr_sel_copy(&c, &s);
+	ck_assert_int_eq(tr_sel_resolve(&c, db, &err), 0);
+	ck_assert_ptr_nonnull(c.notes.data);
+	ck_assert_int_eq(c.event_id > 0, 1);
+	tr_sel_copy(&c, &s);
+	ck_assert_int_eq(c.resolved, 0);
+	ck_assert_int_eq(c.event_id, -1);
+	ck_assert_uint_eq(c.nsources, 1);
+	ck_assert_ptr_ne(c.sources, s.sources);
+	ck_assert_str_eq(c.event, "cpu-clock");
+	tr_sel_release(&c);
+	tr_sel_release(&s);
+	tr_db_free(db);
+}
+END_TEST
+
+/* "no X; Xs: ..." lists: 20 items at most, then how many in all. */
+START_TEST(test_choices)
+{
+	struct tr_sel	 s;
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	struct tr_db	*db = test_store_new();
+	int		 i;
+
+	/* 25 commands c00..c24, threads 1, 3, 5, ... 49. */
+	tr_buf_init(&b);
+	for (i = 0; i < 25; i++)
+		tr_buf_printf(&b, "c%02d %d %d.000000: 1000 cpu-clock:\n"
+		    "\t1 main (/bin/app)\n\n", i, 2 * i + 1, 10 + i);
+	test_store_add(db, "many.txt", b.data);
+	tr_buf_release(&b);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "comm", "nosuch", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no command 'nosuch'; commands: c00, c01, "
+	    "c02, c03, c04, c05, c06, c07, c08, c09, c10, c11, c12, c13, c14, "
+	    "c15, c16, c17, c18, c19, ... (25 in all)");
+	tr_sel_release(&s);
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "tid", "2", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no thread 2; tids: 1, 3, 5, 7, 9, 11, 13, "
+	    "15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, ... "
+	    "(25 in all)");
+	tr_sel_release(&s);
+
+	/* A short list is whole. */
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "source", "7", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no source 7; sources: 1");
 	tr_sel_release(&s);
 	tr_db_free(db);
 }
@@ -400,6 +454,8 @@ main(void)
 	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_resolve);
 	tcase_add_test(tc, test_pid);
+	tcase_add_test(tc, test_lifecycle);
+	tcase_add_test(tc, test_choices);
 	tcase_add_test(tc, test_did_you_mean);
 	tcase_add_test(tc, test_args);
 	suite_add_tcase(s, tc);

@@ -11,6 +11,8 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -99,6 +101,23 @@ tr_civil_from_utc(int64_t ns, struct tr_civil *c)
 	c->min = (int)(sod / 60 % 60);
 	c->sec = (int)(sod % 60);
 	c->nsec = (int32_t)f;
+}
+
+char *
+tr_iso_utc(int64_t ns, char *buf)
+{
+	struct tr_civil	c;
+	int64_t		ms;
+
+	/* To the nearest ms (floor of ns + 0.5 ms), as the table's. */
+	if (ns <= INT64_MAX - 500000)
+		ns += 500000;
+	ms = ns / 1000000 - (ns % 1000000 < 0);
+	tr_civil_from_utc(ms > INT64_MIN / 1000000 ? ms * 1000000 : ns, &c);
+	snprintf(buf, TR_ISO_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+	    c.year, c.mon, c.day, c.hour, c.min, c.sec,
+	    (int)(c.nsec / 1000000));
+	return (buf);
 }
 
 static int

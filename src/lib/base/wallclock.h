@@ -58,6 +58,14 @@ int64_t		 tr_civil_utc(const struct tr_civil *c);
 void		 tr_civil_from_utc(int64_t ns, struct tr_civil *c);
 
 /*
+ * Instant 'ns' (since the epoch) in ISO 8601 UTC to the nearest
+ * millisecond, "2026-11-29T13:40:51.329Z", written to 'buf' (at least
+ * TR_ISO_MAX bytes).  Returns 'buf'.
+ */
+#define TR_ISO_MAX	48
+char		*tr_iso_utc(int64_t ns, char *buf);
+
+/*
  * Convert local time 'c' to nanoseconds since the epoch.  A time that
  * occurs twice resolves to the instant nearer to 'near' (the previous
  * sample of a series), or to the earlier one when 'near' is INT64_MIN.

@@ -66,6 +66,8 @@ struct ps {
 
 	/* The sample being read. */
 	int			 open;
+	int64_t			 tid;		/* its tid as printed, or -1 */
+	uint64_t		 commh;		/* hash of its comm, or 0 */
 	int			 oneline;	/* its header carried a frame */
 	long			 hdr_line;
 	int64_t			 nlines;	/* stack lines after it */
@@ -86,10 +88,12 @@ struct ps {
 
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
+	int			 cut;		/* the last sample: left out */
 
 	/* Interning caches for runs of samples of one thread or event. */
 	int64_t			 t_pid, t_tid, t_id;
 	struct tr_buf		 t_comm;
+	uint64_t		 t_commh;	/* tr_hash64() of t_comm */
 	struct tr_buf		 e_name;
 	int64_t			 e_id;
 	int64_t			 dflt_event;	/* for samples without one */
@@ -98,6 +102,10 @@ struct ps {
 	json_t			*tod_first;
 	struct tr_buf		 tod_last;
 	int64_t			 tod_last_ns;
+	/* The recording's fingerprint, over the samples stored. */
+	int64_t			 fp_n;
+	uint64_t		 fp_a, fp_b;
+	int			 fp_untimed;	/* a sample had no time */
 };
 
 static int
@@ -636,6 +644,55 @@ resolve_stack(struct ps *ps)
 
 /* --- samples ---------------------------------------------------------- */
 
+/*
+ * The fingerprint of a recording, the same in every rendering perf script
+ * makes of one perf.data: what every rendering prints of a sample is its
+ * time (to the us at least: --ns prints ns) and, unless -F leaves them
+ * out, its comm and tid; pid, cpu, period, event names, symbols, DSOs,
+ * srclines and callchains come and go with the options.  So the
+ * fingerprint is the number of samples and an order-independent 128-bit
+ * sum over their (comm, tid, time truncated to the us, as perf prints it
+ * without --ns).
+ */
+static uint64_t
+fp_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (x ^ (x >> 31));
+}
+
+static void
+fp_add(struct ps *ps)
+{
+	uint64_t	h;
+
+	if (!ps->s.has_ts) {
+		ps->fp_untimed = 1;
+		return;
+	}
+	h = fp_mix(fp_mix(fp_mix((uint64_t)(ps->s.ts / 1000)) ^
+	    (uint64_t)ps->tid) ^ ps->commh);
+	ps->fp_a += h;
+	ps->fp_b += fp_mix(h);
+	ps->fp_n++;
+}
+
+/* "perf-script:N:HEX32", or nothing when a sample had no time. */
+static void
+fp_finish(struct ps *ps)
+{
+	char	fp[80];
+
+	if (ps->fp_n == 0 || ps->fp_untimed)
+		return;
+	snprintf(fp, sizeof fp, "perf-script:%lld:%016llx%016llx",
+	    (long long)ps->fp_n, (unsigned long long)ps->fp_a,
+	    (unsigned long long)ps->fp_b);
+	tr_import_set_fingerprint(ps->ctx, fp);
+}
+
 static int
 end_sample(struct ps *ps)
 {
@@ -646,6 +703,7 @@ end_sample(struct ps *ps)
 		return (-1);
 	if (tr_import_add_sample(ps->ctx, &ps->s, ps->err) < 0)
 		return (-1);
+	fp_add(ps);
 	return (0);
 }
 
@@ -682,6 +740,8 @@ begin_sample(struct ps *ps, const struct hdr *h)
 	ps->s.ts = h->ts;
 	ps->s.cpu = h->cpu;
 	ps->s.value = h->has_period ? h->period : 1;
+	ps->tid = h->tid;
+	ps->commh = 0;
 	if (h->comm != NULL || h->pid >= 0 || h->tid >= 0) {
 		if (ps->t_id > 0 && ps->t_pid == h->pid &&
 		    ps->t_tid == h->tid && ps->t_comm.len == h->comm_len &&
@@ -699,8 +759,11 @@ begin_sample(struct ps *ps, const struct hdr *h)
 			tr_buf_reset(&ps->t_comm);
 			tr_buf_add(&ps->t_comm, h->comm ? h->comm : "",
 			    h->comm_len);
+			ps->t_commh = h->comm_len > 0 ?
+			    tr_hash64(h->comm, h->comm_len) : 0;
 		}
 		ps->s.thread_id = id;
+		ps->commh = ps->t_commh;
 	}
 	if (h->event == NULL) {
 		/* Not printed: the header's one event, else "unknown". */
@@ -975,6 +1038,68 @@ do_line(struct ps *ps, const char *p, size_t n)
 	    ellipsis(n - (size_t)(q - p))));
 }
 
+/*
+ * The input ended inside the sample whose header is at 'line': leave it
+ * out, as stackcollapse-perf.pl does, and say so.
+ */
+static void
+cut_sample(struct ps *ps, long line)
+{
+	json_object_set_new(tr_import_meta(ps->ctx), "incomplete_last_sample",
+	    json_integer(line));
+	tr_import_set_cut(ps->ctx, line);
+	ps->open = 0;
+	ps->cut = 1;
+}
+
+/*
+ * Whether the line just read, 'n' bytes at 'p' that began at input offset
+ * 'off', ended with a newline: every line perf prints does.
+ */
+static int
+line_ended(const struct ps *ps, int64_t off, const char *p, size_t n)
+{
+	int64_t	raw = tr_input_offset(ps->in) - off;
+
+	/* tr_input_getline() drops "\n" or "\r\n". */
+	return (raw == (int64_t)n + 2 || (raw == (int64_t)n + 1 &&
+	    p[n] == '\n'));
+}
+
+/*
+ * The last line of the input, with no newline after it: the file was cut
+ * there.  A cut sample header is left out as a cut callchain is (the
+ * sample before it is whole).  Returns 1 when the line was dealt with, 0
+ * when do_line() is to read it (a comment, a sideband record, a stack
+ * line: the end of run() leaves out the sample it belongs to), or -1.
+ */
+static int
+last_line(struct ps *ps, const char *p, size_t n)
+{
+	struct hdr	h;
+	size_t		alen;
+
+	ps->line = p;
+	while (n > 0 && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
+		n--;
+	if (n == 0)
+		/* No empty line ends the callchain: the sample is cut. */
+		return (ps->open && !ps->oneline);
+	if (p[0] == '#' || (ps->open && !ps->oneline && (is_blank(p[0]) ||
+	    frame_addr(p, n, &alen) != NULL)))
+		return (0);
+	if (parse_header(ps, p, n, &h) == 1 && h.sideband)
+		return (0);
+	/* A number cut short may be out of range or malformed: no error. */
+	tr_error_init(ps->err);
+	if (ps->open && !ps->oneline && ps->nlines == 0 && ps->callchains)
+		return (no_stack(ps, "another sample header"));
+	if (end_sample(ps) != 0)
+		return (-1);
+	cut_sample(ps, tr_input_lineno(ps->in));
+	return (1);
+}
+
 static void
 ps_release(struct ps *ps)
 {
@@ -1001,6 +1126,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	struct ps	 ps;
 	const char	*line;
 	size_t		 len;
+	int64_t		 off;
 	int		 r, rc = -1;
 
 	memset(&ps, 0, sizeof ps);
@@ -1014,23 +1140,32 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.events = json_array();
 	tr_buf_init(&ps.tod_last);
 	tr_import_set_clock(ctx, "perf");
-	while ((r = tr_input_getline(in, &line, &len, err)) == 1)
+	for (;;) {
+		off = tr_input_offset(in);
+		if ((r = tr_input_getline(in, &line, &len, err)) != 1)
+			break;
+		if (!line_ended(&ps, off, line, len) &&
+		    (r = last_line(&ps, line, len)) != 0) {
+			if (r < 0)
+				goto out;
+			continue;
+		}
 		if (do_line(&ps, line, len) != 0)
 			goto out;
+	}
 	if (r < 0)
 		goto out;
-	if (ps.open && !ps.oneline && ps.callchains) {
+	if (ps.cut)
+		;
+	else if (ps.open && !ps.oneline && ps.callchains)
 		/*
 		 * perf ends every callchain with an empty line: without it
-		 * the file was cut and the last stack may be short.  Leave
-		 * it out, as stackcollapse-perf.pl does, and say so.
+		 * the file was cut and the last stack may be short.
 		 */
-		json_object_set_new(tr_import_meta(ctx),
-		    "incomplete_last_sample", json_integer(ps.hdr_line));
-		tr_import_set_cut(ctx, ps.hdr_line);
-		ps.open = 0;
-	} else if (end_sample(&ps) != 0)
+		cut_sample(&ps, ps.hdr_line);
+	else if (end_sample(&ps) != 0)
 		goto out;
+	fp_finish(&ps);
 	if (json_array_size(ps.events) > 0)
 		json_object_set(tr_import_meta(ctx), "events", ps.events);
 	if (ps.tod_first != NULL) {

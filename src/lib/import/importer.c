@@ -49,6 +49,7 @@ struct tr_import {
 	int64_t				 source_id;
 	struct tr_writer		*w;	/* the source's rows */
 	char				*version, *clock, *host;
+	char				*fingerprint;
 	json_t				*meta;
 };
 
@@ -188,6 +189,14 @@ tr_import_set_cut(struct tr_import *ctx, int64_t line)
 	ctx->res->cut_line = line;
 }
 
+void
+tr_import_set_fingerprint(struct tr_import *ctx, const char *fp)
+{
+	set_str(&ctx->fingerprint, fp);
+	json_object_set_new(ctx->meta, "samples_fingerprint",
+	    json_string(fp));
+}
+
 json_t *
 tr_import_meta(struct tr_import *ctx)
 {
@@ -301,6 +310,7 @@ ctx_release(struct tr_import *ctx)
 	free(ctx->version);
 	free(ctx->clock);
 	free(ctx->host);
+	free(ctx->fingerprint);
 	json_decref(ctx->meta);
 }
 
@@ -333,7 +343,9 @@ insert_source(struct tr_import *ctx, struct tr_error *err)
 
 /*
  * Fill in the source row now that everything is known.  Returns 1 when
- * the content is already in the store (the caller rolls back).
+ * the content is already in the store, 2 when its samples are (another
+ * rendering of a recording imported before, not to be kept): the caller
+ * rolls back.
  */
 static int
 finish_source(struct tr_import *ctx, struct tr_error *err)
@@ -369,6 +381,23 @@ finish_source(struct tr_import *ctx, struct tr_error *err)
 		res->source_id = dup;
 		res->duplicate = 1;
 		return (1);
+	}
+	if (ctx->fingerprint != NULL) {
+		/* This source's own row has no fingerprint yet. */
+		if (tr_db_int_arg(ctx->db, "SELECT min(id) FROM source WHERE "
+		    "json_extract(meta, '$.samples_fingerprint') = ?1",
+		    ctx->fingerprint, 0, &dup, err) < 0)
+			return (-1);
+		if (dup > 0) {
+			res->same_as = dup;
+			if (!ctx->opts->keep_same) {
+				res->source_id = dup;
+				res->same_skipped = 1;
+				return (2);
+			}
+			json_object_set_new(ctx->meta, "same_samples_as",
+			    json_integer(dup));
+		}
 	}
 	st = tr_db_prepare(ctx->db, "UPDATE source SET hash = ?2, size = ?3, "
 	    "format_version = ?4, clock = coalesce(?5, 'none'), host = ?6, "
@@ -491,8 +520,8 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	res->ts_max = n->ts_max;
 	if ((r = finish_source(&ctx, err)) < 0)
 		goto rollback;
-	if (r == 1) {
-		/* Already imported: nothing changes. */
+	if (r > 0) {
+		/* Already imported, or its samples: nothing changes. */
 		tr_db_exec(db, "ROLLBACK", NULL);
 		res->samples = res->slices = res->counters = 0;
 		res->profiles = res->frames = res->callsites = 0;

@@ -48,6 +48,8 @@ struct tr_import_opts {
 	const struct tr_importer *format;	/* NULL: detect by content */
 	const char	*host;			/* host of the traced machine */
 	int		 skip_unknown;		/* unrecognised: skip, no error */
+	int		 keep_same;	/* import a source whose samples are
+					   an earlier source's all the same */
 	size_t		 cache_cap;	/* entries per interning cache; 0: default */
 	size_t		 run_cap;	/* slices, and tracks, that may wait to be
 					   written in runs; 0: default (tests) */
@@ -59,6 +61,11 @@ struct tr_import_opts {
 struct tr_import_result {
 	int64_t		 source_id;	/* new source, or the one it repeats */
 	int		 duplicate;	/* same content already in the store */
+	int64_t		 same_as;	/* the earlier source with the same
+					   samples (another rendering of one
+					   recording), or 0 */
+	int		 same_skipped;	/* and so this one was not imported
+					   (source_id is same_as) */
 	int		 skipped;	/* not a recognised format (skip_unknown) */
 	const char	*format;	/* importer name (static) */
 	int64_t		 bytes;		/* decoded bytes read */
@@ -127,6 +134,14 @@ const char	*tr_import_host(const struct tr_import *);
  * out: the result (and trace-import's line) says so.
  */
 void	tr_import_set_cut(struct tr_import *, int64_t line);
+/*
+ * The fingerprint of the recording the samples come from, the same for
+ * every rendering of it (perf script's options): kept in the source's
+ * meta as "samples_fingerprint" (copied).  When an earlier source has the
+ * same, the import is skipped and the result says so (same_as), unless
+ * opts->keep_same, when it goes in with "same_samples_as" in its meta.
+ */
+void	tr_import_set_fingerprint(struct tr_import *, const char *);
 /* The source's metadata object (borrowed): importers add keys to it. */
 json_t	*tr_import_meta(struct tr_import *);
 

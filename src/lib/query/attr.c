@@ -16,6 +16,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "base/wallclock.h"
 #include "store/derived.h"
 
 const char *const tr_cause_names[TR_NCAUSES] = {
@@ -309,22 +310,16 @@ static const struct {
 	{ TR_GO_REASON_GC, TR_CAUSE_GC },
 };
 
+/* The id of string 's' (tr_db_str_id()), or -1 when the store has none. */
 static int
 str_id(struct tr_attr *a, const char *s, int64_t *id, struct tr_error *err)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	int	rc;
 
-	*id = -1;
-	if ((st = tr_db_prepare(a->db, "SELECT id FROM str WHERE s = ?",
-	    err)) == NULL)
+	if ((rc = tr_db_str_id(a->db, s, id, err)) < 0)
 		return (-1);
-	sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(a->db, err, "reading strings"));
+	if (rc == 0)
+		*id = -1;
 	return (0);
 }
 
@@ -716,22 +711,11 @@ tr_attr_clock(const struct tr_attr *a, int64_t *origin, int *has_wall,
 char *
 tr_attr_iso(const struct tr_attr *a, int64_t ts)
 {
-	struct tm	tm;
-	time_t		t;
-	int64_t		w, ms;
-	char		buf[64];
+	char	buf[TR_ISO_MAX];
 
 	if (!a->has_wall)
 		return (NULL);
-	/* To the nearest ms, as the table's time stamps. */
-	w = ts + a->wall_offset + 500000;
-	ms = w / 1000000 - (w % 1000000 < 0);
-	t = (time_t)(ms / 1000 - (ms % 1000 < 0));
-	if (gmtime_r(&t, &tm) == NULL)
-		return (NULL);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	return (tr_xasprintf("%s.%03dZ", buf,
-	    (int)(ms - (int64_t)t * 1000)));
+	return (tr_xstrdup(tr_iso_utc(ts + a->wall_offset, buf)));
 }
 
 char *
@@ -2460,4 +2444,92 @@ tr_attr_gpu_waits(struct tr_attr *a, const struct tr_attr_driver *d,
 			(*ts)[(*n)++] = sts.v[i].ts;
 	free(sts.v);
 	return (0);
+}
+
+void
+tr_attr_episode_args_init(struct tr_attr_episode_args *ea)
+{
+	ea->threshold = 30;
+	ea->gap = 300000000;
+	ea->min = 500000000;
+	ea->evidence = 0;
+}
+
+int
+tr_attr_episode_opts(struct tr_attr_episode_args *ea, unsigned what,
+    struct tr_arg *opts)
+{
+	int	n = 0;
+
+	memset(opts, 0, (size_t)((what & TR_ATTR_EPISODE_THRESHOLD ? 1 : 0) +
+	    (what & TR_ATTR_EPISODE_GAPMIN ? 2 : 0) +
+	    (what & TR_ATTR_EPISODE_EVIDENCE ? 1 : 0)) * sizeof *opts);
+	if (what & TR_ATTR_EPISODE_THRESHOLD) {
+		opts[n].name = "threshold";
+		opts[n].kind = TR_ARG_PERCENT;
+		opts[n].dst = &ea->threshold;
+		opts[n].max = 100;
+		opts[n].metavar = "PCT";
+		opts[n++].help = "idle below this utilization.gpu "
+		    "(default 30%)";
+	}
+	if (what & TR_ATTR_EPISODE_GAPMIN) {
+		opts[n].name = "gap";
+		opts[n].kind = TR_ARG_DURATION;
+		opts[n].dst = &ea->gap;
+		opts[n].metavar = "DURATION";
+		opts[n++].help = "merge episodes across spikes this short "
+		    "(default 300ms)";
+		opts[n].name = "min";
+		opts[n].kind = TR_ARG_DURATION;
+		opts[n].dst = &ea->min;
+		opts[n].metavar = "DURATION";
+		opts[n++].help = "keep episodes at least this long "
+		    "(default 500ms)";
+	}
+	if (what & TR_ATTR_EPISODE_EVIDENCE) {
+		opts[n].name = "evidence";
+		opts[n].kind = TR_ARG_FLAG;
+		opts[n].dst = &ea->evidence;
+		opts[n++].help = "add the rows behind each verdict (by id)";
+	}
+	return (n);
+}
+
+void
+tr_attr_episodes_by(const struct tr_attr *a, size_t gi,
+    const struct tr_attr_episode_args *ea, struct tr_attr_episode **eps,
+    size_t *n)
+{
+	tr_attr_episodes(a, gi, ea->threshold, ea->gap, ea->min, eps, n);
+}
+
+struct tr_attr *
+tr_attr_open_gpu(struct tr_db *db, struct tr_sel *sel, const char *query,
+    struct tr_out *out, struct tr_error *err)
+{
+	struct tr_attr	*a;
+	int64_t		 origin, woff;
+	size_t		 i;
+	int		 haswall;
+
+	if (tr_sel_resolve(sel, db, err) != 0 ||
+	    (a = tr_attr_open(db, sel, err)) == NULL)
+		return (NULL);
+	if (tr_attr_ngpus(a) == 0) {
+		tr_error_set(err, TR_EDATA, "%s: no GPU telemetry in the "
+		    "store%s (utilization.gpu of an nvidia-smi log)", query,
+		    sel->has_from || sel->has_to || sel->gpu >= 0 ||
+		    sel->nsources > 0 ? " selection" : "");
+		tr_attr_free(a);
+		return (NULL);
+	}
+	tr_attr_clock(a, &origin, &haswall, &woff);
+	tr_out_set_clock(out, origin, haswall, woff);
+	if (!tr_attr_has_go(a))
+		tr_out_note(out, "no Go trace: causes from CPU samples only%s",
+		    tr_attr_has_perf(a) ? "" : " (and there are none)");
+	for (i = 0; i < tr_attr_nwarnings(a); i++)
+		tr_out_note(out, "%s", tr_attr_warning(a, i));
+	return (a);
 }

@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/out.h"
+#include "query/args.h"
 #include "query/sel.h"
 #include "store/db.h"
 
@@ -170,6 +172,49 @@ int64_t	tr_attr_span(const struct tr_attr *, size_t gi);
  */
 void	tr_attr_episodes(const struct tr_attr *, size_t gi, double threshold,
 	    int64_t gap, int64_t min, struct tr_attr_episode **eps, size_t *n);
+
+/*
+ * The options of the queries over GPU-idle episodes (gpu-idle, stalls,
+ * steps; trace-flame --during), with the defaults of trace-query(1):
+ * --threshold 30%, --gap 300ms, --min 500ms, --evidence off.
+ */
+struct tr_attr_episode_args {
+	double		 threshold;	/* percent */
+	int64_t		 gap, min;	/* ns */
+	int		 evidence;
+};
+#define TR_ATTR_EPISODE_THRESHOLD 0x1	/* declare --threshold */
+#define TR_ATTR_EPISODE_GAPMIN	0x2	/* --gap and --min */
+#define TR_ATTR_EPISODE_EVIDENCE 0x4	/* --evidence */
+/* Room the options take in a tr_arg table. */
+#define TR_ATTR_EPISODE_NOPTS	4
+
+/* Set 'ea' to the defaults. */
+void	tr_attr_episode_args_init(struct tr_attr_episode_args *ea);
+/*
+ * Declare the options 'what' names (TR_ATTR_EPISODE_*, in that order) in
+ * opts[0..n), bound to 'ea'.  Returns n (at most TR_ATTR_EPISODE_NOPTS);
+ * the caller goes on filling the table from opts[n] and ends it.
+ */
+int	tr_attr_episode_opts(struct tr_attr_episode_args *ea, unsigned what,
+	    struct tr_arg *opts);
+
+/* tr_attr_episodes() of GPU 'gi' with the options of 'ea'. */
+void	tr_attr_episodes_by(const struct tr_attr *, size_t gi,
+	    const struct tr_attr_episode_args *ea,
+	    struct tr_attr_episode **eps, size_t *n);
+
+/*
+ * The common start of a query over GPU telemetry (gpu-idle, stalls):
+ * resolve 'sel', open the engine on it, refuse a store (or selection)
+ * without GPU telemetry with a TR_EDATA error naming 'query', set the
+ * clock of 'out', and note there what is missing (no Go trace: causes
+ * from CPU samples only) and the engine's warnings.  Returns the engine
+ * (tr_attr_free()), or NULL with 'err' set.
+ */
+struct tr_attr	*tr_attr_open_gpu(struct tr_db *, struct tr_sel *sel,
+		    const char *query, struct tr_out *out,
+		    struct tr_error *);
 
 /*
  * Find the goroutine that drives GPU 'gi': the (goroutine, kind of wait)

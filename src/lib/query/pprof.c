@@ -1401,7 +1401,7 @@ int
 tr_pprof_stacks(struct tr_db *db, const struct tr_pprof_sel *sel,
     const struct tr_pprof_sel *base, const struct tr_pprof_opts *o,
     struct tr_pprof_stack **out, size_t *nout, char **sample_type,
-    struct tr_error *err)
+    char **unit, struct tr_error *err)
 {
 	struct eng		 e;
 	struct tr_pprof_stack	*s = NULL;
@@ -1413,7 +1413,7 @@ tr_pprof_stacks(struct tr_db *db, const struct tr_pprof_sel *sel,
 
 	*out = NULL;
 	*nout = 0;
-	*sample_type = NULL;
+	*sample_type = *unit = NULL;
 	tr_buf_init(&key);
 	if (eng_init(&e, db, o, err) != 0 || eng_load(&e, sel, base, err) != 0)
 		goto out;
@@ -1446,7 +1446,8 @@ tr_pprof_stacks(struct tr_db *db, const struct tr_pprof_sel *sel,
 	*out = s;
 	*nout = n;
 	*sample_type = e.sample_type;
-	e.sample_type = NULL;
+	*unit = e.unit;
+	e.sample_type = e.unit = NULL;
 	s = NULL;
 	rc = 0;
 out:

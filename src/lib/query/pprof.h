@@ -99,21 +99,29 @@ void	tr_pprof_report_release(struct tr_pprof_report *);
 /*
  * Write the rows of 'rep' as go tool pprof -top prints them (flat,
  * flat%, sum%, cum, cum%, name, inline), each after the base and new
- * profile ids when 'bp' > 0 (query-top.c).
+ * profile ids when 'bp' > 0 (query-top.c).  The columns must be set
+ * (tr_out_columns()); flat and cum get the unit of the report's sample
+ * type (tr_pprof_out_unit()), which only the table shows.
  */
 void	tr_pprof_write_top(struct tr_out *, const struct tr_pprof_report *,
 	    int64_t bp, int64_t np);
+/*
+ * How values of a pprof sample unit read in a table: "nanoseconds" as
+ * durations, "bytes" as sizes, anything else (count) as is.
+ */
+enum tr_out_unit tr_pprof_out_unit(const char *unit);
 
 /*
  * Every stack of the selection (and of 'base', when not NULL) at the
  * granularity, with focus, ignore and labels applied, sorted by value
  * minus base, largest first.  '*stacks' (and each string) is owned by
- * the caller (tr_pprof_stacks_free()).  Returns 0 or -1.
+ * the caller (tr_pprof_stacks_free()), and so are '*sample_type' and
+ * '*unit', the sample type reported and its unit.  Returns 0 or -1.
  */
 int	tr_pprof_stacks(struct tr_db *, const struct tr_pprof_sel *sel,
 	    const struct tr_pprof_sel *base, const struct tr_pprof_opts *,
 	    struct tr_pprof_stack **stacks, size_t *n, char **sample_type,
-	    struct tr_error *);
+	    char **unit, struct tr_error *);
 void	tr_pprof_stacks_free(struct tr_pprof_stack *, size_t);
 
 /*

@@ -334,31 +334,20 @@ static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
-	double			 threshold = 30;
-	int64_t			 gap = 300000000, min = 500000000;
-	int			 evidence = 0;
-	struct tr_arg		 opts[] = {
-		{ "threshold", 0, TR_ARG_PERCENT, &threshold, 0, 100, "PCT",
-		    "idle below this utilization.gpu (default 30%)", 0, 0 },
-		{ "gap", 0, TR_ARG_DURATION, &gap, 0, 0, "DURATION",
-		    "merge episodes across spikes this short "
-		    "(default 300ms)", 0, 0 },
-		{ "min", 0, TR_ARG_DURATION, &min, 0, 0, "DURATION",
-		    "keep episodes at least this long (default 500ms)",
-		    0, 0 },
-		{ "evidence", 0, TR_ARG_FLAG, &evidence, 0, 0, NULL,
-		    "add the rows behind each verdict (by id)", 0, 0 },
-		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
-	};
+	struct tr_attr_episode_args ea;
+	struct tr_arg		 opts[TR_ATTR_EPISODE_NOPTS + 1];
 	struct tr_sel		 sel;
 	struct tr_args		 args;
 	struct tr_attr		*a = NULL;
 	struct tr_attr_driver	*drv = NULL;
 	struct ep		*ev = NULL;
 	size_t			 nev = 0, ngpus = 0, gi, i;
-	int64_t			 origin, woff;
-	int			 haswall, rc = -1;
+	int			 rc = -1;
 
+	tr_attr_episode_args_init(&ea);
+	memset(&opts[tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
+	    TR_ATTR_EPISODE_GAPMIN | TR_ATTR_EPISODE_EVIDENCE, opts)], 0,
+	    sizeof *opts);
 	tr_sel_init(&sel, GPU_IDLE_SEL);
 	memset(&args, 0, sizeof args);
 	args.name = "gpu-idle";
@@ -376,31 +365,16 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		rc = 0;
 		goto out;
 	}
-	if (tr_sel_resolve(&sel, db, err) != 0)
+	if ((a = tr_attr_open_gpu(db, &sel, "gpu-idle", out, err)) == NULL)
 		goto out;
-	if ((a = tr_attr_open(db, &sel, err)) == NULL)
-		goto out;
-	if ((ngpus = tr_attr_ngpus(a)) == 0) {
-		tr_error_set(err, TR_EDATA, "gpu-idle: no GPU telemetry in "
-		    "the store%s (utilization.gpu of an nvidia-smi log)",
-		    sel.has_from || sel.has_to || sel.gpu >= 0 ||
-		    sel.nsources > 0 ? " selection" : "");
-		goto out;
-	}
-	tr_attr_clock(a, &origin, &haswall, &woff);
-	tr_out_set_clock(out, origin, haswall, woff);
-	if (!tr_attr_has_go(a))
-		tr_out_note(out, "no Go trace: causes from CPU samples only%s",
-		    tr_attr_has_perf(a) ? "" : " (and there are none)");
-	for (i = 0; i < tr_attr_nwarnings(a); i++)
-		tr_out_note(out, "%s", tr_attr_warning(a, i));
+	ngpus = tr_attr_ngpus(a);
 	drv = tr_xcalloc(ngpus, sizeof *drv);
 	for (gi = 0; gi < ngpus; gi++) {
 		const struct tr_attr_gpu	*g = tr_attr_gpu(a, gi);
 		struct tr_attr_episode		*eps = NULL;
 		size_t				 n = 0, k;
 
-		if (tr_attr_find_driver(a, gi, sel.goid, threshold, &drv[gi],
+		if (tr_attr_find_driver(a, gi, sel.goid, ea.threshold, &drv[gi],
 		    err) != 0)
 			goto out;
 		tr_out_note(out, "GPU %lld: utilization.gpu every %.0fms: "
@@ -416,7 +390,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			    "%lld, correlates poorly with the GPU (%.2f): "
 			    "its causes are uncertain", (long long)g->gpu,
 			    (long long)drv[gi].goid, drv[gi].score);
-		tr_attr_episodes(a, gi, threshold, gap, min, &eps, &n);
+		tr_attr_episodes_by(a, gi, &ea, &eps, &n);
 		ev = tr_xrealloc(ev, (nev + n + 1) * sizeof *ev);
 		for (k = 0; k < n; k++) {
 			struct ep	*p = &ev[nev];
@@ -425,7 +399,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			p->e = eps[k];
 			p->d = gi;
 			if (tr_attr_window(a, &drv[gi], gi, eps[k].start,
-			    eps[k].end, evidence, &p->r, err) != 0) {
+			    eps[k].end, ea.evidence, &p->r, err) != 0) {
 				free(eps);
 				goto out;
 			}
@@ -439,7 +413,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	if (emit_drivers(a, out, drv) != 0 ||
 	    emit_episodes(a, out, ev, nev, drv) != 0 ||
-	    emit_details(out, ev, nev, evidence) != 0 ||
+	    emit_details(out, ev, nev, ea.evidence) != 0 ||
 	    emit_totals(a, out, ev, nev) != 0) {
 		tr_error_set(err, TR_EIO, "error writing output: %s",
 		    errno != 0 ? strerror(errno) : "write failed");
@@ -465,4 +439,5 @@ const struct tr_query tr_query_gpu_idle = {
 	.usage = "[OPTION...]",
 	.summary = "why the GPU was idle: episodes, causes, verdicts",
 	.run = run,
+	.windows = "episodes",
 };

@@ -29,15 +29,22 @@ diff_one(struct tr_db *db, const struct tr_pprof_args *a,
 {
 	struct tr_pprof_report	 rep;
 	struct tr_pprof_stack	*st;
-	char			*stype;
+	char			*stype, *unit;
+	enum tr_out_unit	 u;
 	int64_t			 shown;
 	size_t			 i, n;
+	int			 c;
 
 	if (a->stacks) {
 		if (tr_pprof_stacks(db, sel, base, &a->opts, &st, &n, &stype,
-		    err) != 0)
+		    &unit, err) != 0)
 			return (-1);
+		/* delta, base and new in the sample type's unit. */
+		u = tr_pprof_out_unit(unit);
+		for (c = bp > 0 ? 2 : 0; c < (bp > 0 ? 5 : 3); c++)
+			tr_out_column_unit(out, c, u);
 		free(stype);
+		free(unit);
 		for (i = 0, shown = 0; i < n && (a->opts.nodecount == 0 ||
 		    shown < a->opts.nodecount); i++) {
 			/* Stacks that did not change say nothing here. */
@@ -69,8 +76,7 @@ static int
 group(struct tr_db *db, const struct tr_sel *all, const char *text,
     struct tr_sel *g, struct tr_out *out, struct tr_error *err)
 {
-	tr_sel_release(g);	/* run() initialised it */
-	tr_sel_copy(g, all);
+	tr_sel_copy(g, all);	/* run() initialised it */
 	g->profile_text = text;
 	if (tr_sel_resolve(g, db, err) != 0)
 		return (-1);

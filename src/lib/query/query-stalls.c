@@ -307,32 +307,31 @@ static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
-	double			 threshold = 30, share = 30;
-	int64_t			 gap = 300000000, min = 500000000;
-	int			 evidence = 0;
-	struct tr_arg		 opts[] = {
-		{ "threshold", 0, TR_ARG_PERCENT, &threshold, 0, 100, "PCT",
-		    "episodes below this utilization (default 30%)", 0, 0 },
-		{ "gap", 0, TR_ARG_DURATION, &gap, 0, 0, "DURATION",
-		    "episodes: merged across spikes this short "
-		    "(default 300ms)", 0, 0 },
-		{ "min", 0, TR_ARG_DURATION, &min, 0, 0, "DURATION",
-		    "episodes: at least this long (default 500ms)", 0, 0 },
-		{ "share", 0, TR_ARG_PERCENT, &share, 0, 100, "PCT",
-		    "a branch's share of the driver's time (default 30%)", 0, 0 },
-		{ "evidence", 0, TR_ARG_FLAG, &evidence, 0, 0, NULL,
-		    "add the rows behind each verdict (by id)", 0, 0 },
-		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
-	};
+	struct tr_attr_episode_args ea;
+	double			 share = 30;
+	struct tr_arg		 opts[TR_ATTR_EPISODE_NOPTS + 2];
+	int			 no;
 	struct tr_sel		 sel;
 	struct tr_args		 args;
 	struct tr_attr		*a = NULL;
 	struct tr_attr_driver	*drv = NULL;
 	struct win		*v = NULL;
 	size_t			 n = 0, ngpus = 0, gi, i;
-	int64_t			 origin, woff;
-	int			 haswall, rc = -1;
+	int			 rc = -1;
 
+	tr_attr_episode_args_init(&ea);
+	no = tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD |
+	    TR_ATTR_EPISODE_GAPMIN, opts);
+	memset(&opts[no], 0, sizeof *opts);
+	opts[no].name = "share";
+	opts[no].kind = TR_ARG_PERCENT;
+	opts[no].dst = &share;
+	opts[no].max = 100;
+	opts[no].metavar = "PCT";
+	opts[no++].help = "a branch's share of the driver's time "
+	    "(default 30%)";
+	no += tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_EVIDENCE, &opts[no]);
+	memset(&opts[no], 0, sizeof *opts);
 	tr_sel_init(&sel, STALLS_SEL);
 	memset(&args, 0, sizeof args);
 	args.name = "stalls";
@@ -350,29 +349,15 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		rc = 0;
 		goto out;
 	}
-	if (tr_sel_resolve(&sel, db, err) != 0 ||
-	    (a = tr_attr_open(db, &sel, err)) == NULL)
+	if ((a = tr_attr_open_gpu(db, &sel, "stalls", out, err)) == NULL)
 		goto out;
-	if ((ngpus = tr_attr_ngpus(a)) == 0) {
-		tr_error_set(err, TR_EDATA, "stalls: no GPU telemetry in the "
-		    "store%s (utilization.gpu of an nvidia-smi log)",
-		    sel.has_from || sel.has_to || sel.gpu >= 0 ||
-		    sel.nsources > 0 ? " selection" : "");
-		goto out;
-	}
-	tr_attr_clock(a, &origin, &haswall, &woff);
-	tr_out_set_clock(out, origin, haswall, woff);
-	if (!tr_attr_has_go(a))
-		tr_out_note(out, "no Go trace: causes from CPU samples only%s",
-		    tr_attr_has_perf(a) ? "" : " (and there are none)");
-	for (i = 0; i < tr_attr_nwarnings(a); i++)
-		tr_out_note(out, "%s", tr_attr_warning(a, i));
+	ngpus = tr_attr_ngpus(a);
 	drv = tr_xcalloc(ngpus, sizeof *drv);
 	for (gi = 0; gi < ngpus; gi++) {
 		struct tr_attr_episode	*eps = NULL;
 		size_t			 ne = 0, k;
 
-		if (tr_attr_find_driver(a, gi, sel.goid, threshold, &drv[gi],
+		if (tr_attr_find_driver(a, gi, sel.goid, ea.threshold, &drv[gi],
 		    err) != 0)
 			goto out;
 		if (sel.has_from && sel.has_to) {
@@ -385,8 +370,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			eps[0].end = sel.to;
 			ne = 1;
 		} else
-			tr_attr_episodes(a, gi, threshold, gap, min, &eps,
-			    &ne);
+			tr_attr_episodes_by(a, gi, &ea, &eps, &ne);
 		v = tr_xrealloc(v, (n + ne + 1) * sizeof *v);
 		for (k = 0; k < ne; k++) {
 			struct win	*w = &v[n];
@@ -396,7 +380,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			w->lo = eps[k].start;
 			w->hi = eps[k].end;
 			if (tr_attr_window(a, &drv[gi], gi, w->lo, w->hi,
-			    evidence, &w->r, err) != 0 ||
+			    ea.evidence, &w->r, err) != 0 ||
 			    tr_attr_procs(a, w->lo, w->hi, &w->pmin,
 			    &w->pmax, &w->nprocs, err) != 0) {
 				n++;
@@ -409,8 +393,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	if (n == 0)
 		tr_out_note(out, "no GPU-idle episode to diagnose: the GPU "
-		    "stayed above %g%%", threshold);
-	if (emit(a, out, v, n, drv, share / 100, evidence) != 0) {
+		    "stayed above %g%%", ea.threshold);
+	if (emit(a, out, v, n, drv, share / 100, ea.evidence) != 0) {
 		tr_error_set(err, TR_EIO, "error writing output: %s",
 		    errno != 0 ? strerror(errno) : "write failed");
 		goto out;
@@ -435,4 +419,5 @@ const struct tr_query tr_query_stalls = {
 	.usage = "[OPTION...]",
 	.summary = "the decision tree of each stall, with its numbers",
 	.run = run,
+	.windows = "stalls",
 };

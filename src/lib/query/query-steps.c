@@ -191,10 +191,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
 	const char		*region = NULL, *task = NULL;
-	double			 threshold = 30, slow = 2;
+	struct tr_attr_episode_args ea;
+	double			 slow = 2;
 	int64_t			 top = 5, goid = -1;
 	int			 all = 0;
-	struct tr_arg		 opts[] = {
+	struct tr_arg		 opts[7] = {
 		{ "region", 0, TR_ARG_STRING, &region, 0, 0, "NAME",
 		    "a step is each Go trace region of this name", 0, 0 },
 		{ "task", 0, TR_ARG_STRING, &task, 0, 0, "NAME",
@@ -204,11 +205,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		{ "slow", 0, TR_ARG_REAL, &slow, 1, 1000, "FACTOR",
 		    "a step is slow above FACTOR times the median "
 		    "(default 2)", 0, 0 },
-		{ "threshold", 0, TR_ARG_PERCENT, &threshold, 0, 100, "PCT",
-		    "GPU wait: the GPU busy above this (default 30%)", 0, 0 },
-		{ "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
+		/* [4]: --threshold (tr_attr_episode_opts()) */
+		[5] = { "all", 0, TR_ARG_FLAG, &all, 0, 0, NULL,
 		    "list every step too", 0, 0 },
-		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
 	struct tr_sel		 sel;
 	struct tr_args		 args;
@@ -223,6 +222,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	int64_t			 origin, woff;
 	int			 haswall, rc = -1;
 
+	tr_attr_episode_args_init(&ea);
+	tr_attr_episode_opts(&ea, TR_ATTR_EPISODE_THRESHOLD, &opts[4]);
 	memset(&drv, 0, sizeof drv);
 	memset(&r, 0, sizeof r);
 	tr_sel_init(&sel, STEPS_SEL);
@@ -260,7 +261,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_note(out, "%s", tr_attr_warning(a, i));
 	if (tr_attr_ngpus(a) > 0) {
 		gi = 0;
-		if (tr_attr_find_driver(a, gi, sel.goid, threshold, &drv,
+		if (tr_attr_find_driver(a, gi, sel.goid, ea.threshold, &drv,
 		    err) != 0)
 			goto out;
 	}
@@ -477,4 +478,5 @@ const struct tr_query tr_query_steps = {
 	.usage = "[OPTION...]",
 	.summary = "training steps: latency percentiles, slow steps, causes",
 	.run = run,
+	.windows = "slow",
 };

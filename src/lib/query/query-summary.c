@@ -10,9 +10,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/util.h"
+#include "base/wallclock.h"
 #include "query/args.h"
 #include "query/sel.h"
 
@@ -38,30 +38,17 @@ static const char *const cols[] = {
 };
 #define NCOLS	(sizeof cols / sizeof cols[0])
 
-/* Store ns as ISO 8601 UTC to the ms, as tr_attr_iso() writes it. */
+/* Store ns as ISO 8601 UTC to the ms (tr_iso_utc()). */
 static void
 put_iso(struct tr_out *out, int has_wall, int64_t wall, int null,
     int64_t ts)
 {
-	struct tm	tm;
-	time_t		t;
-	int64_t		w, ms;
-	char		buf[64], s[80];
+	char	buf[TR_ISO_MAX];
 
-	if (!has_wall || null) {
+	if (!has_wall || null)
 		tr_out_null(out);
-		return;
-	}
-	w = ts + wall + 500000;
-	ms = w / 1000000 - (w % 1000000 < 0);
-	t = (time_t)(ms / 1000 - (ms % 1000 < 0));
-	if (gmtime_r(&t, &tm) == NULL) {
-		tr_out_null(out);
-		return;
-	}
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(s, sizeof s, "%s.%03dZ", buf, (int)(ms - (int64_t)t * 1000));
-	tr_out_text(out, s);
+	else
+		tr_out_text(out, tr_iso_utc(ts + wall, buf));
 }
 
 static const char *

@@ -1,16 +1,32 @@
 /*
  * trace-query top: go tool pprof -top over any selection of pprof
- * profiles in the store.  Values are raw integers in the sample type's
- * unit (nanoseconds, bytes, count); percentages are of pprof's total.
+ * profiles in the store.  The table shows values in the sample type's
+ * unit as people read them (35.99s, 70.6MB, counts plain); CSV and JSON
+ * keep the integers (nanoseconds, bytes, count).  Percentages are of
+ * pprof's total.
  */
 #include "config.h"
 #include "query/query.h"
+
+#include <string.h>
 
 #include "query/pprof.h"
 
 static const char *const top_columns[] = {
 	"flat", "flat%", "sum%", "cum", "cum%", "name", "inline"
 };
+
+enum tr_out_unit
+tr_pprof_out_unit(const char *unit)
+{
+	if (unit == NULL)
+		return (TR_UNIT_NONE);
+	if (strcmp(unit, "nanoseconds") == 0)
+		return (TR_UNIT_NS);
+	if (strcmp(unit, "bytes") == 0)
+		return (TR_UNIT_BYTES);
+	return (TR_UNIT_NONE);
+}
 
 /*
  * The -top rows of a report; with 'bp' > 0 each row starts with the
@@ -20,9 +36,14 @@ void
 tr_pprof_write_top(struct tr_out *out, const struct tr_pprof_report *rep,
     int64_t bp, int64_t np)
 {
-	int64_t	sum = 0;
-	size_t	i;
+	enum tr_out_unit	u = tr_pprof_out_unit(rep->unit);
+	int			c = bp > 0 ? 2 : 0;
+	int64_t			sum = 0;
+	size_t			i;
 
+	/* flat and cum in the sample type's unit (the table only). */
+	tr_out_column_unit(out, c, u);
+	tr_out_column_unit(out, c + 3, u);
 	for (i = 0; i < rep->n; i++) {
 		const struct tr_pprof_row	*r = &rep->rows[i];
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "base/util.h"
 #include "query/args.h"
 
@@ -151,5 +153,184 @@ tr_query_sql(struct tr_db *db, const char *sql, struct tr_out *out,
 	if (rc == 0 && tr_out_finish(out) != 0)
 		rc = tr_error_set(err, TR_EIO, "error writing output: %s",
 		    errno != 0 ? strerror(errno) : "write failed");
+	return (rc);
+}
+
+/* Windowed analyses: their windows, for trace-flame --during. */
+
+char *
+tr_query_window_names(void)
+{
+	struct tr_buf	b;
+	size_t		i;
+
+	tr_buf_init(&b);
+	for (i = 0; tr_query_table[i] != NULL; i++) {
+		if (tr_query_table[i]->windows == NULL)
+			continue;
+		if (b.len > 0)
+			tr_buf_adds(&b, ", ");
+		tr_buf_adds(&b, tr_query_table[i]->name);
+	}
+	return (b.data);
+}
+
+/*
+ * Split 'text' into words as sh(1) does for quotes and backslashes
+ * (no expansions).  Returns the words (NULL-terminated, in one block
+ * with their text: free() once), or NULL for an unterminated quote.
+ */
+static char **
+split_words(const char *text, int *argc)
+{
+	char		**argv, *p;
+	const char	 *s;
+	size_t		  len = strlen(text), max = len / 2 + 2;
+	int		  n = 0, inword = 0;
+	char		  q = 0;
+
+	argv = tr_xmalloc(max * sizeof *argv + len + 1);
+	p = (char *)(argv + max);
+	for (s = text; *s != '\0'; s++) {
+		if (q == 0 && (*s == ' ' || *s == '\t' || *s == '\n')) {
+			if (inword)
+				*p++ = '\0';
+			inword = 0;
+			continue;
+		}
+		if (!inword) {
+			argv[n++] = p;
+			inword = 1;
+		}
+		if (q == 0 && (*s == '\'' || *s == '"'))
+			q = *s;
+		else if (q != 0 && *s == q)
+			q = 0;
+		else if (*s == '\\' && q != '\'' && s[1] != '\0')
+			*p++ = *++s;
+		else
+			*p++ = *s;
+	}
+	*p = '\0';
+	argv[n] = NULL;
+	if (q != 0) {
+		free(argv);
+		return (NULL);
+	}
+	*argc = n;
+	return (argv);
+}
+
+/* A store time in JSON: a number, or a string of digits (beyond 2^53). */
+static int
+json_ns(const json_t *v, int64_t *ns)
+{
+	const char	*s;
+	char		*end;
+
+	if (json_is_integer(v)) {
+		*ns = (int64_t)json_integer_value(v);
+		return (0);
+	}
+	if (!json_is_string(v) || *(s = json_string_value(v)) == '\0')
+		return (-1);
+	*ns = (int64_t)strtoll(s, &end, 10);
+	return (*end == '\0' ? 0 : -1);
+}
+
+/* Collect the windows of set 'name' of the query's JSON document. */
+static int
+collect_windows(const struct tr_query *q, const char *doc, size_t len,
+    struct tr_window **w, size_t *n, char **notes, struct tr_error *err)
+{
+	json_error_t	 je;
+	json_t		*root, *rows, *row, *v;
+	struct tr_buf	 b;
+	size_t		 i;
+
+	if ((root = json_loadb(doc, len, 0, &je)) == NULL ||
+	    !json_is_object(root)) {
+		json_decref(root);
+		return (tr_error_set(err, TR_EDATA, "%s: unreadable output "
+		    "(%s)", q->name, je.text));
+	}
+	rows = json_object_get(root, q->windows);
+	*w = tr_xcalloc(json_array_size(rows) + 1, sizeof **w);
+	*n = 0;
+	json_array_foreach(rows, i, row) {
+		if (json_ns(json_object_get(row, "start_ns"),
+		    &(*w)[i].start) != 0 ||
+		    json_ns(json_object_get(row, "end_ns"), &(*w)[i].end) != 0) {
+			json_decref(root);
+			free(*w);
+			*w = NULL;
+			return (tr_error_set(err, TR_EDATA, "%s: row %zu of "
+			    "'%s' has no start_ns and end_ns", q->name, i + 1,
+			    q->windows));
+		}
+		*n = i + 1;
+	}
+	tr_buf_init(&b);
+	json_array_foreach(json_object_get(root, "notes"), i, v) {
+		if (!json_is_string(v))
+			continue;
+		tr_buf_printf(&b, "%s: %s\n", q->name, json_string_value(v));
+	}
+	if (b.len > 0)
+		*notes = b.data;
+	else
+		tr_buf_release(&b);
+	json_decref(root);
+	return (0);
+}
+
+int
+tr_query_windows(struct tr_db *db, const char *text, struct tr_window **w,
+    size_t *n, char **notes, struct tr_error *err)
+{
+	const struct tr_query	*q;
+	struct tr_out		*out;
+	FILE			*mf;
+	char			**argv, *doc = NULL, *names;
+	size_t			 len = 0;
+	int			 argc = 0, rc;
+
+	*w = NULL;
+	*n = 0;
+	*notes = NULL;
+	if ((argv = split_words(text, &argc)) == NULL)
+		return (tr_error_set(err, TR_EUSAGE, "unterminated quote"));
+	if (argc == 0 || (q = tr_query_find(argv[0])) == NULL ||
+	    q->windows == NULL) {
+		names = tr_query_window_names();
+		if (argc == 0)
+			rc = tr_error_set(err, TR_EUSAGE, "no query given; "
+			    "the queries with windows: %s", names);
+		else
+			rc = tr_error_set(err, TR_EUSAGE, "%s '%s'%s; the "
+			    "queries with windows: %s",
+			    tr_query_find(argv[0]) == NULL ? "no query" :
+			    "query", argv[0], tr_query_find(argv[0]) == NULL ?
+			    "" : " has no windows", names);
+		free(names);
+		free(argv);
+		return (rc);
+	}
+	if ((mf = open_memstream(&doc, &len)) == NULL) {
+		free(argv);
+		return (tr_error_set(err, TR_EIO, "open_memstream: %s",
+		    strerror(errno)));
+	}
+	out = tr_out_new(mf, TR_OUT_JSON);
+	tr_out_set_notes(out, NULL, NULL);
+	rc = q->run(db, argc, argv, out, err);
+	tr_out_free(out);
+	if (fclose(mf) != 0 && rc == 0)
+		rc = tr_error_set(err, TR_EIO, "open_memstream: %s",
+		    strerror(errno));
+	if (rc == 0)
+		rc = collect_windows(q, doc, len, w, n, notes, err);
+	free(doc);
+	free(argv);
 	return (rc);
 }

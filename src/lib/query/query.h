@@ -8,6 +8,7 @@
 #include "store/db.h"
 #include "base/error.h"
 #include "base/out.h"
+#include "query/sel.h"
 
 struct tr_query {
 	const char	*name;
@@ -28,6 +29,12 @@ struct tr_query {
 	 * for the others trace-query prints the usage and the summary.
 	 */
 	void		 (*help)(void);
+	/*
+	 * A windowed analysis: the name of its result set whose rows are
+	 * time windows, with columns start_ns and end_ns (store ns,
+	 * [start, end)), for tr_query_windows(); NULL for the others.
+	 */
+	const char	*windows;
 };
 
 /* NULL-terminated, sorted by name. */
@@ -49,5 +56,21 @@ void			 tr_query_notes(struct tr_out *, const char *lines);
  */
 int	tr_query_sql(struct tr_db *, const char *sql, struct tr_out *,
 	    struct tr_error *);
+
+/*
+ * The windows of a windowed analysis (trace-flame --during): run the
+ * query 'text', a query name and its arguments as a shell would split
+ * them ("gpu-idle --threshold 20"; quotes and backslashes work), and
+ * collect the start_ns and end_ns of the rows of its result set
+ * q->windows, in its order.  '*w' (n of them; not NULL even when none) is
+ * owned by the caller, and so is '*notes': the query's notes, one a line,
+ * or NULL for none.  Returns 0, or -1 with 'err' set: TR_EUSAGE for
+ * no query, an unknown one or one without windows (naming those with
+ * windows), else the query's own error.
+ */
+int	tr_query_windows(struct tr_db *, const char *text,
+	    struct tr_window **w, size_t *n, char **notes, struct tr_error *);
+/* "a, b, c": the names of the windowed queries; owned by the caller. */
+char	*tr_query_window_names(void);
 
 #endif

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "query/sel.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,11 +70,11 @@ static const struct {
 void
 tr_sel_init(struct tr_sel *s, int accept)
 {
+	/* Nothing allocated: the notes come with tr_sel_resolve(). */
 	memset(s, 0, sizeof *s);
 	s->accept = accept;
 	s->pid = s->tid = s->goid = s->gpu = -1;
-	tr_buf_init(&s->notes);
-	tr_buf_init(&s->snapshot_notes);
+	s->event_id = -1;
 }
 
 void
@@ -83,6 +84,7 @@ tr_sel_release(struct tr_sel *s)
 	free(s->profile_ids);
 	free(s->pid_threads);
 	free(s->profiles);
+	free(s->windows);
 	tr_buf_release(&s->notes);
 	tr_buf_release(&s->snapshot_notes);
 	memset(s, 0, sizeof *s);
@@ -91,11 +93,14 @@ tr_sel_release(struct tr_sel *s)
 void
 tr_sel_copy(struct tr_sel *d, const struct tr_sel *s)
 {
+	assert(d != s);
+	tr_sel_release(d);
 	tr_sel_init(d, s->accept);
-	d->sources = tr_xcalloc(s->nsources + 1, sizeof *d->sources);
-	if (s->nsources > 0)
+	if (s->nsources > 0) {
+		d->sources = tr_xcalloc(s->nsources, sizeof *d->sources);
 		memcpy(d->sources, s->sources,
 		    s->nsources * sizeof *s->sources);
+	}
 	d->nsources = s->nsources;
 	d->type = s->type;
 	d->event = s->event;
@@ -436,37 +441,27 @@ ints(struct tr_db *db, const char *sql, int64_t arg, const char *text,
 	return (0);
 }
 
-/* One integer; *found 0 when there is no row or it is NULL. */
-static int
-one_int(struct tr_db *db, const char *sql, int64_t arg, const char *text,
-    int64_t *v, int *found, struct tr_error *err)
-{
-	int64_t	*all;
-	size_t	 n;
+/* At most this many items in a list of choices, then the count. */
+#define MAX_CHOICES	20
 
-	*found = 0;
-	*v = 0;
-	if (ints(db, sql, arg, text, &all, &n, err) != 0)
-		return (-1);
-	if (n > 0) {
-		*v = all[0];
-		*found = 1;
-	}
-	free(all);
-	return (0);
-}
-
-/* "1-3, 7" from sorted ids. */
+/*
+ * "1-3, 7" from sorted ids: at most MAX_CHOICES items (a range is one),
+ * then ", ... (N in all)".
+ */
 static void
 add_ranges(struct tr_buf *b, const int64_t *v, size_t n)
 {
-	size_t	i, j;
+	size_t	i, j, k = 0;
 
 	if (n == 0)
 		tr_buf_adds(b, "none");
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j] == v[j - 1] + 1; j++)
 			;
+		if (k++ == MAX_CHOICES) {
+			tr_buf_printf(b, ", ... (%zu in all)", n);
+			break;
+		}
 		if (i > 0)
 			tr_buf_adds(b, ", ");
 		tr_buf_printf(b, "%" PRId64, v[i]);
@@ -475,34 +470,51 @@ add_ranges(struct tr_buf *b, const int64_t *v, size_t n)
 	}
 }
 
-/* "a, b, c" of column 0 (at most 20, then "..."); a new string. */
+/*
+ * "a, b, c" of column 0 (at most MAX_CHOICES, then ", ... (N in all)");
+ * a new string.  With 'ids' column 0 holds integers, sorted, given as
+ * ranges (add_ranges()).
+ */
 static char *
-text_list(struct tr_db *db, const char *sql, struct tr_error *err)
+choice_list(struct tr_db *db, const char *sql, int ids, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct tr_buf	 b;
-	int		 rc, k = 0;
+	int64_t		*v = NULL;
+	size_t		 k = 0;
+	int		 rc;
 
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (NULL);
 	tr_buf_init(&b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (k == 20) {
-			tr_buf_adds(&b, ", ...");
-			break;
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (ids) {
+			v = tr_xrealloc(v, (k + 1) * sizeof *v);
+			v[k] = sqlite3_column_int64(st, 0);
+		} else if (k < MAX_CHOICES) {
+			if (k > 0)
+				tr_buf_adds(&b, ", ");
+			tr_buf_adds(&b, (const char *)
+			    sqlite3_column_text(st, 0));
 		}
-		if (k++ > 0)
-			tr_buf_adds(&b, ", ");
-		tr_buf_adds(&b, (const char *)sqlite3_column_text(st, 0));
+		k++;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE) {
+		free(v);
 		tr_buf_release(&b);
 		tr_db_error(db, err, "cannot read the store");
 		return (NULL);
 	}
-	if (k == 0)
+	if (ids)
+		add_ranges(&b, v, k);
+	else if (k == 0)
 		tr_buf_adds(&b, "none");
+	else if (k > MAX_CHOICES)
+		tr_buf_printf(&b, ", ... (%zu in all)", k);
+	free(v);
 	return (b.data);
 }
 
@@ -541,8 +553,23 @@ int
 tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
     int64_t *wall_offset, struct tr_error *err)
 {
-	int64_t	v, other;
+	static const char *const wall_sql[] = {
+		/* A wall-clock source placed on the timeline. */
+		"SELECT -clock_offset FROM source WHERE clock = 'wall' AND "
+		"align_method IS NOT NULL ORDER BY id LIMIT 1",
+		/* Wall/monotonic pairs of clock.json, perf's reference time. */
+		"SELECT json_extract(meta, '$.pairs[0].wall_ns') - "
+		"json_extract(meta, '$.pairs[0].mono_ns') - clock_offset FROM "
+		"source WHERE format = 'clock-json' AND json_type(meta, "
+		"'$.pairs[0].wall_ns') = 'integer' ORDER BY id LIMIT 1",
+		"SELECT json_extract(meta, '$.reference_time.tod_ns') - "
+		"json_extract(meta, '$.reference_time.clock_ns') - clock_offset "
+		"FROM source WHERE json_type(meta, '$.reference_time.tod_ns') = "
+		"'integer' ORDER BY id LIMIT 1"
+	};
+	int64_t	v = 0, other;
 	int	found;
+	size_t	i;
 
 	*origin = 0;
 	*has_wall = 0;
@@ -552,40 +579,27 @@ tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
 	 * monotonic or perf clock, or placed by trace-align); when none
 	 * is, of any source.
 	 */
-	if (one_int(db, "SELECT min(ts_min) FROM source WHERE ts_min IS NOT "
-	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
-	    "'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)", -1, NULL,
-	    origin, &found, err) != 0)
+	if ((found = tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
+	    "ts_min IS NOT NULL AND (align_method IS NOT NULL OR clock IN "
+	    "('monotonic', 'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)",
+	    NULL, 0, origin, err)) < 0)
 		return (-1);
-	if (!found && one_int(db, "SELECT min(ts_min) FROM source WHERE "
+	if (!found && tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
 	    "ts_min IS NOT NULL AND NOT (clock = 'wall' AND ts_min <= 0)",
-	    -1, NULL, origin, &found, err) != 0)
+	    NULL, 0, origin, err) < 0)
 		return (-1);
-	/* A wall-clock source placed on the timeline: store - offset. */
-	if (one_int(db, "SELECT -clock_offset FROM source WHERE clock = "
-	    "'wall' AND align_method IS NOT NULL ORDER BY id LIMIT 1", -1,
-	    NULL, &v, &found, err) != 0)
-		return (-1);
-	/* Wall/monotonic pairs of clock.json, perf's reference time. */
-	if (!found && one_int(db, "SELECT json_extract(meta, "
-	    "'$.pairs[0].wall_ns') - json_extract(meta, "
-	    "'$.pairs[0].mono_ns') - clock_offset FROM source WHERE format = "
-	    "'clock-json' AND json_type(meta, '$.pairs[0].wall_ns') = "
-	    "'integer' ORDER BY id LIMIT 1", -1, NULL, &v, &found, err) != 0)
-		return (-1);
-	if (!found && one_int(db, "SELECT json_extract(meta, "
-	    "'$.reference_time.tod_ns') - json_extract(meta, "
-	    "'$.reference_time.clock_ns') - clock_offset FROM source WHERE "
-	    "json_type(meta, '$.reference_time.tod_ns') = 'integer' ORDER BY "
-	    "id LIMIT 1", -1, NULL, &v, &found, err) != 0)
-		return (-1);
+	/* Store ns to wall ns: store - offset. */
+	for (i = found = 0; !found && i < sizeof wall_sql / sizeof *wall_sql;
+	    i++)
+		if ((found = tr_db_int_arg(db, wall_sql[i], NULL, 0, &v,
+		    err)) < 0)
+			return (-1);
 	/* Only wall-clock sources, none moved: the timeline is UTC. */
 	if (!found) {
-		if (one_int(db, "SELECT count(*) FROM source WHERE ts_min IS "
-		    "NOT NULL AND clock <> 'wall'", -1, NULL, &other, &found,
-		    err) != 0 || one_int(db, "SELECT count(*) FROM source "
-		    "WHERE clock = 'wall' AND ts_min > 0", -1, NULL, &v,
-		    &found, err) != 0)
+		if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS "
+		    "NOT NULL AND clock <> 'wall'", &other, err) != 0 ||
+		    tr_db_int(db, "SELECT count(*) FROM source WHERE clock = "
+		    "'wall' AND ts_min > 0", &v, err) != 0)
 			return (-1);
 		found = other == 0 && v > 0;
 		v = 0;
@@ -644,27 +658,30 @@ check_sources(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	return (i < s->nsources ? -1 : 0);
 }
 
-/* Whether 'sql' (?1: 'text' or 'arg') returns a row; -1 on error. */
+/*
+ * Whether 'sql' (?1: 'text' or 'arg') returns a row whose first column is
+ * not NULL; -1 on error.
+ */
 static int
 exists(struct tr_db *db, const char *sql, int64_t arg, const char *text,
     struct tr_error *err)
 {
 	int64_t	v;
-	int	found;
 
-	if (one_int(db, sql, arg, text, &v, &found, err) != 0)
-		return (-1);
-	return (found);
+	return (tr_db_int_arg(db, sql, text, arg, &v, err));
 }
 
-/* Fail with "WHAT; LABEL: the list that 'list_sql' gives". */
+/*
+ * Fail with "WHAT; LABEL: the list that 'list_sql' gives" (integers as
+ * ranges when 'ids'; choice_list()).
+ */
 static int
 no_such(struct tr_db *db, struct tr_error *err, const char *list_sql,
-    const char *label, const char *what)
+    int ids, const char *label, const char *what)
 {
 	char	*list;
 
-	if ((list = text_list(db, list_sql, err)) == NULL)
+	if ((list = choice_list(db, list_sql, ids, err)) == NULL)
 		return (-1);
 	tr_error_set(err, TR_EDATA, "%s; %s: %s", what, label, list);
 	free(list);
@@ -680,15 +697,19 @@ check_event(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 
 	if (s->event == NULL)
 		return (0);
+	/* 0 (no sample matches) when the store has no such string. */
+	if ((r = tr_db_str_id(db, s->event, &s->event_id, err)) < 0)
+		return (-1);
 	/* A pprof sample index ("0") is checked by the pprof engine. */
 	if (strspn(s->event, "0123456789") == strlen(s->event))
 		return (0);
 	tr_buf_init(&b);
-	tr_buf_adds(&b, "SELECT 1 FROM sample WHERE event_id = (SELECT id "
-	    "FROM str WHERE s = ?1)");
-	src_cond(s, &b, "source_id");
-	tr_buf_adds(&b, " LIMIT 1");
-	r = exists(db, b.data, -1, s->event, err);
+	if (r == 1) {
+		tr_buf_adds(&b, "SELECT 1 FROM sample WHERE event_id = ?1");
+		src_cond(s, &b, "source_id");
+		tr_buf_adds(&b, " LIMIT 1");
+		r = exists(db, b.data, s->event_id, NULL, err);
+	}
 	if (r == 0) {
 		tr_buf_reset(&b);
 		tr_buf_adds(&b, "SELECT e.s FROM str e WHERE e.id IN (SELECT "
@@ -696,7 +717,7 @@ check_event(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		src_cond(s, &b, "source_id");
 		tr_buf_adds(&b, ") ORDER BY 1");
 		snprintf(what, sizeof what, "no event '%s'", s->event);
-		no_such(db, err, b.data, "events", what);
+		no_such(db, err, b.data, 0, "events", what);
 	}
 	tr_buf_release(&b);
 	return (r == 1 ? 0 : -1);
@@ -721,7 +742,7 @@ check_type(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		src_cond(s, &b, "source_id");
 		tr_buf_adds(&b, " ORDER BY 1");
 		snprintf(what, sizeof what, "no profile type '%s'", s->type);
-		no_such(db, err, b.data, "types", what);
+		no_such(db, err, b.data, 0, "types", what);
 	}
 	tr_buf_release(&b);
 	return (r == 1 ? 0 : -1);
@@ -738,7 +759,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE tid = ?1", s->tid,
 		    NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
-			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1",
+			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1", 1,
 			    "tids", (snprintf(what, sizeof what, "no thread %s",
 			    num), what)));
 	}
@@ -747,7 +768,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	    -1, s->comm, err)) != 1)
 		return (r < 0 ? -1 : no_such(db, err, "SELECT name FROM thread "
 		    "UNION SELECT name FROM process WHERE name IS NOT NULL "
-		    "ORDER BY 1", "commands", (snprintf(what, sizeof what,
+		    "ORDER BY 1", 0, "commands", (snprintf(what, sizeof what,
 		    "no command '%s'", s->comm), what)));
 	if (s->goid >= 0) {
 		snprintf(num, sizeof num, "%" PRId64, s->goid);
@@ -756,7 +777,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "ref FROM track WHERE kind = '" TR_TRACK_GOROUTINE
-			    "' ORDER BY ref", "goroutines", (snprintf(what,
+			    "' ORDER BY ref", 1, "goroutines", (snprintf(what,
 			    sizeof what, "no goroutine %s", num), what)));
 	}
 	if (s->gpu >= 0) {
@@ -766,7 +787,7 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    s->gpu, NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
 			    "ref FROM track WHERE kind = '" TR_TRACK_GPU
-			    "' ORDER BY ref",
+			    "' ORDER BY ref", 1,
 			    "GPUs", (snprintf(what, sizeof what, "no GPU %s",
 			    num), what)));
 	}
@@ -905,7 +926,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		else
 			snprintf(what, sizeof what, "no pid %s", num);
 		no_such(db, err, "SELECT DISTINCT pid FROM process ORDER BY 1",
-		    "pids", what);
+		    1, "pids", what);
 		goto fail;
 	}
 	if (s->npid_threads > nknown) {
@@ -1026,22 +1047,60 @@ has_id(const int64_t *v, size_t n, int64_t id)
 	return (bsearch(&id, v, n, sizeof *v, cmp_i64) != NULL);
 }
 
+/*
+ * "N TYPE snapshots in the selection; using the last, ...": when it was
+ * taken from the store's start, or, for a source not on the timeline
+ * ('wall' >= 0: its own wall clock, ns since the epoch), in UTC.
+ */
+static void
+snapshot_note(struct tr_sel *s, size_t n, const char *type, int64_t id,
+    int64_t source, int64_t ts, int64_t wall)
+{
+	struct tr_civil	c;
+
+	tr_buf_printf(&s->snapshot_notes, "%zu %s snapshots in the "
+	    "selection; using the last, profile %" PRId64 " (source %" PRId64
+	    ", ", n, type, id, source);
+	if (wall >= 0) {
+		tr_civil_from_utc(wall, &c);
+		tr_buf_printf(&s->snapshot_notes, "taken %04d-%02d-%02dT"
+		    "%02d:%02d:%02d.%03dZ by its wall clock; not on the store's "
+		    "timeline before trace-align", c.year, c.mon, c.day, c.hour,
+		    c.min, c.sec, (int)(c.nsec / 1000000));
+	} else
+		tr_buf_printf(&s->snapshot_notes, "at %.3fs",
+		    (double)(ts - s->origin) / 1e9);
+	tr_buf_adds(&s->snapshot_notes, "); --snapshots all sums them\n");
+}
+
 /* The selected profiles, the last snapshot of each type by default. */
 static int
 resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct {
-		int64_t	 id, source, ts, dur;
+		int64_t	 id, source, ts, dur, wall;
 		char	*type;
 	}		*p = NULL;
 	size_t		 n = 0, i, j, k, nsame;
-	int64_t		 ts, end;
+	int64_t		 ts, end, timeline;
 	int		 rc, keep, all;
 
-	if ((st = tr_db_prepare(db, "SELECT id, source_id, coalesce(ts, 0), "
-	    "max(coalesce(dur, 0), 0), type FROM profile ORDER BY "
-	    "coalesce(ts, 0), id", err)) == NULL)
+	/*
+	 * Whether some source is on the timeline: then a wall-clock source
+	 * that trace-align has not placed is off it, and its times are
+	 * said as wall-clock times, not from the store's start.
+	 */
+	if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS NOT "
+	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
+	    "'perf'))", &timeline, err) != 0)
+		return (-1);
+	if ((st = tr_db_prepare(db, "SELECT p.id, p.source_id, "
+	    "coalesce(p.ts, 0), max(coalesce(p.dur, 0), 0), p.type, "
+	    "CASE WHEN s.clock = 'wall' AND s.align_method IS NULL THEN "
+	    "coalesce(p.ts, 0) - s.clock_offset END FROM profile p JOIN "
+	    "source s ON s.id = p.source_id ORDER BY coalesce(p.ts, 0), p.id",
+	    err)) == NULL)
 		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t	id = sqlite3_column_int64(st, 0);
@@ -1064,6 +1123,8 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		p[n].id = id;
 		p[n].source = src;
 		p[n].ts = ts;
+		p[n].wall = timeline > 0 && sqlite3_column_type(st, 5) !=
+		    SQLITE_NULL ? sqlite3_column_int64(st, 5) : -1;
 		p[n].type = tr_xstrdup(type);
 		n++;
 	}
@@ -1107,15 +1168,9 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 					nsame += strcmp(p[k].type,
 					    p[i].type) == 0;
 				if (nsame > 0)
-					tr_buf_printf(&s->snapshot_notes,
-					    "%zu %s "
-					    "snapshots in the selection; using "
-					    "the last, profile %" PRId64 " "
-					    "(source %" PRId64 ", at %.3fs); "
-					    "--snapshots all sums them\n",
-					    nsame + 1, p[i].type, p[i].id,
-					    p[i].source, (double)(p[i].ts -
-					    s->origin) / 1e9);
+					snapshot_note(s, nsame + 1, p[i].type,
+					    p[i].id, p[i].source, p[i].ts,
+					    p[i].wall);
 			}
 		}
 		if (keep)
@@ -1139,14 +1194,14 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	free(s->profile_ids);
 	s->pid_threads = s->profiles = s->profile_ids = NULL;
 	s->npid_threads = s->nprofiles = s->nprofile_ids = 0;
-	tr_buf_reset(&s->notes);
-	tr_buf_reset(&s->snapshot_notes);
+	s->event_id = -1;
+	tr_buf_release(&s->notes);
+	tr_buf_release(&s->snapshot_notes);
+	tr_buf_init(&s->notes);
+	tr_buf_init(&s->snapshot_notes);
 	/* One snapshot of the store for every read below. */
-	if (sqlite3_get_autocommit(db->sq)) {
-		if (tr_db_exec(db, "BEGIN", err) != 0)
-			return (-1);
-		began = 1;
-	}
+	if (tr_db_read_begin(db, &began, err) != 0)
+		return (-1);
 	if (tr_sel_store_origin(db, &s->origin, &has_wall, &off, err) != 0)
 		goto out;
 	s->has_from = s->from_text != NULL;
@@ -1173,8 +1228,7 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	rc = 0;
 out:
 	free(zone);
-	if (began)
-		tr_db_exec(db, "COMMIT", NULL);
+	tr_db_read_end(db, began);
 	return (rc);
 }
 
@@ -1216,8 +1270,7 @@ tr_sel_sample_where(const struct tr_sel *s, struct tr_buf *b)
 		tr_buf_adds(b, ")");
 	}
 	if (s->event != NULL)
-		tr_buf_adds(b, " AND s.event_id = (SELECT id FROM str WHERE "
-		    "s = :sel_event)");
+		tr_buf_adds(b, " AND s.event_id = :sel_event");
 	if (s->pid >= 0)
 		add_in(b, "s.thread_id", s->pid_threads, s->npid_threads);
 	if (s->tid >= 0)
@@ -1245,6 +1298,10 @@ tr_sel_sample_where(const struct tr_sel *s, struct tr_buf *b)
 		    "(CAST(j.value AS TEXT) = :sel_lv%d OR (j.type = 'array' "
 		    "AND EXISTS (SELECT 1 FROM json_each(j.value) k WHERE "
 		    "CAST(k.value AS TEXT) = :sel_lv%d))))", i, i, i);
+	if (s->has_windows)
+		tr_buf_printf(b, " AND s.ts IS NOT NULL AND %str_sel_in_"
+		    "windows(:sel_windows, s.ts)",
+		    s->windows_exclude ? "NOT " : "");
 }
 
 static void
@@ -1272,14 +1329,15 @@ tr_sel_bind(const struct tr_sel *s, sqlite3_stmt *st)
 	const char	*eq;
 	int		 i;
 
-	if (s->event != NULL)
-		bind_text(st, ":sel_event", s->event, -1);
+	bind_int(st, ":sel_event", s->event_id);
 	if (s->comm != NULL)
 		bind_text(st, ":sel_comm", s->comm, -1);
 	bind_int(st, ":sel_tid", s->tid);
 	bind_int(st, ":sel_goid", s->goid);
 	bind_int(st, ":sel_from", s->from);
 	bind_int(st, ":sel_to", s->to);
+	if ((i = sqlite3_bind_parameter_index(st, ":sel_windows")) > 0)
+		sqlite3_bind_pointer(st, i, (void *)s, "tr_sel", NULL);
 	for (i = 0; i < s->nlabels; i++) {
 		eq = strchr(s->labels[i], '=');
 		snprintf(name, sizeof name, ":sel_lk%d", i);
@@ -1330,4 +1388,83 @@ tr_sel_names(const struct tr_sel *s, size_t *n)
 		if (s->accept & sel_opts[i].bit)
 			v[(*n)++] = sel_opts[i].name;
 	return (v);
+}
+
+/* Time windows (trace-flame --during). */
+
+static int
+window_cmp(const void *va, const void *vb)
+{
+	const struct tr_window	*a = va, *b = vb;
+
+	if (a->start != b->start)
+		return (a->start < b->start ? -1 : 1);
+	return (a->end < b->end ? -1 : a->end > b->end);
+}
+
+int
+tr_sel_in_windows(const struct tr_sel *s, int64_t ts)
+{
+	size_t	lo = 0, hi = s->nwindows, mid;
+
+	/* The last window starting at or before ts. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->windows[mid].start <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo > 0 && ts < s->windows[lo - 1].end);
+}
+
+/* tr_sel_in_windows(:sel_windows, ts): the selection is bound by pointer. */
+static void
+sql_in_windows(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct tr_sel	*s;
+
+	(void)argc;
+	if ((s = sqlite3_value_pointer(argv[0], "tr_sel")) == NULL) {
+		sqlite3_result_error(ctx, "tr_sel_in_windows: no selection",
+		    -1);
+		return;
+	}
+	if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int(ctx,
+		    tr_sel_in_windows(s, sqlite3_value_int64(argv[1])));
+}
+
+int
+tr_sel_set_windows(struct tr_sel *s, struct tr_db *db,
+    const struct tr_window *w, size_t n, int exclude, struct tr_error *err)
+{
+	size_t	i, k;
+
+	if (sqlite3_create_function(db->sq, "tr_sel_in_windows", 2,
+	    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_in_windows, NULL,
+	    NULL) != SQLITE_OK)
+		return (tr_error_set(err, TR_EDATA, "cannot register the "
+		    "windows function: %s", sqlite3_errmsg(db->sq)));
+	free(s->windows);
+	s->windows = tr_xcalloc(n + 1, sizeof *s->windows);
+	for (i = k = 0; i < n; i++)
+		if (w[i].end > w[i].start)
+			s->windows[k++] = w[i];
+	if (k > 0)
+		qsort(s->windows, k, sizeof *s->windows, window_cmp);
+	/* Merge overlapping and touching windows: each sample counts once. */
+	for (i = 0, n = k, k = 0; i < n; i++) {
+		if (k > 0 && s->windows[i].start <= s->windows[k - 1].end) {
+			if (s->windows[i].end > s->windows[k - 1].end)
+				s->windows[k - 1].end = s->windows[i].end;
+		} else
+			s->windows[k++] = s->windows[i];
+	}
+	s->nwindows = k;
+	s->has_windows = 1;
+	s->windows_exclude = exclude;
+	return (0);
 }

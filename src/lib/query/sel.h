@@ -31,6 +31,11 @@
 
 #define TR_SEL_MAXLABELS	8
 
+/* A time window [start, end) in store ns. */
+struct tr_window {
+	int64_t	start, end;
+};
+
 /* Which of the options a command accepts (a mask of these). */
 #define TR_SEL_SOURCE	0x0001	/* --source ID[,ID|A-B...] (-s) */
 #define TR_SEL_TYPE	0x0002	/* --type cpu|heap|block|... */
@@ -75,6 +80,8 @@ struct tr_sel {
 	int		 has_from, has_to;
 	int64_t		 from, to;	/* absolute store ns, [from, to) */
 	int64_t		 origin;	/* the store's start (store ns) */
+	int64_t		 event_id;	/* --event's str id; 0: none, -1:
+					   not resolved */
 	int64_t		*profile_ids;	/* --profile, sorted */
 	size_t		 nprofile_ids;
 	/*
@@ -91,20 +98,42 @@ struct tr_sel {
 	 */
 	int64_t		*profiles;
 	size_t		 nprofiles;
-	/* Notes for stderr, one a line ("" when none); owned. */
+	/*
+	 * Notes for stderr, one a line ("" when none); owned.  Set by
+	 * tr_sel_resolve() (data NULL before).
+	 */
 	struct tr_buf	 notes;
 	/*
 	 * The same for snapshot profiles reduced to the last one, for the
 	 * commands that read those profiles to print.
 	 */
 	struct tr_buf	 snapshot_notes;
+	/*
+	 * Time windows, set by tr_sel_set_windows() (trace-flame --during):
+	 * the samples taken are those with a time stamp inside one of them,
+	 * or, with windows_exclude, outside all of them.
+	 */
+	int		 has_windows;
+	int		 windows_exclude;
+	struct tr_window *windows;	/* sorted, disjoint; owned */
+	size_t		 nwindows;
 };
 
+/*
+ * Set up an empty selection taking the options in 'accept'.  It
+ * allocates nothing, so a selection that was only initialised needs no
+ * tr_sel_release() (one is harmless), and a tool may keep it on the
+ * stack and exit at a usage error; what tr_sel_option() and
+ * tr_sel_resolve() allocate is freed by tr_sel_release(), which leaves
+ * it zeroed (initialise it again to reuse it).
+ */
 void	tr_sel_init(struct tr_sel *, int accept);
 void	tr_sel_release(struct tr_sel *);
 /*
- * Copy the options of 'src' (not what was resolved) into 'dst', which is
- * initialised here; the strings stay borrowed from the command line.
+ * Make 'dst', an initialised selection (tr_sel_init(), possibly used and
+ * resolved since), a copy of the options of 'src' (not what was
+ * resolved): what 'dst' held is released first.  The strings stay
+ * borrowed from the command line.  'dst' must not be 'src'.
  */
 void	tr_sel_copy(struct tr_sel *dst, const struct tr_sel *src);
 
@@ -209,5 +238,20 @@ char	*tr_sel_store_zone(struct tr_db *, const char *tz);
 int	tr_sel_parse_time(const char *opt, const char *text, int64_t origin,
 	    int has_wall, int64_t wall_offset, const char *zone, int64_t *ns,
 	    struct tr_error *);
+
+/*
+ * Restrict the samples of 'sel' to the time windows 'w' (n of them, any
+ * order, overlapping ones merged; copied), or with 'exclude' to the
+ * samples outside all of them.  Either way a sample without a time stamp
+ * (pprof) is not taken: it cannot be placed.  tr_sel_sample_where()
+ * then adds the condition, through an SQL function registered here on
+ * 'db' (the one the statements are prepared on).  A window whose end is
+ * not after its start is empty.  Returns 0, or -1 with 'err' set.
+ */
+int	tr_sel_set_windows(struct tr_sel *, struct tr_db *,
+	    const struct tr_window *w, size_t n, int exclude,
+	    struct tr_error *);
+/* Whether 'ts' (store ns) is in one of the windows of 'sel'. */
+int	tr_sel_in_windows(const struct tr_sel *, int64_t ts);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "base/util.h"
 #include "store/writer.h"
 
@@ -96,10 +97,14 @@ reason_kind(const char *s)
 		const char	*s;
 		int		 kind;
 	} r[] = {
-		{ "chan recv", TR_DK_CHAN }, { "chan send", TR_DK_CHAN },
-		{ "select", TR_DK_CHAN }, { "sync", TR_DK_SYNC },
-		{ "cond", TR_DK_SYNC }, { "syscall", TR_DK_SYSCALL },
-		{ "net", TR_DK_NET }, { "sleep", TR_DK_SLEEP },
+		{ TR_GO_REASON_CHAN_RECV, TR_DK_CHAN },
+		{ TR_GO_REASON_CHAN_SEND, TR_DK_CHAN },
+		{ TR_GO_REASON_SELECT, TR_DK_CHAN },
+		{ TR_GO_REASON_SYNC, TR_DK_SYNC },
+		{ TR_GO_REASON_COND, TR_DK_SYNC },
+		{ TR_GO_REASON_SYSCALL, TR_DK_SYSCALL },
+		{ TR_GO_REASON_NET, TR_DK_NET },
+		{ TR_GO_REASON_SLEEP, TR_DK_SLEEP },
 	};
 	size_t	i;
 
@@ -112,17 +117,17 @@ reason_kind(const char *s)
 static int
 name_cls(const char *s)
 {
-	if (strcmp(s, "running") == 0)
+	if (strcmp(s, TR_GO_STATE_RUNNING) == 0)
 		return (N_RUNNING);
-	if (strcmp(s, "runnable") == 0)
+	if (strcmp(s, TR_GO_STATE_RUNNABLE) == 0)
 		return (N_RUNNABLE);
-	if (strcmp(s, "blocked") == 0)
+	if (strcmp(s, TR_GO_STATE_BLOCKED) == 0)
 		return (N_BLOCKED);
-	if (strcmp(s, "GC") == 0)
+	if (strcmp(s, TR_GO_GC) == 0)
 		return (N_GC);
-	if (strcmp(s, "sweep") == 0)
+	if (strcmp(s, TR_GO_SWEEP) == 0)
 		return (N_SWEEP);
-	if (strcmp(s, "mark assist") == 0)
+	if (strcmp(s, TR_GO_ASSIST) == 0)
 		return (N_ASSIST);
 	return (N_NONE);
 }
@@ -489,13 +494,13 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	int		 type;
 	int64_t		 created;
 
-	if (strcmp(kind, "goroutine") == 0)
+	if (strcmp(kind, TR_TRACK_GOROUTINE) == 0)
 		type = T_GOROUTINE;
-	else if (strcmp(kind, "go-gc") == 0)
+	else if (strcmp(kind, TR_TRACK_GO_GC) == 0)
 		type = T_GC;
-	else if (strcmp(kind, "go-stw") == 0)
+	else if (strcmp(kind, TR_TRACK_GO_STW) == 0)
 		type = T_STW;
-	else if (strcmp(kind, "go-proc") == 0)
+	else if (strcmp(kind, TR_TRACK_GO_PROC) == 0)
 		type = T_PROC;
 	else
 		return (0);
@@ -1013,8 +1018,9 @@ tr_derived_rebuild(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	d = tr_derived_new(db, source_id);
 	f.d = d;
 	st = tr_db_prepare(db, "SELECT id, kind, ref, meta FROM track "
-	    "WHERE source_id = ?1 AND kind IN ('goroutine', 'go-gc', "
-	    "'go-stw', 'go-proc') ORDER BY id", err);
+	    "WHERE source_id = ?1 AND kind IN ('" TR_TRACK_GOROUTINE "', '"
+	    TR_TRACK_GO_GC "', '" TR_TRACK_GO_STW "', '" TR_TRACK_GO_PROC
+	    "') ORDER BY id", err);
 	if (st == NULL)
 		goto fail;
 	sqlite3_bind_int64(st, 1, source_id);

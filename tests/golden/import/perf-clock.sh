@@ -4,11 +4,12 @@
 # 445.312398676 s is 445312398676 ns), and the header's clockid, reference
 # time (wall and perf clock at one instant, in ns), perf version, cmdline
 # and event names are kept in the source's metadata.  Without the header
-# the clock is perf's own ('perf').
+# the clock is perf's own ('perf').  (The second is another rendering of
+# the same recording, imported with --keep-same-samples.)
 cat data/perf/local-perf6.1/burn-kmono-header-clock-lines.txt >mono.txt
 gzip -dc data/perf/local-perf6.1/burn-kmono-default.perf.txt.gz >>mono.txt
 trace-import -q mono.txt || exit 1
-trace-import -q -H traced-host \
+trace-import -q -H traced-host --keep-same-samples \
     data/perf/local-perf6.1/burn-kmono-ns-F-comm_pid_tid_cpu_time_event_period_ip_sym_dso.perf.txt.gz ||
     exit 1
 trace-query sql "SELECT id, format_version, clock, host, ts_min, ts_max

@@ -4,11 +4,12 @@
 # (a lone number is the tid), and the frames its fields carry (the DSO,
 # symbol offsets stripped, file:line from srcline, the sampled frame only
 # with -G).  With tod, the first and last wall times are kept next to
-# their perf times.  Last, the first sample's stack in each.
+# their perf times.  Last, the first sample's stack in each.  (Each is
+# imported with --keep-same-samples: they are one recording.)
 for v in default ns-F-comm_pid_tid_cpu_time_event_period_ip_sym_dso \
     F-with-tod F-comm_tid_time_ip_sym_srcline G-nocallchain; do
-	trace-import -q "data/perf/local-perf6.1/burn-kmono-$v.perf.txt.gz" ||
-	    exit 1
+	trace-import -q --keep-same-samples \
+	    "data/perf/local-perf6.1/burn-kmono-$v.perf.txt.gz" || exit 1
 done
 trace-query sql "SELECT source_id, count(*) AS samples, sum(value) AS
     value, min(ts) AS first, max(ts) AS last, count(DISTINCT cpu) AS cpus,
