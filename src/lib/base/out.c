@@ -273,6 +273,25 @@ fmt_bytes(double b)
 	return (scaled(b, 1024, u, 7, 3));
 }
 
+char *
+tr_out_unit_text(enum tr_out_unit u, double v)
+{
+	switch (u) {
+	case TR_UNIT_NS:
+		return (fmt_duration(v));
+	case TR_UNIT_BYTES:
+		return (fmt_bytes(v));
+	case TR_UNIT_PERCENT:
+		return (tr_xasprintf("%.1f%%", v));
+	case TR_UNIT_SHARE:
+		return (tr_xasprintf("%.1f%%", 100 * v));
+	case TR_UNIT_TS:
+	case TR_UNIT_NONE:
+		break;
+	}
+	return (tr_xasprintf("%.15g", v));
+}
+
 static char *
 fmt_percent(double p)
 {
@@ -408,6 +427,15 @@ void
 tr_out_text(struct tr_out *o, const char *s)
 {
 	put_cell(o, s ? tr_xstrdup(s) : NULL, 0);
+}
+
+void
+tr_out_json(struct tr_out *o, const char *json, const char *text)
+{
+	if (o->fmt == TR_OUT_JSON)
+		put_cell(o, json ? tr_xstrdup(json) : NULL, 3);
+	else
+		put_cell(o, text ? tr_xstrdup(text) : NULL, 0);
 }
 
 void
@@ -563,7 +591,8 @@ tr_out_end_row(struct tr_out *o)
 			fputc(':', o->f);
 			if (c->text == NULL)
 				fputs("null", o->f);
-			else if (c->numeric == 1)
+			else if (c->numeric == 1 || c->numeric == 3)
+				/* 3: JSON text of tr_out_json(), as is. */
 				fputs(c->text, o->f);
 			else if (c->numeric == 2)
 				/* A real stays a real: 2.0, not 2. */

@@ -34,6 +34,14 @@ void		 tr_out_int(struct tr_out *, int64_t);
 void		 tr_out_real(struct tr_out *, double);
 void		 tr_out_text(struct tr_out *, const char *);
 void		 tr_out_null(struct tr_out *);
+/*
+ * A cell that is a JSON value (an array, an object) in JSON output,
+ * 'json' written as it is (valid JSON text, compact, on one line), and
+ * 'text' in the table and CSV, where a value reads better flattened.
+ * Either may be NULL (a null cell).
+ */
+void		 tr_out_json(struct tr_out *, const char *json,
+		    const char *text);
 /* End the current row; cells missing from it are NULL. */
 void		 tr_out_end_row(struct tr_out *);
 
@@ -62,6 +70,12 @@ enum tr_out_unit {
 };
 void		 tr_out_column_unit(struct tr_out *, int col,
 		    enum tr_out_unit);
+/*
+ * 'v' as the table writes unit 'u' (TR_UNIT_NS, _BYTES, _PERCENT,
+ * _SHARE; the others as a plain number), for messages and verdicts
+ * that quote a value: "1.5GB", "7.98s".  Owned by the caller.
+ */
+char		*tr_out_unit_text(enum tr_out_unit u, double v);
 
 /*
  * Write every row of 'st' under its column names, each column in

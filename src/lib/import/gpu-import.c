@@ -330,6 +330,37 @@ tr_gpu_import_find_process(struct tr_gpu_import *g, const char *gpu_key,
 	return (tr_map_get(g->tracks, g->key.data, g->key.len, track));
 }
 
+/*
+ * Per-process tracks imported before their GPU's index was known (a
+ * --query-compute-apps CSV names the GPU by uuid only, and in a bundle it
+ * sorts before the --query-gpu CSV that maps uuid to index) take the
+ * index when that GPU arrives (the opposite order is
+ * tr_gpu_import_ref_by_uuid()'s).  In this import's
+ * transaction, so a failed import leaves them as they were.
+ */
+static int
+adopt_processes(struct tr_gpu_import *g, const char *uuid, int64_t ref,
+    struct tr_error *err)
+{
+	struct tr_db	*db = tr_import_db(g->ctx);
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = tr_db_prepare(db, "UPDATE track SET ref = ?1, meta = "
+	    "json_set(meta, '$.gpu_from', 'a later import of this uuid') "
+	    "WHERE kind = '" TR_TRACK_GPU_PROCESS "' AND (ref IS NULL OR "
+	    "ref < 0) AND json_extract(meta, '$.gpu_uuid') = ?2",
+	    err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, ref);
+	sqlite3_bind_text(st, 2, uuid, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write to store"));
+	return (0);
+}
+
 int64_t
 tr_gpu_import_gpu(struct tr_gpu_import *g, const char *key, size_t keylen,
     int64_t ref, const char *name, json_t *meta, int64_t *ref_out,
@@ -366,6 +397,11 @@ tr_gpu_import_gpu(struct tr_gpu_import *g, const char *key, size_t keylen,
 	tr_map_put(g->tracks, g->key.data, g->key.len, id);
 	g->key.data[0] = 'r';
 	tr_map_put(g->tracks, g->key.data, g->key.len, ref);
+	if (ref >= 0 && meta != NULL &&
+	    (uuid = json_object_get(meta, "uuid")) != NULL &&
+	    json_is_string(uuid) &&
+	    adopt_processes(g, json_string_value(uuid), ref, err) != 0)
+		return (-1);
 	if (ref_out != NULL)
 		*ref_out = ref;
 	return (id);

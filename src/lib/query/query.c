@@ -17,6 +17,7 @@
 /* query.c: keep sorted */
 extern const struct tr_query tr_query_gc;
 extern const struct tr_query tr_query_gpu_idle;
+extern const struct tr_query tr_query_gpu_mem;
 extern const struct tr_query tr_query_pprof_diff;
 extern const struct tr_query tr_query_sql_entry;
 extern const struct tr_query tr_query_stalls;
@@ -28,6 +29,7 @@ extern const struct tr_query tr_query_top;
 const struct tr_query *const tr_query_table[] = {
 	&tr_query_gc,
 	&tr_query_gpu_idle,
+	&tr_query_gpu_mem,
 	&tr_query_pprof_diff,
 	&tr_query_sql_entry,
 	&tr_query_stalls,

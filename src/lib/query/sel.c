@@ -913,7 +913,17 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		}
 	}
 	uniq(s->pid_threads, &s->npid_threads);
-	if (s->npid_threads == 0) {
+	/*
+	 * A process known only from GPU telemetry (a gpu-process track,
+	 * no thread) is selected too: it has no threads to select.
+	 */
+	if (s->npid_threads == 0 && (r = exists(db, "SELECT 1 FROM track t "
+	    "JOIN process p ON p.id = t.process_id WHERE t.kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND p.pid = ?1", s->pid, NULL,
+	    err)) != 0) {
+		if (r < 0)
+			goto fail;
+	} else if (s->npid_threads == 0) {
 		snprintf(num, sizeof num, "%" PRId64, s->pid);
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE process_id IS "
 		    "NULL", -1, NULL, err)) < 0)

@@ -1,0 +1,1 @@
+trace-query gpu-mem --help
