@@ -21,7 +21,8 @@ static const char usage_text[] =
 "usage: trace-align [-nq] [-d DB] [-F table|csv|json] [-s ID] [--reset]\n"
 "                   [--offset SOURCE=[=]OFFSET]\n"
 "                   [--pair SOURCE:TIME=SOURCE:TIME]\n"
-"                   [--tz [SOURCE=]ZONE] [--pid [SOURCE=]PID]\n"
+"                   [--source-tz [SOURCE=]ZONE]\n"
+"                   [--source-pid [SOURCE=]PID]\n"
 "                   [--search DURATION] [--min-confidence C] [--force]\n"
 "                   [--no-estimate] [--ignore ANCHOR]\n"
 "\n"
@@ -41,8 +42,12 @@ static const char usage_text[] =
 "                          current alignment (anchors, kept, estimate)\n"
 "      --offset S==OFFSET  put source S at OFFSET from its native clock\n"
 "      --pair S:TIME=R:TIME  S's TIME and R's TIME are the same instant\n"
-"      --tz [S=]ZONE       the zone of S's local times (UTC, +01:00)\n"
-"      --pid [S=]PID       estimate S against this process's samples\n"
+"      --source-tz [S=]ZONE\n"
+"                          the zone in which S's recorded local times\n"
+"                          are read (UTC, +01:00, Europe/Berlin)\n"
+"      --source-pid [S=]PID\n"
+"                          S was recorded in process PID: estimate it\n"
+"                          against that process's samples\n"
 "      --search DURATION   estimates search +-DURATION (default 10s)\n"
 "      --min-confidence C  apply estimates of confidence C or more\n"
 "                          (0 to 1, default 0.5)\n"
@@ -87,6 +92,9 @@ main(int argc, char **argv)
 		{ "reset", no_argument, NULL, OPT_RESET },
 		{ "offset", required_argument, NULL, OPT_OFFSET },
 		{ "pair", required_argument, NULL, OPT_PAIR },
+		{ "source-tz", required_argument, NULL, OPT_TZ },
+		{ "source-pid", required_argument, NULL, OPT_PID },
+		/* Deprecated spellings (trace-align(1)). */
 		{ "tz", required_argument, NULL, OPT_TZ },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "search", required_argument, NULL, OPT_SEARCH },

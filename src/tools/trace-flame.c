@@ -39,6 +39,8 @@ static const char usage_text[] =
 "  -t, --tid TID        thread TID\n"
 "  -c, --comm NAME      threads whose command name is NAME\n"
 "      --goroutine GOID Go trace CPU samples of goroutine GOID\n"
+"      --gpu N          samples of the processes seen on GPU N\n"
+"                       (per-process GPU telemetry)\n"
 "      --from TIME      from TIME: 12s after the store's start,\n"
 "                       13:05:07.250, 2026-11-29T13:05:07Z, @EPOCH,\n"
 "                       =STORE_NS\n"
@@ -99,11 +101,12 @@ enum {
 static const char *const sel_names[] = {
 	"source", "type", "event", "sample-index", "pid", "tid", "comm",
 	"goroutine", "from", "to", "tz", "label", "profile", "snapshots",
-	NULL
+	"gpu", NULL
 };
 #define FLAME_SEL	(TR_SEL_SOURCE | TR_SEL_TYPE | TR_SEL_EVENT | \
 	TR_SEL_PID | TR_SEL_TID | TR_SEL_COMM | TR_SEL_GOID | TR_SEL_TIME | \
-	TR_SEL_LABEL | TR_SEL_PROFILE | TR_SEL_SNAP)
+	TR_SEL_LABEL | TR_SEL_PROFILE | TR_SEL_SNAP | TR_SEL_GPU | \
+	TR_SEL_GPU_PROCS)
 
 static void
 usage(int code)
@@ -244,6 +247,7 @@ main(int argc, char **argv)
 		{ "label", required_argument, NULL, OPT_SEL + 11 },
 		{ "profile", required_argument, NULL, OPT_SEL + 12 },
 		{ "snapshots", required_argument, NULL, OPT_SEL + 13 },
+		{ "gpu", required_argument, NULL, OPT_SEL + 14 },
 		{ "show-pid", no_argument, NULL, OPT_SHOW_PID },
 		{ "show-tid", no_argument, NULL, OPT_SHOW_TID },
 		{ "kernel", no_argument, NULL, OPT_KERNEL },
@@ -394,7 +398,7 @@ main(int argc, char **argv)
 			tool_close_stdout();
 			return (0);
 		default:
-			if (c >= OPT_SEL && c < OPT_SEL + 14) {
+			if (c >= OPT_SEL && c < OPT_SEL + 15) {
 				sel_option(&sel, sel_names[c - OPT_SEL],
 				    optarg);
 				break;
@@ -407,9 +411,12 @@ main(int argc, char **argv)
 
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
-	    &err)) == NULL)
+	    &err)) == NULL) {
+		tr_sel_release(&sel);
 		return (tool_report(&err));
+	}
 	if (tr_sel_resolve(&sel, db, &err) != 0) {
+		tr_sel_release(&sel);
 		tr_db_free(db);
 		return (tool_report(&err));
 	}

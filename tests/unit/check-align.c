@@ -592,7 +592,8 @@ START_TEST(test_statements)
 	    "SOURCE:TIME=SOURCE:TIME, as in 3:+1.5s=1:742.1");
 	tr_error_init(&err);
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_PID, "x", &err), -1);
-	ck_assert_str_eq(err.msg, "--pid 'x': expected a process id, got 'x'");
+	ck_assert_str_eq(err.msg,
+	    "--source-pid 'x': expected a process id, got 'x'");
 	ck_assert_int_eq(o.nstmts, 5);
 	ck_assert_uint_eq(tr_align_anchor_kind("go-log"), TR_ANCHOR_GO_LOG);
 	ck_assert_uint_eq(tr_align_anchor_kind("perf-ref"),
@@ -1010,7 +1011,10 @@ START_TEST(test_tz_named)
 	ck_assert_int_eq(num(row(rows, pp), "start"), 1005 * SEC);
 	json_decref(rows);
 
-	/* A global --tz wins over clock.json, and leaves UTC sources be. */
+	/*
+	 * A global --source-tz wins over clock.json, and leaves UTC sources
+	 * be.
+	 */
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_TZ, "America/New_York",
 	    &err), 0);
 	rows = align_ok(db, &o);
@@ -1034,8 +1038,8 @@ START_TEST(test_tz_named)
 	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_TZ, "1=UTC", &err), 0);
 	rows = align(db, &o, &err, &rc);
 	ck_assert_int_eq(rc, -1);
-	ck_assert_str_eq(err.msg, "--tz '1=UTC': source 1 does not run on a "
-	    "wall clock");
+	ck_assert_str_eq(err.msg, "--source-tz '1=UTC': source 1 does not run "
+	    "on a wall clock");
 	json_decref(rows);
 	tr_align_opts_release(&o);
 	tr_db_free(db);

@@ -252,7 +252,8 @@ START_TEST(test_pid)
 	tr_sel_release(&s);
 
 	/* A pid/tid recording of the same threads makes them certain. */
-	test_store_add(db, "q.txt", "app 100/101 20.0: 1 cpu-clock:\n\t1 main (/bin/app)"
+	test_store_add(db, "q.txt",
+	    "app 100/101 20.0: 1 cpu-clock:\n\t1 main (/bin/app)"
 	    "\n\n");
 	tr_error_init(&err);
 	tr_sel_init(&s, TR_SEL_ALL);
@@ -314,11 +315,25 @@ START_TEST(test_lifecycle)
 }
 END_TEST
 
+/* Resolving option 'name' 'value' on 'db' fails with 'code' and 'msg'. */
+static void
+want_err(struct tr_db *db, const char *name, const char *value, int code,
+    const char *msg)
+{
+	struct tr_sel	s;
+	struct tr_error	err;
+
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, name, value, &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, code, msg);
+	tr_sel_release(&s);
+}
+
 /* "no X; Xs: ..." lists: 20 items at most, then how many in all. */
 START_TEST(test_choices)
 {
-	struct tr_sel	 s;
-	struct tr_error	 err;
 	struct tr_buf	 b;
 	struct tr_db	*db = test_store_new();
 	int		 i;
@@ -330,32 +345,14 @@ START_TEST(test_choices)
 		    "\t1 main (/bin/app)\n\n", i, 2 * i + 1, 10 + i);
 	test_store_add(db, "many.txt", b.data);
 	tr_buf_release(&b);
-
-	tr_error_init(&err);
-	tr_sel_init(&s, TR_SEL_ALL);
-	ck_assert_int_eq(tr_sel_option(&s, "comm", "nosuch", &err), 1);
-	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
-	ck_err(&err, TR_EDATA, "no command 'nosuch'; commands: c00, c01, "
-	    "c02, c03, c04, c05, c06, c07, c08, c09, c10, c11, c12, c13, c14, "
-	    "c15, c16, c17, c18, c19, ... (25 in all)");
-	tr_sel_release(&s);
-
-	tr_error_init(&err);
-	tr_sel_init(&s, TR_SEL_ALL);
-	ck_assert_int_eq(tr_sel_option(&s, "tid", "2", &err), 1);
-	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
-	ck_err(&err, TR_EDATA, "no thread 2; tids: 1, 3, 5, 7, 9, 11, 13, "
-	    "15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, ... "
+	want_err(db, "comm", "nosuch", TR_EDATA, "no command 'nosuch'; "
+	    "commands: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, c10, "
+	    "c11, c12, c13, c14, c15, c16, c17, c18, c19, ... (25 in all)");
+	want_err(db, "tid", "2", TR_EDATA, "no thread 2; tids: 1, 3, 5, 7, 9, "
+	    "11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, ... "
 	    "(25 in all)");
-	tr_sel_release(&s);
-
 	/* A short list is whole. */
-	tr_error_init(&err);
-	tr_sel_init(&s, TR_SEL_ALL);
-	ck_assert_int_eq(tr_sel_option(&s, "source", "7", &err), 1);
-	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
-	ck_err(&err, TR_EDATA, "no source 7; sources: 1");
-	tr_sel_release(&s);
+	want_err(db, "source", "7", TR_EDATA, "no source 7; sources: 1");
 	tr_db_free(db);
 }
 END_TEST

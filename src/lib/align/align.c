@@ -96,14 +96,14 @@ struct src {
 	int			 has_uoff;	/* one to keep, counted from */
 	int			 uoff_abs;	/* native (1) or anchors (0) */
 	int64_t			 uoff;
-	int64_t			 pid;		/* --pid, 0: any */
+	int64_t			 pid;		/* --source-pid, 0: any */
 	int			 stated;	/* a statement names it */
 	int			 selected;	/* by --source (or all) */
 	int64_t			 res;		/* time stamp resolution */
 	int64_t			 interval;	/* sampling interval, or 0 */
 	const char		*zone;		/* local times read in */
 	const char		*zone_from;	/* who said so */
-	const char		*kept_zone;	/* a --tz of an earlier run */
+	const char		*kept_zone;	/* kept --source-tz */
 	int64_t			 kept_ref;	/* an earlier estimate's */
 	int64_t			 est_ref;	/* estimated against, or 0 */
 	int64_t			 apart;		/* gap to the others, or 0 */
@@ -275,7 +275,8 @@ tr_align_opts_add(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
 	case TR_ALIGN_PID:
 		if ((l != NULL && *l == '\0') || *r == '\0') {
 			tr_error_set(err, TR_EUSAGE, "--%s '%s': expected "
-			    "[SOURCE=]%s", kind == TR_ALIGN_TZ ? "tz" : "pid",
+			    "[SOURCE=]%s", kind == TR_ALIGN_TZ ? "source-tz" :
+			    "source-pid",
 			    text, kind == TR_ALIGN_TZ ? "ZONE" : "PID");
 			goto bad;
 		}
@@ -286,7 +287,8 @@ tr_align_opts_add(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
 			errno = 0;
 			p = strtoll(r, &end, 10);
 			if (*end != '\0' || errno != 0 || p <= 0) {
-				tr_error_set(err, TR_EUSAGE, "--pid '%s': "
+				tr_error_set(err, TR_EUSAGE,
+				    "--source-pid '%s': "
 				    "expected a process id, got '%s'", text, r);
 				goto bad;
 			}
@@ -1051,7 +1053,7 @@ apply_statements(struct run *r)
 			break;
 		case TR_ALIGN_PID:
 			if (st->src[0] != NULL) {
-				if ((s = find_src(r, st->src[0], "--pid",
+				if ((s = find_src(r, st->src[0], "--source-pid",
 				    st->text)) == NULL)
 					return (-1);
 				s->pid = strtoll(st->val[0], NULL, 10);
@@ -1070,16 +1072,19 @@ apply_statements(struct run *r)
 				if ((wc = tr_wallclock_new(st->val[0],
 				    &e)) == NULL)
 					return (tr_error_set(r->err, TR_EUSAGE,
-					    "--tz '%s': %s", st->text, e.msg));
+					    "--source-tz '%s': %s", st->text,
+					    e.msg));
 				tr_wallclock_free(wc);
 			}
 			if (st->src[0] == NULL)
 				break;
-			if ((s = find_src(r, st->src[0], "--tz", st->text)) ==
+			if ((s = find_src(r, st->src[0], "--source-tz",
+			    st->text)) ==
 			    NULL)
 				return (-1);
 			if (s->cls != C_WALL)
-				return (tr_error_set(r->err, TR_EUSAGE, "--tz "
+				return (tr_error_set(r->err, TR_EUSAGE,
+				    "--source-tz "
 				    "'%s': source %" PRId64 " does not run on "
 				    "a wall clock", st->text, s->id));
 			s->stated = 1;
@@ -1090,8 +1095,8 @@ apply_statements(struct run *r)
 }
 
 /*
- * The zone a --tz statement gives for 's' (*all set when it is the --tz
- * for every source), or NULL.
+ * The zone a --source-tz statement gives for 's' (*all set when it is
+ * the --source-tz for every source), or NULL.
  */
 static const char *
 tz_for(struct run *r, const struct src *s, int *all)
@@ -1109,7 +1114,7 @@ tz_for(struct run *r, const struct src *s, int *all)
 			z = st->val[0];
 			*all = 1;
 		} else if (st->src[0] != NULL && find_src(r, st->src[0],
-		    "--tz", st->text) == s) {
+		    "--source-tz", st->text) == s) {
 			*all = 0;
 			return (st->val[0]);
 		}
@@ -1149,7 +1154,8 @@ rezone(const char *from, const char *to, int64_t ns, int64_t *out,
 		return (-1);
 	if (tr_wallclock_to_utc(wc, &c, INT64_MIN, out) != 0) {
 		tr_wallclock_free(wc);
-		return (tr_error_set(err, TR_EUSAGE, "--tz '%s': local time "
+		return (tr_error_set(err, TR_EUSAGE, "--source-tz '%s': local "
+		    "time "
 		    "%04d-%02d-%02d %02d:%02d:%02d does not exist in that zone",
 		    to, c.year, c.mon, c.day, c.hour, c.min, c.sec));
 	}
@@ -1159,9 +1165,10 @@ rezone(const char *from, const char *to, int64_t ns, int64_t *out,
 
 /*
  * The zone to read a wall-clock source's local times in, if not the one
- * it was imported with: a --tz statement naming it, a --tz for all (for
- * sources with local times), or the zone a clock.json recorded for its
- * host when the importer only guessed.  NULL when none.
+ * it was imported with: a --source-tz statement naming it, a
+ * --source-tz for all (for sources with local times), or the zone a
+ * clock.json recorded for its host when the importer only guessed.
+ * NULL when none.
  */
 static const char *
 zone_for(struct run *r, const struct src *s, const char **why)
@@ -1174,11 +1181,11 @@ zone_for(struct run *r, const struct src *s, const char **why)
 	/* Only sources that came with local times have a zone to change. */
 	local = json_is_string(json_object_get(s->meta, "tz"));
 	if ((z = tz_for(r, s, &all)) != NULL && (!all || local)) {
-		*why = "--tz";
+		*why = "--source-tz";
 		return (z);
 	}
 	if (local && s->kept_zone != NULL) {
-		*why = "--tz, kept from an earlier run";
+		*why = "--source-tz, kept from an earlier run";
 		return (s->kept_zone);
 	}
 	if (!local || (json_is_string(from) &&
@@ -1511,12 +1518,12 @@ decide_exact(struct run *r, struct src *s)
 			if (zone_shift(r, s, z, why, &zoff) != 0)
 				return (-1);
 			s->zone = z;
-			s->zone_from = strncmp(why, "--tz", 4) == 0 ?
-			    "trace-align --tz" : why;
+			s->zone_from = strncmp(why, "--source-tz", 11) == 0 ?
+			    "trace-align --source-tz" : why;
 		} else if (s->zone != NULL && (strcmp(s->zone_from, "TZ") ==
 		    0 || strcmp(s->zone_from, "system") == 0))
 			tr_buf_printf(&s->ev, "local times read in %s, the %s "
-			    "zone at import (a guess: --tz states it)",
+			    "zone at import (a guess: --source-tz states it)",
 			    s->zone, strcmp(s->zone_from, "TZ") == 0 ?
 			    "TZ variable's" : "system's");
 		if ((n = wall_anchors(r, s, &a)) > 0) {
@@ -1792,7 +1799,7 @@ static const char gpu_util_sql[] =
     "OR n.s LIKE '%gpu_util%' "
     "OR n.s LIKE 'gpu util%')";
 
-/* Whether a --pid names this process. */
+/* Whether a --source-pid names this process. */
 static int
 wanted(const struct run *r, int64_t pid)
 {
@@ -1806,7 +1813,7 @@ wanted(const struct run *r, int64_t pid)
 
 /*
  * Samples as points: the busiest processes (or commands, where perf
- * printed no pid) and any process a --pid asks for, each alone, and then
+ * printed no pid) and any process a --source-pid asks for, each alone, and then
  * all of a source's samples together.
  */
 static int
@@ -2082,7 +2089,7 @@ estimate(struct run *r, struct src *s, int *progress)
 			return (-1);
 		for (j = 0; j < s->ncands; j++)
 			for (k = 0; k < ref->ncands; k++) {
-				/* --pid for 's': that process's only. */
+				/* --source-pid for 's': that process's only. */
 				if (s->pid != 0 && ref->cands[k].sig.kind ==
 				    TR_SIG_POINTS && ref->cands[k].pid !=
 				    s->pid)
@@ -2344,7 +2351,7 @@ save_source(struct run *r, struct src *s)
 			json_object_set_new(al, "estimated_against",
 			    json_integer(s->est_ref));
 		if (s->zone_from != NULL &&
-		    strcmp(s->zone_from, "trace-align --tz") == 0)
+		    strcmp(s->zone_from, "trace-align --source-tz") == 0)
 			json_object_set_new(al, "stated_zone",
 			    json_string(s->zone));
 		if (s->has_uoff) {

@@ -1539,6 +1539,20 @@ tr_pprof_args_parse(struct tr_pprof_args *a, int argc, char **argv,
 {
 	int	i;
 
+	/*
+	 * --gpu N takes the processes seen on GPU N; a pprof profile does
+	 * not say which process it sampled, so no sample can be chosen so.
+	 */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--gpu") == 0 ||
+		    strncmp(argv[i], "--gpu=", 6) == 0)
+			return (tr_error_set(err, TR_EUSAGE, "%s: --gpu: pprof "
+			    "profiles do not record which process they "
+			    "sampled, so the processes seen on a GPU cannot be "
+			    "picked out of them; choose profiles with "
+			    "--source or --profile (trace-flame --gpu draws "
+			    "the perf and Go trace samples of those processes)",
+			    a->args.name));
 	if (tr_args_parse(&a->args, argc, argv, err) != 0)
 		return (-1);
 	if (a->args.help)

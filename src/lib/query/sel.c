@@ -44,6 +44,10 @@ static const struct {
 	  "      --goroutine GOID goroutine GOID of the Go trace\n" },
 	{ "gpu", TR_SEL_GPU, 1,
 	  "      --gpu N          GPU N\n" },
+	/* The help of --gpu on a sample selection (TR_SEL_GPU_PROCS). */
+	{ "gpu", TR_SEL_GPU_PROCS, 1,
+	  "      --gpu N          samples of the processes seen on GPU N\n"
+	  "                       (per-process GPU telemetry)\n" },
 	{ "from", TR_SEL_TIME, 1,
 	  "      --from TIME      from TIME: 12s after the store's start,\n"
 	  "                       13:05:07.250, 2026-11-29T13:05:07Z, @EPOCH,\n"
@@ -83,6 +87,7 @@ tr_sel_release(struct tr_sel *s)
 	free(s->sources);
 	free(s->profile_ids);
 	free(s->pid_threads);
+	free(s->gpu_threads);
 	free(s->profiles);
 	free(s->windows);
 	tr_buf_release(&s->notes);
@@ -401,9 +406,14 @@ tr_sel_help(int accept)
 	size_t		i;
 
 	tr_buf_init(&b);
-	for (i = 0; i < NSEL_OPTS; i++)
+	for (i = 0; i < NSEL_OPTS; i++) {
+		/* --gpu on a sample selection has its own help. */
+		if (sel_opts[i].bit == TR_SEL_GPU &&
+		    (accept & TR_SEL_GPU_PROCS))
+			continue;
 		if ((accept & sel_opts[i].bit) && sel_opts[i].help != NULL)
 			tr_buf_adds(&b, sel_opts[i].help);
+	}
 	return (b.data);
 }
 
@@ -759,9 +769,9 @@ check_simple(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE tid = ?1", s->tid,
 		    NULL, err)) != 1)
 			return (r < 0 ? -1 : no_such(db, err, "SELECT DISTINCT "
-			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1", 1,
-			    "tids", (snprintf(what, sizeof what, "no thread %s",
-			    num), what)));
+			    "tid FROM thread WHERE tid IS NOT NULL ORDER BY 1",
+			    1, "tids", (snprintf(what, sizeof what,
+			    "no thread %s", num), what)));
 	}
 	if (s->comm != NULL && (r = exists(db, "SELECT 1 FROM thread WHERE "
 	    "name = ?1 UNION ALL SELECT 1 FROM process WHERE name = ?1",
@@ -827,40 +837,43 @@ add_ids(int64_t **v, size_t *n, const int64_t *add, size_t nadd)
 }
 
 /*
- * --pid: the threads of the process.  Threads recorded with their pid
+ * The threads (thread.id) of process 'pid' into '*out' (sorted, unique;
+ * appended to), for --pid and --gpu; 'label' starts the note ("--pid
+ * 42").  Threads recorded with their pid
  * are certain; perf script's default output has none, so those threads
  * are taken when the store knows their tid under the pid elsewhere, when
  * the tid is the pid (the main thread), when their perf source recorded
  * -p PID only, or when they carry the main thread's command name.
  */
 static int
-resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
+process_threads(struct tr_sel *s, struct tr_db *db, int64_t pid,
+    const char *label, int must, int64_t **out, size_t *nout,
+    struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	int64_t		*v = NULL, *known = NULL;
+	int64_t		*v = NULL, *known = NULL, *ids = NULL;
+	size_t		 nids = 0;
 	size_t		 n, nknown = 0, nmain = 0, ncmd = 0, ncomm = 0;
 	char		*main_comm = NULL, num[32], what[200];
 	int		 rc, r;
 
-	if (s->pid < 0)
-		return (0);
 	if (ints(db, "SELECT t.id FROM thread t JOIN process p ON p.id = "
-	    "t.process_id WHERE p.pid = ?1", s->pid, NULL, &known, &nknown,
+	    "t.process_id WHERE p.pid = ?1", pid, NULL, &known, &nknown,
 	    err) != 0)
 		return (-1);
-	add_ids(&s->pid_threads, &s->npid_threads, known, nknown);
+	add_ids(&ids, &nids, known, nknown);
 	/* The same tid seen with this pid by another source. */
 	if (ints(db, "SELECT id FROM thread WHERE process_id IS NULL AND tid "
 	    "IN (SELECT t.tid FROM thread t JOIN process p ON p.id = "
-	    "t.process_id WHERE p.pid = ?1)", s->pid, NULL, &v, &n, err) != 0)
+	    "t.process_id WHERE p.pid = ?1)", pid, NULL, &v, &n, err) != 0)
 		goto fail;
-	add_ids(&s->pid_threads, &s->npid_threads, v, n);
+	add_ids(&ids, &nids, v, n);
 	nknown += n;
 	free(v);
 	if (ints(db, "SELECT id FROM thread WHERE process_id IS NULL AND "
-	    "tid = ?1", s->pid, NULL, &v, &nmain, err) != 0)
+	    "tid = ?1", pid, NULL, &v, &nmain, err) != 0)
 		goto fail;
-	add_ids(&s->pid_threads, &s->npid_threads, v, nmain);
+	add_ids(&ids, &nids, v, nmain);
 	free(v);
 	v = NULL;
 	/* perf record -p PID: every pid-less thread its source sampled. */
@@ -870,7 +883,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!cmdline_pid((const char *)sqlite3_column_text(st, 1),
-		    s->pid))
+		    pid))
 			continue;
 		if (ints(db, "SELECT DISTINCT s.thread_id FROM sample s JOIN "
 		    "thread t ON t.id = s.thread_id WHERE s.source_id = ?1 AND "
@@ -879,7 +892,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 			sqlite3_finalize(st);
 			goto fail;
 		}
-		add_ids(&s->pid_threads, &s->npid_threads, v, n);
+		add_ids(&ids, &nids, v, n);
 		ncmd += n;
 		free(v);
 		v = NULL;
@@ -895,7 +908,7 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    "process_id IS NULL AND tid = ?1 AND name <> '' LIMIT 1",
 		    err)) == NULL)
 			goto fail;
-		sqlite3_bind_int64(st, 1, s->pid);
+		sqlite3_bind_int64(st, 1, pid);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			main_comm = tr_xstrdup((const char *)
 			    sqlite3_column_text(st, 0));
@@ -906,25 +919,24 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 			    "(SELECT tid FROM thread WHERE process_id IS NOT "
 			    "NULL))", -1, main_comm, &v, &n, err) != 0)
 				goto fail;
-			add_ids(&s->pid_threads, &s->npid_threads, v, n);
+			add_ids(&ids, &nids, v, n);
 			ncomm = n;
 			free(v);
 			v = NULL;
 		}
 	}
-	uniq(s->pid_threads, &s->npid_threads);
+	uniq(ids, &nids);
 	/*
 	 * A process known only from GPU telemetry (a gpu-process track,
 	 * no thread) is selected too: it has no threads to select.
 	 */
-	if (s->npid_threads == 0 && (r = exists(db, "SELECT 1 FROM track t "
+	if (nids == 0 && must && (r = exists(db, "SELECT 1 FROM track t "
 	    "JOIN process p ON p.id = t.process_id WHERE t.kind = '"
-	    TR_TRACK_GPU_PROCESS "' AND p.pid = ?1", s->pid, NULL,
-	    err)) != 0) {
+	    TR_TRACK_GPU_PROCESS "' AND p.pid = ?1", pid, NULL, err)) != 0) {
 		if (r < 0)
 			goto fail;
-	} else if (s->npid_threads == 0) {
-		snprintf(num, sizeof num, "%" PRId64, s->pid);
+	} else if (nids == 0 && must) {
+		snprintf(num, sizeof num, "%" PRId64, pid);
 		if ((r = exists(db, "SELECT 1 FROM thread WHERE process_id IS "
 		    "NULL", -1, NULL, err)) < 0)
 			goto fail;
@@ -939,30 +951,137 @@ resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 		    1, "pids", what);
 		goto fail;
 	}
-	if (s->npid_threads > nknown) {
-		tr_buf_printf(&s->notes, "--pid %" PRId64 ": %zu thread%s "
-		    "without a recorded pid taken as the process's:", s->pid,
-		    s->npid_threads - (nknown < s->npid_threads ? nknown : 0),
-		    s->npid_threads - nknown == 1 ? "" : "s");
+	if (nids > nknown) {
+		tr_buf_printf(&s->notes, "%s: %zu thread%s "
+		    "without a recorded pid taken as the process's:", label,
+		    nids - (nknown < nids ? nknown : 0),
+		    nids - nknown == 1 ? "" : "s");
 		if (nmain > 0)
 			tr_buf_adds(&s->notes, " its main thread (tid = pid)");
 		if (ncmd > 0)
 			tr_buf_printf(&s->notes, "%s perf recorded -p %" PRId64,
-			    nmain ? "," : "", s->pid);
+			    nmain ? "," : "", pid);
 		if (ncomm > nmain)
 			tr_buf_printf(&s->notes, "%s the command name '%s' of "
 			    "its main thread", nmain || ncmd ? " and" : "",
 			    main_comm);
 		tr_buf_adds(&s->notes, "\n");
 	}
+	add_ids(out, nout, ids, nids);
+	uniq(*out, nout);
+	free(ids);
 	free(main_comm);
 	free(known);
 	return (0);
 fail:
+	free(ids);
 	free(main_comm);
 	free(known);
 	free(v);
 	return (-1);
+}
+
+/* --pid: the threads of the process. */
+static int
+resolve_pid(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
+{
+	char	label[40];
+
+	if (s->pid < 0)
+		return (0);
+	snprintf(label, sizeof label, "--pid %" PRId64, s->pid);
+	return (process_threads(s, db, s->pid, label, 1, &s->pid_threads,
+	    &s->npid_threads, err));
+}
+
+/*
+ * --gpu N on a sample selection (TR_SEL_GPU_PROCS): the threads of the
+ * processes that per-process GPU telemetry (nvidia-smi
+ * --query-compute-apps, pmon, nvtop) saw on GPU N, in the window when
+ * one is given.  The pids are said in sel->notes.
+ */
+static int
+resolve_gpu(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
+{
+	struct tr_buf	 sql, names;
+	sqlite3_stmt	*st;
+	int64_t		 any, *pids = NULL;
+	size_t		 before, npids = 0, i;
+	char		 label[80];
+	int		 rc;
+
+	if (s->gpu < 0 || !(s->accept & TR_SEL_GPU_PROCS))
+		return (0);
+	if (tr_db_int_arg(db, "SELECT count(*) FROM track WHERE kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND ref = ?1", NULL, s->gpu, &any,
+	    err) < 0)
+		return (-1);
+	if (any == 0)
+		return (tr_error_set(err, TR_EDATA, "--gpu %" PRId64 ": no "
+		    "per-process GPU data in the store to tell which processes "
+		    "used GPU %" PRId64 "; use --pid", s->gpu, s->gpu));
+	tr_buf_init(&sql);
+	tr_buf_adds(&sql, "SELECT DISTINCT p.pid, coalesce(p.name, '') FROM "
+	    "track t JOIN process p ON p.id = t.process_id WHERE t.kind = '"
+	    TR_TRACK_GPU_PROCESS "' AND t.ref = :gpu AND EXISTS (SELECT 1 "
+	    "FROM counter c WHERE c.track_id = t.id");
+	src_cond(s, &sql, "t.source_id");
+	if (s->has_from)
+		tr_buf_adds(&sql, " AND c.ts >= :from");
+	if (s->has_to)
+		tr_buf_adds(&sql, " AND c.ts < :to");
+	tr_buf_adds(&sql, ") ORDER BY 1");
+	st = tr_db_prepare(db, sql.data, err);
+	tr_buf_release(&sql);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":gpu"),
+	    s->gpu);
+	if (s->has_from)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st,
+		    ":from"), s->from);
+	if (s->has_to)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st,
+		    ":to"), s->to);
+	tr_buf_init(&names);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pids = tr_xrealloc(pids, (npids + 1) * sizeof *pids);
+		pids[npids] = sqlite3_column_int64(st, 0);
+		tr_buf_printf(&names, "%s%" PRId64 " (%s)", npids ? ", " : "",
+		    pids[npids], (const char *)sqlite3_column_text(st, 1));
+		npids++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read GPU processes");
+		goto out;
+	}
+	if (npids == 0) {
+		tr_error_set(err, TR_EDATA, "--gpu %" PRId64 ": no process was "
+		    "seen on GPU %" PRId64 " in the window", s->gpu, s->gpu);
+		goto out;
+	}
+	tr_buf_printf(&s->notes, "--gpu %" PRId64 ": the samples of the "
+	    "process%s seen on GPU %" PRId64 ": %s\n", s->gpu, npids == 1 ?
+	    "" : "es", s->gpu, names.data);
+	s->gpu_threads = tr_xcalloc(1, sizeof *s->gpu_threads);
+	for (i = 0; i < npids; i++) {
+		snprintf(label, sizeof label, "--gpu %" PRId64 ", process %"
+		    PRId64, s->gpu, pids[i]);
+		before = s->ngpu_threads;
+		if (process_threads(s, db, pids[i], label, 0, &s->gpu_threads,
+		    &s->ngpu_threads, err) != 0)
+			goto out;
+		if (s->ngpu_threads == before)
+			tr_buf_printf(&s->notes, "--gpu %" PRId64 ": process %"
+			    PRId64 " has no thread in the store\n", s->gpu,
+			    pids[i]);
+	}
+	rc = 0;
+out:
+	free(pids);
+	tr_buf_release(&names);
+	return (rc == 0 ? 0 : -1);
 }
 
 int
@@ -1200,10 +1319,11 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	int64_t	 off;
 
 	free(s->pid_threads);
+	free(s->gpu_threads);
 	free(s->profiles);
 	free(s->profile_ids);
-	s->pid_threads = s->profiles = s->profile_ids = NULL;
-	s->npid_threads = s->nprofiles = s->nprofile_ids = 0;
+	s->pid_threads = s->gpu_threads = s->profiles = s->profile_ids = NULL;
+	s->npid_threads = s->ngpu_threads = s->nprofiles = s->nprofile_ids = 0;
 	s->event_id = -1;
 	tr_buf_release(&s->notes);
 	tr_buf_release(&s->snapshot_notes);
@@ -1230,7 +1350,7 @@ tr_sel_resolve(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	}
 	if (check_sources(s, db, err) != 0 || check_type(s, db, err) != 0 ||
 	    check_event(s, db, err) != 0 || check_simple(s, db, err) != 0 ||
-	    resolve_pid(s, db, err) != 0 ||
+	    resolve_pid(s, db, err) != 0 || resolve_gpu(s, db, err) != 0 ||
 	    resolve_profile_ids(s, db, err) != 0 ||
 	    resolve_profiles(s, db, err) != 0)
 		goto out;
@@ -1283,6 +1403,8 @@ tr_sel_sample_where(const struct tr_sel *s, struct tr_buf *b)
 		tr_buf_adds(b, " AND s.event_id = :sel_event");
 	if (s->pid >= 0)
 		add_in(b, "s.thread_id", s->pid_threads, s->npid_threads);
+	if (s->gpu >= 0 && (s->accept & TR_SEL_GPU_PROCS))
+		add_in(b, "s.thread_id", s->gpu_threads, s->ngpu_threads);
 	if (s->tid >= 0)
 		tr_buf_adds(b, " AND s.thread_id IN (SELECT id FROM thread "
 		    "WHERE tid = :sel_tid)");
@@ -1395,7 +1517,8 @@ tr_sel_names(const struct tr_sel *s, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < NSEL_OPTS; i++)
-		if (s->accept & sel_opts[i].bit)
+		if ((s->accept & sel_opts[i].bit) &&
+		    sel_opts[i].bit != TR_SEL_GPU_PROCS)
 			v[(*n)++] = sel_opts[i].name;
 	return (v);
 }

@@ -50,6 +50,13 @@ struct tr_window {
 #define TR_SEL_PROFILE	0x0400	/* --profile GROUP (pprof ids) */
 #define TR_SEL_SNAP	0x0800	/* --snapshots last|all */
 #define TR_SEL_ALL	0x0fff
+/*
+ * With TR_SEL_GPU, on a selection of samples (trace-flame): --gpu N takes
+ * the samples of the processes that per-process GPU telemetry saw on GPU
+ * N (see tr_sel_resolve()).  Without it --gpu N chooses the GPU an
+ * analysis reads.
+ */
+#define TR_SEL_GPU_PROCS 0x1000
 
 enum tr_sel_snapshots {
 	TR_SNAP_LAST,		/* default: the last snapshot in the window */
@@ -91,6 +98,12 @@ struct tr_sel {
 	 */
 	int64_t		*pid_threads;
 	size_t		 npid_threads;
+	/*
+	 * --gpu with TR_SEL_GPU_PROCS: the thread rows of the processes
+	 * seen on the GPU (each found as --pid finds its threads).
+	 */
+	int64_t		*gpu_threads;
+	size_t		 ngpu_threads;
 	/*
 	 * The pprof profiles selected (--source, --type, --profile, the
 	 * window; snapshot profiles reduced to the last one of each type
@@ -166,7 +179,13 @@ const char **tr_sel_names(const struct tr_sel *, size_t *n);
  * tid is known elsewhere in the store to belong to it, its main thread
  * (tid = pid), the threads of a perf source recorded with -p PID, and
  * the threads of the same source with the main thread's command name;
- * what was inferred is said in sel->notes.  Returns 0 or -1.
+ * what was inferred is said in sel->notes.  --gpu N with
+ * TR_SEL_GPU_PROCS takes the threads of every process that per-process
+ * GPU telemetry (the gpu-process tracks: nvidia-smi --query-compute-apps,
+ * pmon, nvtop) saw on GPU N in the window, each as --pid takes them, and
+ * names the pids in sel->notes; a store without per-process data for GPU
+ * N is a TR_EDATA error ("--gpu 0: no per-process GPU data in the store
+ * to tell which processes used GPU 0; use --pid").  Returns 0 or -1.
  */
 int	tr_sel_resolve(struct tr_sel *, struct tr_db *, struct tr_error *);
 

@@ -14,7 +14,7 @@ trace-align --offset trace.out==-329557.372s -F csv | cut -d, -f1,7,8
 echo '$ trace-align --ignore go-log --pair trace.out:+1.5s=perf.txt.gz:2801.5'
 trace-align --ignore go-log --pair trace.out:+1.5s=perf.txt.gz:2801.5 \
     -F csv | cut -d, -f1,7,8
-echo '$ trace-align --tz Europe/Berlin'
-trace-align --tz Europe/Berlin -F csv | cut -d, -f1,7,8
+echo '$ trace-align --source-tz Europe/Berlin'
+trace-align --source-tz Europe/Berlin -F csv | cut -d, -f1,7,8
 echo '$ trace-align --reset'
 trace-align --reset -F csv | cut -d, -f1,7,8

@@ -12,7 +12,7 @@ echo "exit $?"
 echo '# the GPU source as JSON'
 trace-align -n -F json -s 9
 echo '# stated, the zone is right: back by the hour, no warning'
-trace-align --tz UTC -F csv | cut -d, -f1,5-8,10 | sed -n '1p;10p'
+trace-align --source-tz UTC -F csv | cut -d, -f1,5-8,10 | sed -n '1p;10p'
 trace-align -F csv | cut -d, -f1,5-8,10 | sed -n '10p'
 echo '# imported in the right zone: nothing to warn about'
 trace-import -q -d ok.db data/demo || exit 1
