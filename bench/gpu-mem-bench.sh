@@ -44,23 +44,36 @@ fi
 
 now() { date +%s%N; }
 
-# Run "$@" $runs times; print the median wall seconds (3 decimals).
+# Run "$@" $runs times; print the median wall seconds (3 decimals) and,
+# with /usr/bin/time, the median CPU seconds (user + system): on a busy
+# machine the steadier figure.
 median() {
 	i=0
 	: > "$dir/times"
+	: > "$dir/cpu"
 	while [ $i -lt "$runs" ]; do
 		t0=$(now)
-		"$@" > "$dir/out" 2> "$dir/err" || {
+		if [ -x /usr/bin/time ]; then
+			/usr/bin/time -o "$dir/cpu1" -f "%U %S" "$@" \
+			    > "$dir/out" 2> "$dir/err"
+		else
+			"$@" > "$dir/out" 2> "$dir/err"
+		fi || {
 			echo "failed: $*" >&2
 			cat "$dir/err" >&2
 			exit 1
 		}
 		t1=$(now)
 		echo $(( (t1 - t0) / 1000000 )) >> "$dir/times"
+		[ -f "$dir/cpu1" ] && awk '{ print $1 + $2 }' "$dir/cpu1" \
+		    >> "$dir/cpu"
 		i=$((i + 1))
 	done
-	sort -n "$dir/times" | awk -v n="$runs" 'NR == int((n + 1) / 2) {
-	    printf "%.3f\n", $1 / 1000 }'
+	w=$(sort -n "$dir/times" | awk -v n="$runs" \
+	    'NR == int((n + 1) / 2) { printf "%.3f", $1 / 1000 }')
+	c=$(sort -n "$dir/cpu" | awk -v n="$runs" \
+	    'NR == int((n + 1) / 2) { printf "%.3f", $1 }')
+	echo "$w ${c:--}"
 }
 
 # 8 processes, 4 per GPU: pid 2003 leaks 1 MiB every 10 s, the others
@@ -95,7 +108,8 @@ trace-import -q -d "$db" --tz UTC "$csv" || exit 1
 t1=$(now)
 imp=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e9 }')
 
-gm=$(median trace-query -d "$db" -F csv gpu-mem)
+set -- $(median trace-query -d "$db" -F csv gpu-mem)
+gm=$1 gmc=$2
 cp "$dir/out" "$dir/gpu-mem.csv"
 sql="SELECT pid, (n * sxy - sx * sy) / (n * sxx - sx * sx) AS slope,
     (n * sxy - sx * sy) * (n * sxy - sx * sy) /
@@ -103,17 +117,23 @@ sql="SELECT pid, (n * sxy - sx * sy) / (n * sxx - sx * sx) AS slope,
     FROM (SELECT pid, count(*) AS n, sum(x) AS sx, sum(y) AS sy,
     sum(x * x) AS sxx, sum(x * y) AS sxy, sum(y * y) AS syy
     FROM (SELECT pid, (ts - (SELECT min(ts) FROM gpu_process)) / 60e9 AS x,
-    value AS y FROM gpu_process WHERE metric = 'memory.used')
+    value * 1.0 AS y FROM gpu_process WHERE metric = 'memory.used')
     GROUP BY pid) ORDER BY pid"
-sq=$(median sqlite3 -csv "$db" "$sql")
+set -- $(median sqlite3 -csv "$db" "$sql")
+sq=$1 sqc=$2
 cp "$dir/out" "$dir/sql.csv"
 
 echo "gpu-mem on $rows per-process samples ($hours h at 500 ms, 8 processes)"
-printf '%-40s %9s\n' "trace-import" "${imp}s"
-printf '%-40s %9s %6s\n' "trace-query gpu-mem (median)" "${gm}s" "goal 1s"
-printf '%-40s %9s\n' "sqlite3 least squares (median)" "${sq}s"
-awk -v a="$gm" -v b="$sq" 'BEGIN {
-    printf "%-40s %9.2f\n", "ratio gpu-mem / sqlite3", a / b }'
+printf '%-36s %9s %9s\n' "" "wall" "cpu"
+printf '%-36s %9s\n' "trace-import" "${imp}s"
+printf '%-36s %9s %9s   goal 1s\n' "trace-query gpu-mem (median)" "${gm}s" \
+    "${gmc}s"
+printf '%-36s %9s %9s\n' "sqlite3 least squares (median)" "${sq}s" \
+    "${sqc}s"
+awk -v a="$gm" -v b="$sq" -v c="$gmc" -v d="$sqc" 'BEGIN {
+    printf "%-36s %9.2f", "ratio gpu-mem / sqlite3", a / b
+    if (d + 0 > 0) printf " %9.2f", c / d
+    printf "\n" }'
 # The same slopes (within 1e-6: the two sum in different orders).
 awk -F, 'NR == FNR { s[$1] = $2; next }
     FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -127,18 +127,96 @@ snaps_release(struct snaps *p)
 	tr_imap_release(&p->idx);
 }
 
-/* The memory.used series of the selected GPU and GPU-process tracks. */
+/* One sample, for sorting a series read out of order. */
+struct point {
+	int64_t	 ts, id;
+	double	 v;
+};
+
+static int
+cmp_point(const void *a, const void *b)
+{
+	const struct point	*x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return (x->ts < y->ts ? -1 : 1);
+	return (x->id < y->id ? -1 : x->id > y->id);
+}
+
+static void
+series_add(struct series *x, int64_t id, int64_t ts, double v)
+{
+	size_t	cap;
+
+	if ((x->n & (x->n - 1)) == 0 && x->n >= 256) {
+		/* Doubling at powers of two from 256. */
+		cap = x->n * 2;
+		x->ts = tr_xrealloc(x->ts, cap * sizeof *x->ts);
+		x->id = tr_xrealloc(x->id, cap * sizeof *x->id);
+		x->v = tr_xrealloc(x->v, cap * sizeof *x->v);
+	} else if (x->n == 0) {
+		x->ts = tr_xmalloc(256 * sizeof *x->ts);
+		x->id = tr_xmalloc(256 * sizeof *x->id);
+		x->v = tr_xmalloc(256 * sizeof *x->v);
+	}
+	x->id[x->n] = id;
+	x->ts[x->n] = ts;
+	x->v[x->n] = v;
+	x->n++;
+}
+
+/* In time order (then by id), whichever order the rows came in. */
+static void
+series_sort(struct series *x)
+{
+	struct point	*p;
+	size_t		 i;
+
+	for (i = 1; i < x->n; i++)
+		if (x->ts[i] < x->ts[i - 1] || (x->ts[i] == x->ts[i - 1] &&
+		    x->id[i] < x->id[i - 1]))
+			break;
+	if (i >= x->n)
+		return;
+	p = tr_xmalloc(x->n * sizeof *p);
+	for (i = 0; i < x->n; i++) {
+		p[i].ts = x->ts[i];
+		p[i].id = x->id[i];
+		p[i].v = x->v[i];
+	}
+	qsort(p, x->n, sizeof *p, cmp_point);
+	for (i = 0; i < x->n; i++) {
+		x->ts[i] = p[i].ts;
+		x->id[i] = p[i].id;
+		x->v[i] = p[i].v;
+	}
+	free(p);
+}
+
+/*
+ * The memory.used series of the selected GPU and GPU-process tracks.
+ * Without a window, one pass over the counter table in its own order
+ * (0.2 s of CPU for a day of 8 processes at 500 ms, where a lookup of
+ * every row through counter_track_ts costs 0.8 s); with one, each
+ * track's rows through that index.
+ */
 static int
 read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
     size_t *nout, struct tr_error *err)
 {
 	sqlite3_stmt	*st, *c = NULL;
 	struct series	*s = NULL, *x;
-	size_t		 n = 0, cap;
-	int		 rc, r;
+	struct tr_imap	 idx;
+	size_t		 n = 0, i, k;
+	int64_t		 lo, hi;
+	int		 rc, scan = !sel->has_from && !sel->has_to;
+	void		*hit;
 
 	*out = NULL;
 	*nout = 0;
+	tr_imap_init(&idx);
+	lo = sel->has_from ? sel->from : INT64_MIN;
+	hi = sel->has_to ? sel->to : INT64_MAX;
 	st = tr_db_prepare(db, "SELECT t.id, t.source_id, t.ref, "
 	    "t.kind = '" TR_TRACK_GPU_PROCESS "', p.pid, coalesce(p.name, "
 	    "t.name) FROM track t LEFT JOIN process p ON p.id = t.process_id "
@@ -146,14 +224,6 @@ read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
 	    "') ORDER BY t.ref, t.kind, p.pid, t.source_id, t.id", err);
 	if (st == NULL)
 		return (-1);
-	c = tr_db_prepare(db, "SELECT c.id, c.ts, c.value FROM counter c "
-	    "WHERE c.track_id = ?1 AND c.name_id = (SELECT id FROM str "
-	    "WHERE s = '" TR_METRIC_MEM_USED "') AND c.ts >= ?2 AND c.ts < ?3 "
-	    "AND c.value IS NOT NULL ORDER BY c.ts, c.id", err);
-	if (c == NULL) {
-		sqlite3_finalize(st);
-		return (-1);
-	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t	 pid = -1, gpu;
 
@@ -168,7 +238,7 @@ read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
 		    (sqlite3_column_int(st, 3) && pid < 0))
 			continue;
 		s = tr_xrealloc(s, (n + 1) * sizeof *s);
-		x = &s[n];
+		x = &s[n++];
 		memset(x, 0, sizeof *x);
 		x->track = sqlite3_column_int64(st, 0);
 		x->source = sqlite3_column_int64(st, 1);
@@ -176,44 +246,60 @@ read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
 		x->pid = pid;
 		x->process = tr_xstrdup((const char *)
 		    sqlite3_column_text(st, 5));
-		sqlite3_bind_int64(c, 1, x->track);
-		sqlite3_bind_int64(c, 2, sel->has_from ? sel->from :
-		    INT64_MIN);
-		sqlite3_bind_int64(c, 3, sel->has_to ? sel->to : INT64_MAX);
-		cap = 0;
-		while ((r = sqlite3_step(c)) == SQLITE_ROW) {
-			if (x->n == cap) {
-				cap = cap ? cap * 2 : 256;
-				x->ts = tr_xrealloc(x->ts, cap * sizeof *x->ts);
-				x->id = tr_xrealloc(x->id, cap * sizeof *x->id);
-				x->v = tr_xrealloc(x->v, cap * sizeof *x->v);
-			}
-			x->id[x->n] = sqlite3_column_int64(c, 0);
-			x->ts[x->n] = sqlite3_column_int64(c, 1);
-			x->v[x->n] = sqlite3_column_double(c, 2);
-			x->n++;
+		tr_imap_put(&idx, (uint64_t)x->track, (void *)(uintptr_t)n);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	c = tr_db_prepare(db, scan ? "SELECT c.track_id, c.id, c.ts, c.value "
+	    "FROM counter c NOT INDEXED WHERE c.name_id = (SELECT id FROM "
+	    "str WHERE s = '" TR_METRIC_MEM_USED "') AND c.value IS NOT NULL" :
+	    "SELECT c.track_id, c.id, c.ts, c.value FROM counter c "
+	    "WHERE c.track_id = ?1 AND c.name_id = (SELECT id FROM str "
+	    "WHERE s = '" TR_METRIC_MEM_USED "') AND c.ts >= ?2 AND c.ts < ?3 "
+	    "AND c.value IS NOT NULL ORDER BY c.ts, c.id", err);
+	if (c == NULL)
+		goto fail_quiet;
+	for (i = 0; i < (scan ? 1 : n); i++) {
+		if (!scan) {
+			sqlite3_bind_int64(c, 1, s[i].track);
+			sqlite3_bind_int64(c, 2, lo);
+			sqlite3_bind_int64(c, 3, hi);
+		}
+		while ((rc = sqlite3_step(c)) == SQLITE_ROW) {
+			if ((hit = tr_imap_get(&idx, (uint64_t)
+			    sqlite3_column_int64(c, 0))) == NULL)
+				continue;
+			series_add(&s[(uintptr_t)hit - 1],
+			    sqlite3_column_int64(c, 1),
+			    sqlite3_column_int64(c, 2),
+			    sqlite3_column_double(c, 3));
 		}
 		sqlite3_reset(c);
-		n++;
-		if (r != SQLITE_DONE) {
-			rc = r;
-			break;
-		}
-		if (x->n == 0) {
-			/* Nothing of it in the window. */
-			series_release(x);
-			n--;
-		}
+		if (rc != SQLITE_DONE)
+			goto fail;
 	}
 	sqlite3_finalize(c);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		series_free(s, n);
-		return (tr_db_error(db, err, "cannot read GPU memory"));
+	tr_imap_release(&idx);
+	/* Drop the series with nothing in the window. */
+	for (i = k = 0; i < n; i++) {
+		if (s[i].n == 0) {
+			series_release(&s[i]);
+			continue;
+		}
+		series_sort(&s[i]);
+		s[k++] = s[i];
 	}
 	*out = s;
-	*nout = n;
+	*nout = k;
 	return (0);
+fail:
+	tr_db_error(db, err, "cannot read GPU memory");
+fail_quiet:
+	sqlite3_finalize(c);
+	tr_imap_release(&idx);
+	series_free(s, n);
+	return (-1);
 }
 
 /*
@@ -668,6 +754,7 @@ struct ctx {
 	struct snaps	 heap, gor;
 	sqlite3_stmt	*frames;
 	int		 cgo_seen, heap_one, gor_one;
+	int64_t		 one_id;	/* the single heap profile */
 };
 
 /* The heap_stacks cell of row 'row': JSON and its flat text. */
@@ -784,8 +871,10 @@ emit_rows(struct ctx *c)
 			tr_out_int(out, (int64_t)(c->heap.tot_b[b - 1] -
 			    c->heap.tot_b[a]));
 		} else {
-			if (b - a == 1)
+			if (b - a == 1 && !c->heap_one) {
 				c->heap_one = 1;
+				c->one_id = c->heap.id[a];
+			}
 			tr_out_null(out);
 			tr_out_null(out);
 		}
@@ -975,9 +1064,10 @@ emit_evidence(struct ctx *c)
 static void
 notes(struct ctx *c, const struct tr_sel *sel)
 {
-	size_t	 i, procs = 0, gpus = 0;
-	int64_t	 pid = -1;
-	int	 many = 0;
+	struct tr_buf	 b;
+	size_t		 i, procs = 0, gpus = 0;
+	int64_t		 pid = -1;
+	int		 many = 0;
 
 	for (i = 0; i < c->ns; i++) {
 		if (c->s[i].pid < 0) {
@@ -994,18 +1084,22 @@ notes(struct ctx *c, const struct tr_sel *sel)
 		    "--query-compute-apps, pmon's fb, nvtop's processes): "
 		    "whole-GPU rows only (memory.used), which no process or "
 		    "heap stack can be held to");
+	tr_buf_init(&b);
 	for (i = 0; i < c->ns; i++)
 		if (c->s[i].gpu < 0)
-			tr_out_note(c->out, "row %zu: pid %" PRId64 " on a GPU "
-			    "of unknown index (source %" PRId64 " names it "
-			    "by uuid only: import the GPU's --query-gpu log "
-			    "too)", i + 1, c->s[i].pid, c->s[i].source);
+			tr_buf_printf(&b, "%s%zu", b.len ? ", " : "", i + 1);
+	if (b.len > 0)
+		tr_out_note(c->out, "row%s %s: on a GPU of unknown index "
+		    "(gpu -1: a compute-apps log names it by uuid only; "
+		    "import the GPU's --query-gpu log too)",
+		    strchr(b.data, ',') ? "s" : "", b.data);
+	tr_buf_release(&b);
 	if (c->heap.n == 0)
 		tr_out_note(c->out, "no heap profiles in the window: no heap "
 		    "stacks (heap_stacks null)");
 	else if (c->heap_one)
 		tr_out_note(c->out, "one heap profile in a row's span "
-		    "(profile %" PRId64 "): growth needs two", c->heap.id[0]);
+		    "(profile %" PRId64 "): growth needs two", c->one_id);
 	if (c->gor.n == 0)
 		tr_out_note(c->out, "no goroutine profiles in the window: no "
 		    "goroutine growth");
@@ -1058,9 +1152,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	int		 haswall, rc = -1;
 	size_t		 i;
 
-	memset(&c, 0, sizeof c);
-	tr_imap_init(&c.heap.idx);
-	tr_imap_init(&c.gor.idx);
+	memset(&c, 0, sizeof c);	/* the snaps' maps too */
 	tr_sel_init(&sel, GPU_MEM_SEL);
 	memset(&args, 0, sizeof args);
 	args.name = "gpu-mem";
@@ -1101,8 +1193,6 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		if (c.s[i].ts[c.s[i].n - 1] > hi)
 			hi = c.s[i].ts[c.s[i].n - 1];
 	}
-	tr_imap_release(&c.heap.idx);
-	tr_imap_release(&c.gor.idx);
 	if (read_snaps(db, &sel, TR_PROFILE_HEAP, "inuse_space",
 	    "inuse_objects", lo, hi, &c.heap, err) != 0 ||
 	    read_snaps(db, &sel, TR_PROFILE_GOROUTINE, "goroutine", NULL,
