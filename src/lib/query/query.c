@@ -15,6 +15,7 @@
 #include "query/args.h"
 
 /* query.c: keep sorted */
+extern const struct tr_query tr_query_contention;
 extern const struct tr_query tr_query_gc;
 extern const struct tr_query tr_query_goroutines;
 extern const struct tr_query tr_query_gpu_idle;
@@ -29,6 +30,7 @@ extern const struct tr_query tr_query_timeline;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
+	&tr_query_contention,
 	&tr_query_gc,
 	&tr_query_goroutines,
 	&tr_query_gpu_idle,
