@@ -37,6 +37,42 @@ tr_gort_sources(struct tr_db *db, const struct tr_sel *sel,
 	return (k);
 }
 
+int
+tr_gort_span(struct tr_db *db, const struct tr_sel *sel, int64_t source_id,
+    int64_t *lo, int64_t *hi, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	*lo = *hi = 0;
+	if ((st = tr_db_prepare(db, "SELECT ts_min, ts_max FROM source "
+	    "WHERE id = ?1", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, source_id);
+	if ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		*lo = sqlite3_column_int64(st, 0);
+		*hi = sqlite3_column_int64(st, 1) + 1;
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_ROW && r != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read the source"));
+	if (sel->has_from && sel->from > *lo)
+		*lo = sel->from;
+	if (sel->has_to && sel->to < *hi)
+		*hi = sel->to;
+	if (*hi < *lo)
+		*hi = *lo;
+	return (0);
+}
+
+char *
+tr_gort_col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char	*t = sqlite3_column_text(st, i);
+
+	return (t != NULL ? tr_xstrdup((const char *)t) : NULL);
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {

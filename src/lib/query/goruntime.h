@@ -26,6 +26,17 @@ int	tr_gort_sources(struct tr_db *, const struct tr_sel *,
 	    int64_t **ids, struct tr_error *);
 
 /*
+ * The span of source 'source_id' ([ts_min, ts_max + 1) of its row) cut
+ * to the window of 'sel' (resolved): *lo <= *hi, equal when nothing is
+ * left.  Returns 0, or -1 with 'err' set.
+ */
+int	tr_gort_span(struct tr_db *, const struct tr_sel *, int64_t source_id,
+	    int64_t *lo, int64_t *hi, struct tr_error *);
+
+/* Column 'i' of the row of 'st' as a new string, or NULL when NULL. */
+char	*tr_gort_col_dup(sqlite3_stmt *, int i);
+
+/*
  * The nearest-rank percentile p (0-1] of v[0..n), sorted ascending: the
  * smallest value with at least p * n values at or below it; 0 when n is
  * 0.

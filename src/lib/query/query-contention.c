@@ -75,8 +75,6 @@ static const char prof_sql[] =
     "         WHERE g.k = f.k)\n"
     "  FROM ps LEFT JOIN fs f ON f.cs = ps.cs\n"
     " ORDER BY ps.type, ps.d DESC, ps.cs";
-static const char span_sql[] =
-    "SELECT ts_min, ts_max FROM source WHERE id = ?1";
 static const char tracks_sql[] =
     "SELECT id, ref, name FROM track WHERE source_id = ?1 AND kind = '"
     TR_TRACK_GOROUTINE "' ORDER BY ref";
@@ -483,19 +481,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		size_t		 nw = 0;
 		int64_t		 lo = 0, hi = 0;
 
-		if ((st = tr_db_prepare(db, span_sql, err)) == NULL)
+		if (tr_gort_span(db, &sel, ids[i], &lo, &hi, err) != 0)
 			goto out;
-		sqlite3_bind_int64(st, 1, ids[i]);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			lo = sqlite3_column_int64(st, 0);
-			hi = sqlite3_column_int64(st, 1) + 1;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (sel.has_from && sel.from > lo)
-			lo = sel.from;
-		if (sel.has_to && sel.to < hi)
-			hi = sel.to;
 		if (compound(db, ids[i], lo, hi, minsync / 100,
 		    minchan / 100, gap, min, &w, &nw, err) != 0)
 			goto out;

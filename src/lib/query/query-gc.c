@@ -51,8 +51,6 @@ static const char worker_sql[] =
     "             '\"label\":\"GC (') > 0\n"
     "   AND r.end_ts >= ?2 AND r.ts < ?3\n"
     "   AND json_extract(j.value, '$[5].label') LIKE 'GC (%'";
-static const char span_sql[] =
-    "SELECT ts_min, ts_max FROM source WHERE id = ?1";
 static const char counter_sql[] =
     "SELECT c.ts, c.value, n.s FROM track t\n"
     "  CROSS JOIN counter c ON c.track_id = t.id\n"
@@ -176,14 +174,6 @@ cmp_key(const void *a, const void *b)
 	return (x->k < y->k ? -1 : x->k > y->k);
 }
 
-static char *
-col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char	*t = sqlite3_column_text(st, i);
-
-	return (t != NULL ? tr_xstrdup((const char *)t) : NULL);
-}
-
 /* Clip [ts, ts + dur) to the source's window; 0 when nothing is left. */
 static int
 clip(const struct src *s, int64_t *ts, int64_t *dur)
@@ -228,8 +218,8 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 		if (name == NULL || tk == NULL || !clip(s, &v.ts, &v.dur))
 			continue;
 		if (strcmp(tk, TR_TRACK_GO_STW) == 0) {
-			v.kind = col_dup(st, 3);
-			v.reason = col_dup(st, 4);
+			v.kind = tr_gort_col_dup(st, 3);
+			v.reason = tr_gort_col_dup(st, 4);
 			s->stw = tr_xrealloc(s->stw, (s->nstw + 1) *
 			    sizeof *s->stw);
 			s->stw[s->nstw++] = v;
@@ -681,32 +671,6 @@ emit_evidence(struct tr_out *out, struct src *v, size_t n)
 }
 
 static int
-span_of(struct tr_db *db, const struct tr_sel *sel, struct src *s,
-    struct tr_error *err)
-{
-	sqlite3_stmt	*st;
-	int		 r;
-
-	if ((st = tr_db_prepare(db, span_sql, err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, s->id);
-	if ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		s->lo = sqlite3_column_int64(st, 0);
-		s->hi = sqlite3_column_int64(st, 1) + 1;
-	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_ROW && r != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read the source"));
-	if (sel->has_from && sel->from > s->lo)
-		s->lo = sel->from;
-	if (sel->has_to && sel->to < s->hi)
-		s->hi = sel->to;
-	if (s->hi < s->lo)
-		s->hi = s->lo;
-	return (0);
-}
-
-static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
@@ -770,7 +734,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	for (i = 0; i < n; i++) {
 		v[i].id = ids[i];
 		tr_gort_util_init(&v[i].util);
-		if (span_of(db, &sel, &v[i], err) != 0 ||
+		if (tr_gort_span(db, &sel, v[i].id, &v[i].lo, &v[i].hi,
+		    err) != 0 ||
 		    load(db, &v[i], err) != 0)
 			goto out;
 		if (v[i].ngc == 0)

@@ -48,8 +48,6 @@ static const char g_sql[] =
     "  LEFT JOIN str n ON n.id = json_extract(x.l, '$[1][2]')\n"
     "  LEFT JOIN str c ON c.id = json_extract(x.l, '$[1][3]')\n"
     " ORDER BY x.ref";
-static const char span_sql[] =
-    "SELECT ts_min, ts_max FROM source WHERE id = ?1";
 /* The goroutine profiles: a snapshot each, its goroutines per stack. */
 static const char prof_sql[] =
     "SELECT p.id, p.source_id, p.ts, s.callsite_id, sum(s.value)\n"
@@ -129,14 +127,6 @@ src_release(struct src *s)
 	free(s->lk);
 }
 
-static char *
-col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char	*t = sqlite3_column_text(st, i);
-
-	return (t != NULL ? tr_xstrdup((const char *)t) : NULL);
-}
-
 static int
 load(struct tr_db *db, struct src *s, struct tr_error *err)
 {
@@ -144,16 +134,6 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 	int		 r, k;
 	size_t		 cap = 0;
 
-	if ((st = tr_db_prepare(db, span_sql, err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, s->id);
-	if ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		s->lo = sqlite3_column_int64(st, 0);
-		s->hi = sqlite3_column_int64(st, 1) + 1;
-	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_ROW && r != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read the source"));
 	if ((st = tr_db_prepare(db, g_sql, err)) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, s->id);
@@ -168,7 +148,7 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 		memset(g, 0, sizeof *g);
 		g->track = sqlite3_column_int64(st, 0);
 		g->goid = sqlite3_column_int64(st, 1);
-		g->fn = col_dup(st, 2);
+		g->fn = tr_gort_col_dup(st, 2);
 		g->first = sqlite3_column_int64(st, 4);
 		g->last = sqlite3_column_int64(st, 5);
 		g->at_start = sqlite3_column_type(st, 3) == SQLITE_NULL;
@@ -179,8 +159,8 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 			g->ns[k] = sqlite3_column_int64(st, 7 + k);
 		g->assist = sqlite3_column_int64(st, 15);
 		g->since = sqlite3_column_int64(st, 16);
-		g->state = col_dup(st, 17);
-		g->reason = col_dup(st, 18);
+		g->state = tr_gort_col_dup(st, 17);
+		g->reason = tr_gort_col_dup(st, 18);
 		g->cs = sqlite3_column_type(st, 19) == SQLITE_NULL ? -1 :
 		    sqlite3_column_int64(st, 19);
 		g->blocked = !g->ended && g->state != NULL &&
@@ -824,12 +804,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	norders = tr_xcalloc((size_t)n, sizeof *norders);
 	for (i = 0; i < n; i++) {
 		v[i].id = ids[i];
-		if (load(db, &v[i], err) != 0)
+		if (tr_gort_span(db, &sel, v[i].id, &v[i].lo, &v[i].hi,
+		    err) != 0 || load(db, &v[i], err) != 0)
 			goto out;
-		if (sel.has_from && sel.from > v[i].lo)
-			v[i].lo = sel.from;
-		if (sel.has_to && sel.to < v[i].hi)
-			v[i].hi = sel.to;
 		if (v[i].hi <= v[i].lo)
 			v[i].hi = v[i].lo + 1;
 		find_leaks(&v[i], leak_min, leak_age, &orders[i],

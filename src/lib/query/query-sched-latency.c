@@ -28,8 +28,6 @@ static const char tracks_sql[] =
     "SELECT t.id, t.ref, t.name FROM track t\n"
     " WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GOROUTINE "'\n"
     " ORDER BY t.ref";
-static const char span_sql[] =
-    "SELECT ts_min, ts_max FROM source WHERE id = ?1";
 static const char reason_sql[] =
     "SELECT id, s FROM str WHERE s IN ('" TR_GO_REASON_CREATED "', "
     "'unblocked')";
@@ -156,20 +154,8 @@ load(struct tr_db *db, struct src *s, const struct tr_sel *sel,
 	int			 r;
 	size_t			 i;
 
-	if ((st = tr_db_prepare(db, span_sql, err)) == NULL)
+	if (tr_gort_span(db, sel, s->id, &s->lo, &s->hi, err) != 0)
 		return (-1);
-	sqlite3_bind_int64(st, 1, s->id);
-	if ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		s->lo = sqlite3_column_int64(st, 0);
-		s->hi = sqlite3_column_int64(st, 1) + 1;
-	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_ROW && r != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read the source"));
-	if (sel->has_from && sel->from > s->lo)
-		s->lo = sel->from;
-	if (sel->has_to && sel->to < s->hi)
-		s->hi = sel->to;
 	if (s->hi <= s->lo)
 		s->hi = s->lo + 1;
 	if ((st = tr_db_prepare(db, version_sql, err)) == NULL)
