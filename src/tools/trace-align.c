@@ -60,7 +60,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_RESET = 256, OPT_OFFSET, OPT_PAIR, OPT_TZ, OPT_PID, OPT_SEARCH,
-	OPT_MINCONF, OPT_FORCE, OPT_NOEST, OPT_IGNORE
+	OPT_MINCONF, OPT_FORCE, OPT_NOEST, OPT_IGNORE, OPT_OLD_TZ, OPT_OLD_PID
 };
 
 static void
@@ -95,8 +95,8 @@ main(int argc, char **argv)
 		{ "source-tz", required_argument, NULL, OPT_TZ },
 		{ "source-pid", required_argument, NULL, OPT_PID },
 		/* Deprecated spellings (trace-align(1)). */
-		{ "tz", required_argument, NULL, OPT_TZ },
-		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tz", required_argument, NULL, OPT_OLD_TZ },
+		{ "pid", required_argument, NULL, OPT_OLD_PID },
 		{ "search", required_argument, NULL, OPT_SEARCH },
 		{ "min-confidence", required_argument, NULL, OPT_MINCONF },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -150,9 +150,19 @@ main(int argc, char **argv)
 		case OPT_PAIR:
 			add_stmt(&o, TR_ALIGN_PAIR, optarg);
 			break;
+		case OPT_OLD_TZ:
+			tool_note("--tz is deprecated here: use --source-tz "
+			    "(--tz is the zone of command-line times in the "
+			    "other tools)");
+			/* FALLTHROUGH */
 		case OPT_TZ:
 			add_stmt(&o, TR_ALIGN_TZ, optarg);
 			break;
+		case OPT_OLD_PID:
+			tool_note("--pid is deprecated here: use --source-pid "
+			    "(--pid selects a process's samples in the other "
+			    "tools)");
+			/* FALLTHROUGH */
 		case OPT_PID:
 			add_stmt(&o, TR_ALIGN_PID, optarg);
 			break;

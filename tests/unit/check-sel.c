@@ -357,6 +357,65 @@ START_TEST(test_choices)
 }
 END_TEST
 
+/*
+ * --gpu N on a sample selection: the threads of the processes seen on
+ * GPU N; none without per-process GPU data.
+ */
+START_TEST(test_gpu)
+{
+	static const char smi[] =
+	    "timestamp, index, uuid, utilization.gpu [%]\n"
+	    "2024/01/16 14:44:16.000, 0, GPU-a, 97 %\n"
+	    "2024/01/16 14:44:16.000, 1, GPU-b, 5 %\n";
+	static const char apps[] =
+	    "timestamp, gpu_uuid, pid, process_name, used_gpu_memory [MiB]\n"
+	    "2024/01/16 14:44:17.000, GPU-a, 100, app, 300 MiB\n"
+	    "2024/01/16 14:44:17.000, GPU-b, 200, other, 200 MiB\n";
+	struct tr_sel	 s;
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	struct tr_db	*db = test_store_new();
+
+	test_store_add(db, "p.txt", perf_nopid);
+	test_store_import(db, "smi.csv", "nvidia-smi-csv", smi);
+	want_err(db, "gpu", "5", TR_EDATA, "no GPU 5; GPUs: 0-1");
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL | TR_SEL_GPU_PROCS);
+	ck_assert_int_eq(tr_sel_option(&s, "gpu", "1", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), -1);
+	ck_err(&err, TR_EDATA, "--gpu 1: no per-process GPU data in the "
+	    "store to tell which processes used GPU 1; use --pid");
+	tr_sel_release(&s);
+
+	test_store_import(db, "apps.csv", "nvidia-smi-csv", apps);
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL | TR_SEL_GPU_PROCS);
+	ck_assert_int_eq(tr_sel_option(&s, "gpu", "0", &err), 1);
+	ck_assert_msg(tr_sel_resolve(&s, db, &err) == 0, "%s", err.msg);
+	/* app's threads 100 (tid = pid) and 101 (its command name). */
+	ck_assert_uint_eq(s.ngpu_threads, 2);
+	ck_assert_str_eq(s.notes.data, "--gpu 0: the samples of the process "
+	    "seen on GPU 0: 100 (app)\n--gpu 0, process 100: 2 threads "
+	    "without a recorded pid taken as the process's: its main thread "
+	    "(tid = pid) and the command name 'app' of its main thread\n");
+	tr_buf_init(&b);
+	tr_sel_sample_where(&s, &b);
+	ck_assert_ptr_nonnull(strstr(b.data, " AND s.thread_id IN ("));
+	tr_buf_release(&b);
+	tr_sel_release(&s);
+
+	/* Without TR_SEL_GPU_PROCS, --gpu picks a GPU and no samples. */
+	tr_error_init(&err);
+	tr_sel_init(&s, TR_SEL_ALL);
+	ck_assert_int_eq(tr_sel_option(&s, "gpu", "1", &err), 1);
+	ck_assert_int_eq(tr_sel_resolve(&s, db, &err), 0);
+	ck_assert_uint_eq(s.ngpu_threads, 0);
+	ck_assert_ptr_null(s.gpu_threads);
+	tr_sel_release(&s);
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_did_you_mean)
 {
 	static const char *const names[] = { "threshold", "gap", "min",
@@ -453,6 +512,7 @@ main(void)
 	tcase_add_test(tc, test_pid);
 	tcase_add_test(tc, test_lifecycle);
 	tcase_add_test(tc, test_choices);
+	tcase_add_test(tc, test_gpu);
 	tcase_add_test(tc, test_did_you_mean);
 	tcase_add_test(tc, test_args);
 	suite_add_tcase(s, tc);

@@ -1,7 +1,7 @@
 # trace-align's statements about a source are --source-tz and
 # --source-pid (trace-tools(7), OPTION NAMES); the old spellings --tz and
-# --pid are deprecated synonyms and give the same alignment.  Bad values
-# name the option as given in its new spelling.
+# --pid are deprecated synonyms (with a note) and give the same alignment.
+# Bad values name the option in its new spelling.
 TZ=Europe/Berlin trace-import -q data/demo || exit 1
 trace-align -n --source-tz UTC -F csv | cut -d, -f1,5-8 > new.csv
 trace-align -n --tz UTC -F csv | cut -d, -f1,5-8 > old.csv
