@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/attr-bench.sh [TRACE]
 #
-# The attribution queries of issue 13 (timeline, gpu-idle, stalls, steps:
+# The attribution queries of issues 13 and 14 (timeline, gpu-idle, stalls,
+# steps; gc, goroutines, sched-latency, contention:
 # those trace-query lists) on the long bench store: a Go trace of 17M
 # states (bench/gotrace-import.sh's long trace) with GPU telemetry
 # covering it, a SYNTHETIC nvidia-smi CSV made here to span the trace.
@@ -136,7 +137,7 @@ q "timeline" timeline
 q "timeline --step 10ms" timeline --step 10ms
 q "timeline --from 5s --to 6s --step 10ms" timeline --from 5s --to 6s \
     --step 10ms
-for name in gpu-idle stalls steps; do
+for name in gpu-idle stalls steps gc goroutines sched-latency contention; do
 	if trace-query -l 2>/dev/null | awk '{ print $1 }' | grep -qx "$name"
 	then
 		q "$name" "$name"

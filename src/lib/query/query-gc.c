@@ -10,6 +10,7 @@
 #include "query/query.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "query/attr.h"
 #include "query/goruntime.h"
 #include "query/sel.h"
+#include "store/derived.h"
 
 #define GC_SEL	(TR_SEL_SOURCE | TR_SEL_GPU | TR_SEL_TIME)
 
@@ -126,6 +128,8 @@ struct src {
 	size_t			 ng, ncs;
 	int64_t			 procs, heap_max, goal_max, alloc;
 	struct tr_gort_util	 util;
+	struct iv		*as;		/* the assists */
+	size_t			 nas;
 };
 
 static void
@@ -141,6 +145,7 @@ src_release(struct src *s)
 	free(s->stw);
 	free(s->by_g);
 	free(s->by_cs);
+	free(s->as);
 	tr_gort_util_release(&s->util);
 }
 
@@ -191,6 +196,72 @@ clip(const struct src *s, int64_t *ts, int64_t *dur)
 	return (1);
 }
 
+struct arun {
+	struct src	*s;
+	int64_t		 goid;
+};
+
+/* An assist counts while its goroutine runs (Go's MMU), not parked. */
+static int
+on_running(void *arg, const struct tr_derived_state *ds,
+    struct tr_error *err)
+{
+	struct arun	*a = arg;
+	size_t		 i;
+
+	(void)err;
+	if (ds->kind != TR_DK_RUNNING)
+		return (0);
+	for (i = 0; i < a->s->nas; i++) {
+		const struct iv	*v = &a->s->as[i];
+		int64_t		 x = v->ts > ds->ts ? v->ts : ds->ts;
+		int64_t		 y = v->ts + v->dur < ds->ts + ds->dur ?
+		    v->ts + v->dur : ds->ts + ds->dur;
+
+		if (v->goid == a->goid && y > x)
+			tr_gort_util_gc(&a->s->util, x, y);
+	}
+	return (0);
+}
+
+static int
+assists_running(struct tr_db *db, struct src *s, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	struct arun	 a;
+	size_t		 i, k;
+	int64_t		 lo, hi, track;
+	int		 r;
+
+	if ((st = tr_db_prepare(db, "SELECT id FROM track WHERE source_id "
+	    "= ?1 AND kind = '" TR_TRACK_GOROUTINE "' AND ref = ?2",
+	    err)) == NULL)
+		return (-1);
+	a.s = s;
+	for (i = 0; i < s->ng; i++) {
+		a.goid = s->by_g[i].k;
+		lo = INT64_MAX;
+		hi = INT64_MIN;
+		for (k = 0; k < s->nas; k++)
+			if (s->as[k].goid == a.goid) {
+				if (s->as[k].ts < lo)
+					lo = s->as[k].ts;
+				if (s->as[k].ts + s->as[k].dur > hi)
+					hi = s->as[k].ts + s->as[k].dur;
+			}
+		sqlite3_bind_int64(st, 1, s->id);
+		sqlite3_bind_int64(st, 2, a.goid);
+		r = tr_db_step_int(db, st, &track, err);
+		if (r < 0 || (r == 1 && hi > lo && tr_derived_track_states(db,
+		    track, lo, hi, on_running, &a, err) != 0)) {
+			sqlite3_finalize(st);
+			return (-1);
+		}
+	}
+	sqlite3_finalize(st);
+	return (0);
+}
+
 static int
 load(struct tr_db *db, struct src *s, struct tr_error *err)
 {
@@ -233,7 +304,9 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 			s->assist_ns += v.dur;
 			key_add(&s->by_g, &s->ng, v.goid, v.dur);
 			key_add(&s->by_cs, &s->ncs, v.cs, v.dur);
-			tr_gort_util_gc(&s->util, v.ts, v.ts + v.dur);
+			s->as = tr_xrealloc(s->as, (s->nas + 1) *
+			    sizeof *s->as);
+			s->as[s->nas++] = v;
 		} else if (strcmp(name, TR_GO_SWEEP) == 0) {
 			s->sweep_ns += v.dur;
 			tr_gort_util_gc(&s->util, v.ts, v.ts + v.dur);
@@ -295,6 +368,8 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 		tr_db_error(db, err, "cannot read the heap counters");
 		goto out;
 	}
+	if (assists_running(db, s, err) != 0)
+		goto out;
 	if (s->hi > s->lo)
 		tr_gort_util_build(&s->util, s->lo, s->hi);
 	if (s->ng > 1)
