@@ -28,6 +28,9 @@ static const char usage_text[] =
 "      --folded         print folded stacks (\"a;b;c COUNT\") instead\n"
 "      --pprof FILE     write the selection as a gzipped profile.proto\n"
 "                       to FILE (\"-\": standard output) instead\n"
+"      --blocked KIND   the Go trace's time blocked, by the stack that\n"
+"                       blocked, in ns: sync, net, syscall, sched (as\n"
+"                       go tool trace -pprof), chan, mutex, sleep, all\n"
 "Selection (trace-query(1), SELECTION and TIMES; default: a CPU graph):\n"
 "  -s, --source ID      sources ID (1,3,5-7; repeatable)\n"
 "      --type TYPE      pprof profiles of TYPE (cpu, heap, block...)\n"
@@ -93,7 +96,7 @@ enum {
 	OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_PNAME, OPT_TITLE,
 	OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
 	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE, OPT_PPROF,
-	OPT_DURING, OPT_NOT_DURING, OPT_WINDOWS, OPT_WHERE,
+	OPT_DURING, OPT_NOT_DURING, OPT_WINDOWS, OPT_WHERE, OPT_BLOCKED,
 	OPT_SEL = 512		/* + the index in sel_names */
 };
 
@@ -269,6 +272,7 @@ main(int argc, char **argv)
 		{ "not-during", required_argument, NULL, OPT_NOT_DURING },
 		{ "windows", required_argument, NULL, OPT_WINDOWS },
 		{ "where", required_argument, NULL, OPT_WHERE },
+		{ "blocked", required_argument, NULL, OPT_BLOCKED },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -285,7 +289,8 @@ main(int argc, char **argv)
 	char				*end;
 	const char			*pprof_out = NULL;
 	int				 c, folded_out = 0, status = 0;
-	int				 countname = 0;
+	int				 countname = 0, blocked = 0;
+	enum tr_blocked_kind		 kind = TR_BLOCKED_ALL;
 
 	tool_init("trace-flame");
 	tr_sel_init(&sel, FLAME_SEL);
@@ -375,6 +380,13 @@ main(int argc, char **argv)
 		case OPT_PPROF:
 			pprof_out = optarg;
 			break;
+		case OPT_BLOCKED:
+			if (tr_blocked_parse_kind(optarg, &kind) != 0)
+				tool_die(TOOL_EXIT_USAGE, "--blocked: unknown "
+				    "kind '%s'; use %s", optarg,
+				    tr_blocked_kind_names());
+			blocked = 1;
+			break;
 		case OPT_DURING:
 			window_option(&ws, c, "during", optarg);
 			break;
@@ -408,6 +420,8 @@ main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage(TOOL_EXIT_USAGE);
+	if (blocked && pprof_out != NULL)
+		tool_die(TOOL_EXIT_USAGE, "--blocked: not with --pprof");
 
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
@@ -446,7 +460,8 @@ main(int argc, char **argv)
 		tool_close_stdout();
 		return (status);
 	}
-	if (tr_flame_fold(db, &sel, &fo, &folded, &err) != 0) {
+	if ((blocked ? tr_flame_fold_blocked(db, &sel, kind, &fo, &folded,
+	    &err) : tr_flame_fold(db, &sel, &fo, &folded, &err)) != 0) {
 		tr_sel_release(&sel);
 		tr_db_free(db);
 		return (tool_report(&err));

@@ -964,6 +964,59 @@ out:
 	return (ret);
 }
 
+int
+tr_flame_fold_blocked(struct tr_db *db, const struct tr_sel *sel,
+    enum tr_blocked_kind kind, const struct tr_flame_fold_opts *opts,
+    struct tr_folded *out, struct tr_error *err)
+{
+	struct tr_blocked	 b;
+	struct fold		 f;
+	size_t			 i;
+	int			 ret = -1, began = 0;
+
+	memset(out, 0, sizeof *out);
+	memset(&f, 0, sizeof f);
+	f.db = db;
+	f.o = opts;
+	f.err = err;
+	tr_buf_init(&f.buf);
+	if (tr_db_read_begin(db, &began, err) != 0)
+		goto out;
+	if (tr_blocked_collect(db, sel, kind, &b, err) != 0)
+		goto out;
+	/* No thread: the stacks have no root frame, as in go tool pprof. */
+	f.ag = tr_xcalloc(b.n + 1, sizeof *f.ag);
+	for (i = 0; i < b.n; i++) {
+		f.ag[i].cs = b.stacks[i].callsite_id;
+		f.ag[i].value = b.stacks[i].ns;
+		if (f.ag[i].cs > f.maxcs)
+			f.maxcs = f.ag[i].cs;
+	}
+	f.nag = b.n;
+	if (b.sources == 0)
+		out->note = tr_xstrdup("--blocked: the selection has no Go "
+		    "trace");
+	else
+		out->note = tr_xasprintf("--blocked %s: %lld intervals, "
+		    "%lld ns, on %zu stacks, from %d Go trace source%s",
+		    tr_blocked_kind_name(kind), (long long)b.count,
+		    (long long)b.ns, b.n, b.sources,
+		    b.sources == 1 ? "" : "s");
+	tr_blocked_release(&b);
+	if (f.nag > 0 && name_stacks(&f, out) != 0)
+		goto out;
+	out->event = tr_xasprintf("blocked %s", tr_blocked_kind_name(kind));
+	out->unit = tr_xstrdup("nanoseconds");
+	out->countname = tr_xstrdup("nanoseconds");
+	ret = 0;
+out:
+	fold_release(&f);
+	tr_db_read_end(db, began);
+	if (ret != 0)
+		tr_folded_release(out);
+	return (ret);
+}
+
 void
 tr_folded_release(struct tr_folded *f)
 {

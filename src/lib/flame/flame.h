@@ -12,6 +12,7 @@
 
 #include "store/db.h"
 #include "base/error.h"
+#include "query/blocked.h"
 #include "query/sel.h"
 
 /* How stacks are named (stackcollapse-perf.pl's options). */
@@ -91,6 +92,17 @@ void	tr_flame_fold_opts_init(struct tr_flame_fold_opts *);
 int	tr_flame_fold(struct tr_db *, const struct tr_sel *,
 	    const struct tr_flame_fold_opts *, struct tr_folded *out,
 	    struct tr_error *);
+/*
+ * Fold the time goroutines of the Go trace sources of 'sel' spent blocked
+ * in 'kind' (query/blocked.h), each interval's nanoseconds charged to the
+ * stack that blocked (for sched, the stack that made it runnable), as go
+ * tool trace -pprof=KIND charges them; no root frame.  out->n is 0 when
+ * nothing matches (out->note says why: no Go trace, or no such
+ * interval).  Returns 0 or -1 with 'err' set.
+ */
+int	tr_flame_fold_blocked(struct tr_db *, const struct tr_sel *,
+	    enum tr_blocked_kind, const struct tr_flame_fold_opts *,
+	    struct tr_folded *out, struct tr_error *);
 void	tr_folded_release(struct tr_folded *);
 /* Print "stack count" lines.  Returns 0 or -1 on a write error. */
 int	tr_folded_write(const struct tr_folded *, FILE *);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "query/query.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@ static const char summary_sql[] =
 "       s.size,\n"
 "       (SELECT group_concat(t, ',') FROM (SELECT DISTINCT type AS t\n"
 "         FROM profile WHERE source_id = s.id ORDER BY t)),\n"
-"       coalesce(s.host, '')\n"
+"       coalesce(s.host, ''),\n"
+"       s.clock = 'wall' AND s.align_method IS NULL\n"
 "  FROM source s ORDER BY s.id";
 
 static const char *const cols[] = {
@@ -63,6 +65,7 @@ col_text(sqlite3_stmt *st, int i)
 struct group {
 	int64_t	 first, last, offset, ts_min, ts_max;
 	int	 has_min, has_max;
+	int	 unplaced;	/* wall clock, not placed by trace-align */
 	int64_t	 samples, slices, counters, bytes, count;
 	char	*path, *format, *version, *clock, *aligned, *type, *host;
 };
@@ -80,14 +83,24 @@ group_clear(struct group *g)
 	memset(g, 0, sizeof *g);
 }
 
+/*
+ * 'timeline': some source is on the store's timeline (monotonic, perf, or
+ * placed by trace-align); a wall-clock source not yet placed is off it,
+ * and its start and end are its own wall clock (store ns less its clock
+ * offset), not store ns read through the store's wall clock.
+ */
 static void
 group_emit(struct tr_out *out, const struct group *g, int has_wall,
-    int64_t wall)
+    int64_t wall, int timeline)
 {
 	char	ids[64];
 
 	if (g->count == 0)
 		return;
+	if (g->unplaced && timeline) {
+		has_wall = 1;
+		wall = -g->offset;
+	}
 	tr_out_int(out, g->first);
 	tr_out_text(out, g->path);
 	tr_out_text(out, g->format);
@@ -139,7 +152,8 @@ continues(const struct group *g, sqlite3_stmt *st)
 	    strcmp(g->host, col_text(st, 14)) == 0 &&
 	    strcmp(g->clock, col_text(st, 4)) == 0 &&
 	    strcmp(g->aligned, col_text(st, 5)) == 0 &&
-	    strcmp(g->version, col_text(st, 3)) == 0);
+	    strcmp(g->version, col_text(st, 3)) == 0 &&
+	    g->unplaced == sqlite3_column_int(st, 15));
 }
 
 static int
@@ -155,7 +169,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_args	 args;
 	struct group	 g;
 	sqlite3_stmt	*st = NULL;
-	int64_t		 origin, wall;
+	int64_t		 origin, wall, timeline, unplaced = 0;
 	int		 has_wall, r, rc = -1;
 
 	memset(&args, 0, sizeof args);
@@ -178,6 +192,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (tr_sel_store_origin(db, &origin, &has_wall, &wall, err) != 0)
 		goto out;
 	tr_out_set_clock(out, origin, has_wall, wall);
+	if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS NOT "
+	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
+	    "'perf'))", &timeline, err) != 0)
+		goto out;
 	if (sqlite3_prepare_v2(db->sq, summary_sql, -1, &st, NULL) !=
 	    SQLITE_OK) {
 		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
@@ -191,7 +209,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	tr_out_column_unit(out, 13, TR_UNIT_BYTES);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		if (all || !continues(&g, st)) {
-			group_emit(out, &g, has_wall, wall);
+			group_emit(out, &g, has_wall, wall, timeline > 0);
 			group_clear(&g);
 			g.first = sqlite3_column_int64(st, 0);
 			g.path = tr_xstrdup(col_text(st, 1));
@@ -202,6 +220,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			g.offset = sqlite3_column_int64(st, 6);
 			g.type = tr_xstrdup(col_text(st, 13));
 			g.host = tr_xstrdup(col_text(st, 14));
+			g.unplaced = sqlite3_column_int(st, 15);
+			if (g.unplaced && timeline > 0)
+				unplaced++;
 			if ((g.has_min = sqlite3_column_type(st, 7) !=
 			    SQLITE_NULL))
 				g.ts_min = sqlite3_column_int64(st, 7);
@@ -221,9 +242,15 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
 		goto out;
 	}
-	group_emit(out, &g, has_wall, wall);
+	group_emit(out, &g, has_wall, wall, timeline > 0);
 	if (tr_out_finish(out) != 0)
 		goto out;
+	if (unplaced > 0)
+		tr_out_note(out, "%" PRId64 " row%s of wall-clock sources not "
+		    "yet on the store's timeline (aligned none): ts_min and "
+		    "ts_max are their own clock, start and end their own wall "
+		    "clock; trace-align places them", unplaced,
+		    unplaced == 1 ? "" : "s");
 	rc = 0;
 out:
 	group_clear(&g);

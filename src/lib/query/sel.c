@@ -1185,17 +1185,15 @@ static void
 snapshot_note(struct tr_sel *s, size_t n, const char *type, int64_t id,
     int64_t source, int64_t ts, int64_t wall)
 {
-	struct tr_civil	c;
+	char		 iso[TR_ISO_MAX];
 
 	tr_buf_printf(&s->snapshot_notes, "%zu %s snapshots in the "
 	    "selection; using the last, profile %" PRId64 " (source %" PRId64
 	    ", ", n, type, id, source);
 	if (wall >= 0) {
-		tr_civil_from_utc(wall, &c);
-		tr_buf_printf(&s->snapshot_notes, "taken %04d-%02d-%02dT"
-		    "%02d:%02d:%02d.%03dZ by its wall clock; not on the store's "
-		    "timeline before trace-align", c.year, c.mon, c.day, c.hour,
-		    c.min, c.sec, (int)(c.nsec / 1000000));
+		tr_buf_printf(&s->snapshot_notes, "taken %s by its wall clock; "
+		    "not on the store's timeline before trace-align",
+		    tr_iso_utc(wall, iso));
 	} else
 		tr_buf_printf(&s->snapshot_notes, "at %.3fs",
 		    (double)(ts - s->origin) / 1e9);
