@@ -207,15 +207,16 @@ static int	g_pattern;	/* 0: random bursts, 1: twice, 2: flat */
 static int
 fill_mono(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	int64_t	tr, n;
 	int	k;
 
 	tr_import_set_clock(ctx, "monotonic");
-	if ((tr = tr_import_add_track(ctx, "test", "m", 0, 0, 0, 0, NULL,
-	    err)) < 0 || (n = tr_import_add_str(ctx, "v", 1, err)) < 0)
+	if ((tr = tr_writer_add_track(wr, "test", "m", 0, 0, 0, 0, NULL,
+	    err)) < 0 || (n = tr_writer_add_str(wr, "v", 1, err)) < 0)
 		return (-1);
 	for (k = 0; k < 10; k++)
-		if (tr_import_add_counter(ctx, tr, 1000 * SEC + k * 100 * MS, n,
+		if (tr_writer_add_counter(wr, tr, 1000 * SEC + k * 100 * MS, n,
 		    k, err) < 0)
 			return (-1);
 	return (0);
@@ -227,6 +228,7 @@ static const char	*g_tz, *g_tz_from;	/* local times: the zone */
 static int
 fill_wall(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	int64_t	tr, n;
 	int	k;
 
@@ -237,11 +239,11 @@ fill_wall(struct tr_import *ctx, struct tr_error *err)
 		json_object_set_new(tr_import_meta(ctx), "tz_from",
 		    json_string(g_tz_from));
 	}
-	if ((tr = tr_import_add_track(ctx, "test", "w", 0, 0, 0, 0, NULL,
-	    err)) < 0 || (n = tr_import_add_str(ctx, "v", 1, err)) < 0)
+	if ((tr = tr_writer_add_track(wr, "test", "w", 0, 0, 0, 0, NULL,
+	    err)) < 0 || (n = tr_writer_add_str(wr, "v", 1, err)) < 0)
 		return (-1);
 	for (k = 0; k < 10; k++)
-		if (tr_import_add_counter(ctx, tr, g_wall0 + k * 100 * MS, n,
+		if (tr_writer_add_counter(wr, tr, g_wall0 + k * 100 * MS, n,
 		    k, err) < 0)
 			return (-1);
 	return (0);
@@ -269,24 +271,25 @@ fill_perf_ref(struct tr_import *ctx, struct tr_error *err)
 static int
 fill_go_logs(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	int64_t	tr, task, run, key, cat;
 	char	args[128];
 	int	k;
 
 	tr_import_set_clock(ctx, "go-ticks");
-	if ((tr = tr_import_add_track(ctx, "goroutine", "g1", 1, 0, 0, 0,
+	if ((tr = tr_writer_add_track(wr, "goroutine", "g1", 1, 0, 0, 0,
 	    "{\"created\":7000000000,\"ended\":16001000000}", err)) < 0 ||
-	    (task = tr_import_add_track(ctx, "go-task",
+	    (task = tr_writer_add_track(wr, "go-task",
 	    "background", 0, 0, 0, 0, NULL, err)) < 0 ||
-	    (run = tr_import_add_str(ctx, "running", 7, err)) < 0 ||
-	    (key = tr_import_add_str(ctx, TR_ALIGN_LOG_KEY,
+	    (run = tr_writer_add_str(wr, "running", 7, err)) < 0 ||
+	    (key = tr_writer_add_str(wr, TR_ALIGN_LOG_KEY,
 	    strlen(TR_ALIGN_LOG_KEY), err)) < 0 ||
-	    (cat = tr_import_add_str(ctx, "log", 3, err)) < 0)
+	    (cat = tr_writer_add_str(wr, "log", 3, err)) < 0)
 		return (-1);
 	for (k = 0; k < 10; k++) {
 		int64_t	nat = 7 * SEC + k * SEC;
 
-		if (tr_import_add_slice(ctx, tr, nat, MS, run, 0, 0, k == 4 ?
+		if (tr_writer_add_slice(wr, tr, nat, MS, run, 0, 0, k == 4 ?
 		    "{\"handoff\":true,\"handoff_ts\":11000000000}" : NULL,
 		    err) < 0)
 			return (-1);
@@ -296,7 +299,7 @@ fill_go_logs(struct tr_import *ctx, struct tr_error *err)
 
 			snprintf(args, sizeof args, "{\"goid\":1,\"message\":"
 			    "\"mono=%lld wall=1\"}", (long long)mono);
-			if (tr_import_add_slice(ctx, task, nat, 0, key, cat, 0,
+			if (tr_writer_add_slice(wr, task, nat, 0, key, cat, 0,
 			    args, err) < 0)
 				return (-1);
 		}
@@ -308,6 +311,7 @@ fill_go_logs(struct tr_import *ctx, struct tr_error *err)
 static int
 fill_go_snap(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	json_t	*a = json_array(), *p;
 	int64_t	 tr, run;
 	int	 k;
@@ -324,11 +328,11 @@ fill_go_snap(struct tr_import *ctx, struct tr_error *err)
 		json_array_append_new(a, p);
 	}
 	json_object_set_new(tr_import_meta(ctx), "clock_snapshots", a);
-	if ((tr = tr_import_add_track(ctx, "goroutine", "g1", 1, 0, 0, 0,
+	if ((tr = tr_writer_add_track(wr, "goroutine", "g1", 1, 0, 0, 0,
 	    NULL, err)) < 0 ||
-	    (run = tr_import_add_str(ctx, "running", 7, err)) < 0)
+	    (run = tr_writer_add_str(wr, "running", 7, err)) < 0)
 		return (-1);
-	return (tr_import_add_slice(ctx, tr, 50 * SEC + 500 * MS, MS, run, 0,
+	return (tr_writer_add_slice(wr, tr, 50 * SEC + 500 * MS, MS, run, 0,
 	    0, NULL, err) < 0 ? -1 : 0);
 }
 
@@ -374,13 +378,14 @@ static int64_t	g_period = 250 * US;	/* perf's sampling period */
 static int
 fill_perf_activity(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	struct tr_sample	s;
 	int64_t			th, ev, t;
 	int			n, i;
 
 	tr_import_set_clock(ctx, "monotonic");
-	if ((th = tr_import_add_thread(ctx, 42, 42, "app", 3, err)) < 0 ||
-	    (ev = tr_import_add_str(ctx, "cpu-clock", 9, err)) < 0)
+	if ((th = tr_writer_add_thread(wr, 42, 42, "app", 3, err)) < 0 ||
+	    (ev = tr_writer_add_str(wr, "cpu-clock", 9, err)) < 0)
 		return (-1);
 	memset(&s, 0, sizeof s);
 	s.has_ts = 1;
@@ -392,7 +397,7 @@ fill_perf_activity(struct tr_import *ctx, struct tr_error *err)
 	for (i = 0; i < n; i++)
 		for (t = g_iv[i][0]; t < g_iv[i][1]; t += g_period) {
 			s.ts = g_shift + t;
-			if (tr_import_add_sample(ctx, &s, err) < 0)
+			if (tr_writer_add_sample(wr, &s, err) < 0)
 				return (-1);
 		}
 	return (0);
@@ -404,20 +409,21 @@ static const char	*g_clock = "go-ticks";
 static int
 fill_go_activity(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	int64_t	tr, run;
 	int	n, i;
 
 	tr_import_set_clock(ctx, g_clock);
-	if ((tr = tr_import_add_track(ctx, "goroutine", "g1", 1, 0, 0, 0,
+	if ((tr = tr_writer_add_track(wr, "goroutine", "g1", 1, 0, 0, 0,
 	    NULL, err)) < 0 ||
-	    (run = tr_import_add_str(ctx, "running", 7, err)) < 0)
+	    (run = tr_writer_add_str(wr, "running", 7, err)) < 0)
 		return (-1);
 	/* Only the first copy of a doubled pattern. */
 	n = pattern(g_iv, 2048);
 	if (g_pattern == 1)
 		n /= 2;
 	for (i = 0; i < n; i++)
-		if (tr_import_add_slice(ctx, tr, 1000 * SEC + g_iv[i][0] -
+		if (tr_writer_add_slice(wr, tr, 1000 * SEC + g_iv[i][0] -
 		    g_off, g_iv[i][1] - g_iv[i][0], run, 0, 0, NULL, err) < 0)
 			return (-1);
 	return (0);
@@ -1217,13 +1223,14 @@ END_TEST
 static int
 fill_host(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	struct tr_sample	s;
 	int64_t			th, ev, t;
 	int			i, n;
 
 	tr_import_set_clock(ctx, "monotonic");
-	if ((th = tr_import_add_thread(ctx, 7, 7, "host", 4, err)) < 0 ||
-	    (ev = tr_import_add_str(ctx, "cpu-clock", 9, err)) < 0)
+	if ((th = tr_writer_add_thread(wr, 7, 7, "host", 4, err)) < 0 ||
+	    (ev = tr_writer_add_str(wr, "cpu-clock", 9, err)) < 0)
 		return (-1);
 	memset(&s, 0, sizeof s);
 	s.has_ts = 1;
@@ -1235,7 +1242,7 @@ fill_host(struct tr_import *ctx, struct tr_error *err)
 	for (i = 0; i < n; i++)
 		for (t = g_iv[i][0] * 20; t < g_iv[i][1] * 20; t += MS) {
 			s.ts = 1000 * SEC + t;
-			if (tr_import_add_sample(ctx, &s, err) < 0)
+			if (tr_writer_add_sample(wr, &s, err) < 0)
 				return (-1);
 		}
 	return (0);
@@ -1246,12 +1253,13 @@ static int64_t	g_scale = 20, g_step = SEC, g_nsteps = 62;
 static int
 fill_gpu(struct tr_import *ctx, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	int64_t	tr, name, t, busy, lo, hi, k;
 	int	i, n;
 
 	tr_import_set_clock(ctx, "wall");
-	if ((tr = tr_import_add_track(ctx, "gpu", "GPU 0", 0, 0, 0, 0, NULL,
-	    err)) < 0 || (name = tr_import_add_str(ctx, "utilization.gpu", 15,
+	if ((tr = tr_writer_add_track(wr, "gpu", "GPU 0", 0, 0, 0, 0, NULL,
+	    err)) < 0 || (name = tr_writer_add_str(wr, "utilization.gpu", 15,
 	    err)) < 0)
 		return (-1);
 	n = pattern(g_iv, 2048);
@@ -1267,7 +1275,7 @@ fill_gpu(struct tr_import *ctx, struct tr_error *err)
 			if (hi > lo)
 				busy += hi - lo;
 		}
-		if (tr_import_add_counter(ctx, tr, g_wall0 + t, name,
+		if (tr_writer_add_counter(wr, tr, g_wall0 + t, name,
 		    100 - (double)(busy * 100 / g_step), err) < 0)
 			return (-1);
 	}

@@ -863,6 +863,7 @@ END_TEST
 static int
 fake_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	const char	*line, *p, *semi;
 	size_t		 len, n;
 	int64_t		 frames[32], ev, th;
@@ -873,9 +874,9 @@ fake_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	tr_import_set_version(ctx, "fake-1");
 	tr_import_set_clock(ctx, "monotonic");
 	json_object_set_new(tr_import_meta(ctx), "fake", json_true());
-	if ((ev = tr_import_add_str(ctx, "cpu-clock", 9, err)) < 0)
+	if ((ev = tr_writer_add_str(wr, "cpu-clock", 9, err)) < 0)
 		return (-1);
-	if ((th = tr_import_add_thread(ctx, 42, 43, "worker", 6, err)) < 0)
+	if ((th = tr_writer_add_thread(wr, 42, 43, "worker", 6, err)) < 0)
 		return (-1);
 	while ((r = tr_input_getline(in, &line, &len, err)) == 1) {
 		if (len == 4 && memcmp(line, "fail", 4) == 0)
@@ -890,7 +891,7 @@ fake_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 			f.name_len = (size_t)(semi - p);
 			f.module = "fake.so";
 			f.module_len = 7;
-			if ((frames[n++] = tr_import_add_frame(ctx, &f,
+			if ((frames[n++] = tr_writer_add_frame(wr, &f,
 			    err)) < 0)
 				return (-1);
 		}
@@ -901,8 +902,8 @@ fake_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		s.cpu = 1;
 		s.event_id = ev;
 		s.value = 1;
-		if ((s.callsite_id = tr_import_add_stack(ctx, frames, n,
-		    err)) < 0 || tr_import_add_sample(ctx, &s, err) < 0)
+		if ((s.callsite_id = tr_writer_add_stack(wr, frames, n,
+		    err)) < 0 || tr_writer_add_sample(wr, &s, err) < 0)
 			return (-1);
 	}
 	return (r);
@@ -912,6 +913,7 @@ fake_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 static int
 head_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 {
+	struct tr_writer	*wr = tr_import_writer(ctx);
 	const char	*line;
 	size_t		 len;
 	struct tr_sample s;
@@ -920,8 +922,8 @@ head_run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		return (tr_input_error(in, err, 0, "no first line"));
 	memset(&s, 0, sizeof s);
 	s.cpu = -1;
-	if ((s.event_id = tr_import_add_str(ctx, line, len, err)) < 0 ||
-	    tr_import_add_sample(ctx, &s, err) < 0)
+	if ((s.event_id = tr_writer_add_str(wr, line, len, err)) < 0 ||
+	    tr_writer_add_sample(wr, &s, err) < 0)
 		return (-1);
 	return (0);
 }

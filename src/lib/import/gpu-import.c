@@ -7,6 +7,7 @@
 #include "config.h"
 #include "import/gpu-import.h"
 #include "base/names.h"
+#include "store/writer.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -102,6 +103,7 @@ tr_gpu_import_init(struct tr_gpu_import *g, struct tr_import *ctx,
 
 	memset(g, 0, sizeof *g);
 	g->ctx = ctx;
+	g->wr = tr_import_writer(ctx);
 	g->in = in;
 	g->tracks = tr_map_new();
 	g->series_idx = tr_map_new();
@@ -387,7 +389,7 @@ tr_gpu_import_gpu(struct tr_gpu_import *g, const char *key, size_t keylen,
 	}
 	if (meta != NULL)
 		text = json_dumps(meta, JSON_COMPACT | JSON_SORT_KEYS);
-	id = tr_import_add_track(g->ctx, TR_TRACK_GPU, name, ref, 0, 0, 0, text,
+	id = tr_writer_add_track(g->wr, TR_TRACK_GPU, name, ref, 0, 0, 0, text,
 	    err);
 	free(text);
 	if (id < 0)
@@ -417,14 +419,14 @@ tr_gpu_import_process(struct tr_gpu_import *g, const char *gpu_key,
 
 	if (tr_gpu_import_find_process(g, gpu_key, gpu_keylen, pid, &id))
 		return (id);
-	if ((proc = tr_import_add_process(g->ctx, pid, name, name_len,
+	if ((proc = tr_writer_add_process(g->wr, pid, name, name_len,
 	    err)) < 0)
 		return (-1);
 	if (meta != NULL)
 		text = json_dumps(meta, JSON_COMPACT | JSON_SORT_KEYS);
 	tr_buf_reset(&g->key);
 	tr_buf_add(&g->key, name != NULL ? name : "", name ? name_len : 0);
-	id = tr_import_add_track(g->ctx, TR_TRACK_GPU_PROCESS, g->key.data,
+	id = tr_writer_add_track(g->wr, TR_TRACK_GPU_PROCESS, g->key.data,
 	    gpu_ref, proc, 0, gpu_track, text, err);
 	free(text);
 	if (id < 0)
@@ -444,7 +446,7 @@ tr_gpu_import_metric(struct tr_gpu_import *g, const char *name,
 		json_object_set_new(g->units, name, json_string(unit));
 	if (column != NULL && json_object_get(g->columns, column) == NULL)
 		json_object_set_new(g->columns, column, json_string(name));
-	return (tr_import_add_str(g->ctx, name, strlen(name), err));
+	return (tr_writer_add_str(g->wr, name, strlen(name), err));
 }
 
 void

@@ -33,8 +33,11 @@ struct tr_gpu_series {
 /* Series listed one by one in the metadata; the totals count them all. */
 #define TR_GPU_MAXSERIES	256
 
+struct tr_writer;
+
 struct tr_gpu_import {
 	struct tr_import	*ctx;		/* borrowed */
+	struct tr_writer	*wr;		/* tr_import_writer(ctx) */
 	struct tr_input		*in;		/* borrowed */
 	struct tr_wallclock	*wc;
 	int64_t			 start;	/* --start, ns since the epoch */

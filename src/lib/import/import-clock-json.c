@@ -37,6 +37,7 @@
 
 #include "base/util.h"
 #include "base/names.h"
+#include "store/writer.h"
 
 #define CLOCK_JSON_MAX	(16 << 20)
 
@@ -195,6 +196,7 @@ doc_error(const unsigned char *b, size_t n, struct tr_input *in,
 
 struct cj {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	const unsigned char	*buf;
 	size_t			*offs;
@@ -278,7 +280,7 @@ one_pair(struct cj *c, size_t i, json_t *p, int64_t *prev, json_t *out,
 	if (have[5])
 		json_object_set_new(o, "boot_ns", json_integer(v[5]));
 	json_array_append_new(out, o);
-	return (tr_import_add_counter(c->ctx, track, mono, name,
+	return (tr_writer_add_counter(c->wr, track, mono, name,
 	    (double)(v[0] - mono) / 1e9, err) < 0 ? -1 : 0);
 }
 
@@ -295,6 +297,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 
 	memset(&c, 0, sizeof c);
 	c.ctx = ctx;
+	c.wr = tr_import_writer(ctx);
 	c.in = in;
 	if (tr_input_slurp(in, CLOCK_JSON_MAX, &buf, &len, err) != 0)
 		return (-1);
@@ -348,8 +351,8 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 		}
 		json_object_set(meta, k, v);
 	}
-	if ((track = tr_import_add_track(ctx, TR_TRACK_CLOCK, "wall-mono", 0, 0,
-	    0, 0, NULL, err)) < 0 || (name = tr_import_add_str(ctx,
+	if ((track = tr_writer_add_track(c.wr, TR_TRACK_CLOCK, "wall-mono", 0, 0,
+	    0, 0, NULL, err)) < 0 || (name = tr_writer_add_str(c.wr,
 	    "wall_minus_mono_s", 17, err)) < 0)
 		goto out;
 	out = json_array();

@@ -258,6 +258,7 @@ struct vtask {
 
 struct nw {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	struct tr_gotrace_sink	*sink;
 	int			 ver;
@@ -876,7 +877,7 @@ resolve_stacks(struct nw *w, struct tr_error *err)
 			fr.file = file;
 			fr.file_len = strlen(file);
 			fr.line = (int64_t)f->line;
-			if ((ids[s->n - 1 - k] = tr_import_add_frame(w->ctx,
+			if ((ids[s->n - 1 - k] = tr_writer_add_frame(w->wr,
 			    &fr, err)) < 0) {
 				free(ids);
 				return (-1);
@@ -884,7 +885,7 @@ resolve_stacks(struct nw *w, struct tr_error *err)
 			if (k == 0)
 				s->leaf = fn;
 		}
-		if ((s->cs = tr_import_add_stack(w->ctx, ids, s->n, err)) <
+		if ((s->cs = tr_writer_add_stack(w->wr, ids, s->n, err)) <
 		    0) {
 			free(ids);
 			return (-1);
@@ -1149,6 +1150,43 @@ static const char *
 psn(int s)
 {
 	return (s >= 0 && s <= P_SYSCALL_ABANDONED ? pstatus_names[s] : "Bad");
+}
+
+/*
+ * The current goroutine, which must exist and be in state 'want' (as
+ * order.go checks it before most goroutine events); NULL with 'err' set
+ * otherwise.
+ */
+static struct vg *
+cur_go(struct nw *w, const struct nev *e, const struct ctx *cur, int want,
+    struct tr_error *err)
+{
+	struct vg	*g;
+
+	if ((g = vg_get(w, cur->g)) == NULL) {
+		BAD(e, "event %s for goroutine (%" PRIu64 ") that doesn't "
+		    "exist", ev_name(e->type), cur->g);
+		return (NULL);
+	}
+	if (g->status != want) {
+		BAD(e, "event %s for goroutine that's not %s",
+		    ev_name(e->type), gsn(want));
+		return (NULL);
+	}
+	return (g);
+}
+
+/* The current P, which must be known; NULL with 'err' set otherwise. */
+static struct vp *
+cur_proc(struct nw *w, const struct nev *e, const struct ctx *cur,
+    struct tr_error *err)
+{
+	struct vp	*p;
+
+	if ((p = vp_get(w, cur->p)) == NULL)
+		BAD(e, "uninitialized proc %" PRId64 " found during %s",
+		    (int64_t)cur->p, ev_name(e->type));
+	return (p);
 }
 
 /* Ranges bound to a goroutine or P: a small set of begin types. */
@@ -1500,12 +1538,8 @@ adv_go_stop(struct nw *w, struct nev *e, struct ctx *cur,
 
 	if (USER_GO(cur) != 0)
 		return (-1);
-	if ((g = vg_get(w, cur->g)) == NULL)
-		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-		    "that doesn't exist", ev_name(e->type), cur->g));
-	if (g->status != GO_RUNNING)
-		return (BAD(e, "event %s for goroutine that's not "
-		    "Running", ev_name(e->type)));
+	if ((g = cur_go(w, e, cur, GO_RUNNING, err)) == NULL)
+		return (-1);
 	nc->g = NO_ID;
 	push(w, e, cur);
 	if (e->type == EV_GO_DESTROY)
@@ -1573,12 +1607,8 @@ adv_go_switch(struct nw *w, struct nev *e, struct ctx *cur,
 
 	if (USER_GO(cur) != 0)
 		return (-1);
-	if ((g = vg_get(w, cur->g)) == NULL)
-		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-		    "that doesn't exist", ev_name(e->type), cur->g));
-	if (g->status != GO_RUNNING)
-		return (BAD(e, "event %s for goroutine that's not "
-		    "Running", ev_name(e->type)));
+	if ((g = cur_go(w, e, cur, GO_RUNNING, err)) == NULL)
+		return (-1);
 	id = e->args[0];
 	seq = e->args[1];
 	ng = vg_get(w, id);
@@ -1623,16 +1653,11 @@ adv_go_syscall_begin(struct nw *w, struct nev *e, struct ctx *cur,
 	(void)nc;
 	if (USER_GO(cur) != 0)
 		return (-1);
-	if ((g = vg_get(w, cur->g)) == NULL)
-		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-		    "that doesn't exist", ev_name(e->type), cur->g));
-	if (g->status != GO_RUNNING)
-		return (BAD(e, "event %s for goroutine that's not "
-		    "Running", ev_name(e->type)));
+	if ((g = cur_go(w, e, cur, GO_RUNNING, err)) == NULL)
+		return (-1);
 	g->status = GO_SYSCALL;
-	if ((p = vp_get(w, cur->p)) == NULL)
-		return (BAD(e, "uninitialized proc %" PRId64 " found "
-		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if ((p = cur_proc(w, e, cur, err)) == NULL)
+		return (-1);
 	p->status = P_SYSCALL;
 	if (!succeeds(w->gen, e->args[0], p->sgen, p->seq))
 		return (BAD(e, "failed to advance %s: can't make "
@@ -1656,16 +1681,11 @@ adv_go_syscall_end(struct nw *w, struct nev *e, struct ctx *cur,
 	(void)nc;
 	if (USER_GO(cur) != 0)
 		return (-1);
-	if ((g = vg_get(w, cur->g)) == NULL)
-		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-		    "that doesn't exist", ev_name(e->type), cur->g));
-	if (g->status != GO_SYSCALL)
-		return (BAD(e, "event %s for goroutine that's not "
-		    "Syscall", ev_name(e->type)));
+	if ((g = cur_go(w, e, cur, GO_SYSCALL, err)) == NULL)
+		return (-1);
 	g->status = GO_RUNNING;
-	if ((p = vp_get(w, cur->p)) == NULL)
-		return (BAD(e, "uninitialized proc %" PRId64 " found "
-		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if ((p = cur_proc(w, e, cur, err)) == NULL)
+		return (-1);
 	if (p->status != P_SYSCALL)
 		return (BAD(e, "expected proc %" PRId64 " in state "
 		    "Syscall, but got %s instead", (int64_t)cur->p,
@@ -1684,21 +1704,15 @@ adv_go_syscall_end_blocked(struct nw *w, struct nev *e, struct ctx *cur,
 	struct vp	*p;
 
 	if (cur->p != NO_ID) {
-		if ((p = vp_get(w, cur->p)) == NULL)
-			return (BAD(e, "uninitialized proc %" PRId64
-			    " found during %s", (int64_t)cur->p,
-			    ev_name(e->type)));
+		if ((p = cur_proc(w, e, cur, err)) == NULL)
+			return (-1);
 		if (p->status == P_SYSCALL)
 			return (0);
 	}
 	if (need(w, e, cur, MUST, MAY, MUST, err) != 0)
 		return (-1);
-	if ((g = vg_get(w, cur->g)) == NULL)
-		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-		    "that doesn't exist", ev_name(e->type), cur->g));
-	if (g->status != GO_SYSCALL)
-		return (BAD(e, "event %s for goroutine that's not "
-		    "Syscall", ev_name(e->type)));
+	if ((g = cur_go(w, e, cur, GO_SYSCALL, err)) == NULL)
+		return (-1);
 	nc->g = NO_ID;
 	g->status = GO_RUNNABLE;
 	push(w, e, cur);
@@ -1738,12 +1752,8 @@ adv_go_destroy_syscall(struct nw *w, struct nev *e, struct ctx *cur,
 
 	if (need(w, e, cur, MUST, MAY, MUST, err) != 0)
 		return (-1);
-	if ((g = vg_get(w, cur->g)) == NULL)
-		return (BAD(e, "event %s for goroutine (%" PRIu64 ") "
-		    "that doesn't exist", ev_name(e->type), cur->g));
-	if (g->status != GO_SYSCALL)
-		return (BAD(e, "event %s for goroutine that's not "
-		    "Syscall", ev_name(e->type)));
+	if ((g = cur_go(w, e, cur, GO_SYSCALL, err)) == NULL)
+		return (-1);
 	vg_free(tr_imap_del(&w->gs, cur->g));
 	nc->g = NO_ID;
 	if (cur->p != NO_ID) {
@@ -1976,10 +1986,8 @@ adv_sweep_begin(struct nw *w, struct nev *e, struct ctx *cur,
 	(void)nc;
 	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
 		return (-1);
-	p = vp_get(w, cur->p);
-	if (p == NULL)
-		return (BAD(e, "uninitialized proc %" PRId64 " found "
-		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if ((p = cur_proc(w, e, cur, err)) == NULL)
+		return (-1);
 	if (range_begin(w, e, p->ranges, p->rdesc, &p->nranges,
 	    EV_SWEEP_BEGIN, 0, err) != 0)
 		return (-1);
@@ -2015,10 +2023,8 @@ adv_sweep_end(struct nw *w, struct nev *e, struct ctx *cur,
 	(void)nc;
 	if (need(w, e, cur, MUST, MUST, MAY, err) != 0)
 		return (-1);
-	p = vp_get(w, cur->p);
-	if (p == NULL)
-		return (BAD(e, "uninitialized proc %" PRId64 " found "
-		    "during %s", (int64_t)cur->p, ev_name(e->type)));
+	if ((p = cur_proc(w, e, cur, err)) == NULL)
+		return (-1);
 	if (range_end(w, e, p->ranges, p->rdesc, &p->nranges,
 	    EV_SWEEP_BEGIN, NULL, err) != 0)
 		return (-1);
@@ -2739,27 +2745,6 @@ nw_release(struct nw *w)
 	tr_buf_release(&w->b);
 }
 
-static int
-spill_open(struct nw *w, struct tr_error *err)
-{
-	const char	*dir = getenv("TMPDIR");
-	char		*path;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = tr_xasprintf("%s/tracekit-gotrace.XXXXXX", dir);
-	w->spill_fd = mkstemp(path);
-	if (w->spill_fd < 0) {
-		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
-		    "'%s': %s", dir, strerror(errno));
-		free(path);
-		return (-1);
-	}
-	unlink(path);
-	free(path);
-	return (0);
-}
-
 int
 tr_gotrace_new_run(struct tr_import *ctx, struct tr_input *in, int ver,
     struct tr_error *err)
@@ -2772,6 +2757,7 @@ tr_gotrace_new_run(struct tr_import *ctx, struct tr_input *in, int ver,
 
 	memset(&w, 0, sizeof w);
 	w.ctx = ctx;
+	w.wr = tr_import_writer(ctx);
 	w.in = in;
 	w.ver = ver;
 	w.spill_fd = -1;
@@ -2794,7 +2780,7 @@ tr_gotrace_new_run(struct tr_import *ctx, struct tr_input *in, int ver,
 	snprintf(vs, sizeof vs, "%d.%d", ver / 1000, ver % 1000);
 	tr_import_set_version(ctx, vs);
 	w.sink = tr_gotrace_sink_new(ctx);
-	if (spill_open(&w, err) != 0)
+	if ((w.spill_fd = tr_gotrace_spill_fd(err)) < 0)
 		goto out;
 	while ((r = read_generation(&w, err)) == 1) {
 		ngen++;

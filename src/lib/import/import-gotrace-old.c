@@ -250,6 +250,7 @@ enum { G_DEAD, G_RUNNABLE, G_RUNNING, G_WAITING };
 
 struct old {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	struct tr_gotrace_sink	*sink;
 	int			 ver;
@@ -477,21 +478,8 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 static int
 spill_open(struct old *o, struct tr_error *err)
 {
-	const char	*dir = getenv("TMPDIR");
-	char		*path;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = tr_xasprintf("%s/tracekit-gotrace.XXXXXX", dir);
-	o->spill_fd = mkstemp(path);
-	if (o->spill_fd < 0) {
-		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
-		    "'%s': %s", dir, strerror(errno));
-		free(path);
+	if ((o->spill_fd = tr_gotrace_spill_fd(err)) < 0)
 		return (-1);
-	}
-	unlink(path);
-	free(path);
 	if ((o->spill = fdopen(o->spill_fd, "w+")) == NULL) {
 		close(o->spill_fd);
 		o->spill_fd = -1;
@@ -578,14 +566,14 @@ add_stack(struct old *o, struct raw *r, int64_t off, struct tr_error *err)
 		f.file = file;
 		f.file_len = strlen(file);
 		f.line = (int64_t)a[3];
-		if ((frame = tr_import_add_frame(o->ctx, &f, err)) < 0)
+		if ((frame = tr_writer_add_frame(o->wr, &f, err)) < 0)
 			goto out;
 		/* The trace lists the leaf first; the store wants the root. */
 		ids[n - 1 - i] = frame;
 		if (i == 0)
 			s->leaf = fn;
 	}
-	if ((s->cs = tr_import_add_stack(o->ctx, ids, n, err)) < 0)
+	if ((s->cs = tr_writer_add_stack(o->wr, ids, n, err)) < 0)
 		goto out;
 	free(tr_imap_del(&o->stacks, r->args[0]));
 	tr_imap_put(&o->stacks, r->args[0], s);
@@ -1226,6 +1214,18 @@ struct step {
 	const char	*s0, *s1;	/* strings for the hook */
 };
 
+/* The running goroutine of 'e' stops running, in state 'st' now. */
+static int
+stop_running(struct old *o, const struct ev *e, struct step *x, int st,
+    struct tr_error *err)
+{
+	if (check_running(o, e, x->g, x->p, 0, err) != 0)
+		return (-1);
+	x->g->st = st;
+	x->p->g = 0;
+	return (0);
+}
+
 /* EV_PROC_START */
 static int
 proc_proc_start(struct old *o, struct ev *e, struct step *x,
@@ -1542,13 +1542,10 @@ proc_go_end(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
 	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns, cs = x->cs;
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_DEAD, err) != 0)
 		return (-1);
-	g->st = G_DEAD;
-	p->g = 0;
 	if (e->type == EV_GO_STOP) {
 		g->nrg = 0;
 		if (tr_gotrace_go_state(o->sink, e->g, ns,
@@ -1568,14 +1565,10 @@ static int
 proc_go_sched(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
-	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns, cs = x->cs;
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_RUNNABLE, err) != 0)
 		return (-1);
-	g->st = G_RUNNABLE;
-	p->g = 0;
 	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_RUNNABLE,
 	    e->type == EV_GO_SCHED ? "runtime.Gosched" : "preempted",
 	    cs, NULL, err) != 0)
@@ -1647,14 +1640,11 @@ proc_go_sysblock(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
 	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns;
 	char		 args[160];
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_WAITING, err) != 0)
 		return (-1);
-	g->st = G_WAITING;
-	p->g = 0;
 	g->sysblock = e->ts;
 	snprintf(args, sizeof args, "\"handoff\":true,\"handoff_ts\":%"
 	    PRId64, ns);
@@ -1723,14 +1713,11 @@ proc_go_block(struct old *o, struct ev *e, struct step *x,
     struct tr_error *err)
 {
 	struct og	*g = x->g;
-	struct op	*p = x->p;
 	const int64_t	 ns = x->ns, cs = x->cs;
 
-	if (check_running(o, e, g, p, 0, err) != 0)
+	if (stop_running(o, e, x, G_WAITING, err) != 0)
 		return (-1);
-	g->st = G_WAITING;
 	g->blocknet = e->type == EV_GO_BLOCK_NET;
-	p->g = 0;
 	if (tr_gotrace_go_state(o->sink, e->g, ns, TR_GOTRACE_BLOCKED,
 	    block_cat(e->type), cs, NULL, err) != 0)
 		return (-1);
@@ -2168,6 +2155,7 @@ tr_gotrace_old_run(struct tr_import *ctx, struct tr_input *in, int ver,
 
 	memset(&o, 0, sizeof o);
 	o.ctx = ctx;
+	o.wr = tr_import_writer(ctx);
 	o.in = in;
 	o.ver = ver;
 	o.spill_fd = -1;

@@ -8,16 +8,38 @@
 #include "config.h"
 #include "import/gotrace.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "base/names.h"
+#include "store/writer.h"
 
 tr_gotrace_hook_fn	*tr_gotrace_hook;
 void			*tr_gotrace_hook_arg;
+
+int
+tr_gotrace_spill_fd(struct tr_error *err)
+{
+	const char	*dir = getenv("TMPDIR");
+	char		*path;
+	int		 fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	path = tr_xasprintf("%s/tracekit-gotrace.XXXXXX", dir);
+	if ((fd = mkstemp(path)) < 0)
+		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
+		    "'%s': %s", dir, strerror(errno));
+	else
+		unlink(path);
+	free(path);
+	return (fd);
+}
 
 /* --- JSON ------------------------------------------------------------ */
 
@@ -104,6 +126,7 @@ static const char *const sink_names[S_COUNT] = {
 
 struct tr_gotrace_sink {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_imap	 gs, ps, tasks;
 	int64_t			 ids[S_COUNT];
 	int64_t			 gc_track, stw_track, heap_track, rt_track;
@@ -120,6 +143,7 @@ tr_gotrace_sink_new(struct tr_import *ctx)
 	struct tr_gotrace_sink	*s = tr_xcalloc(1, sizeof *s);
 
 	s->ctx = ctx;
+	s->wr = tr_import_writer(ctx);
 	tr_imap_init(&s->gs);
 	tr_imap_init(&s->ps);
 	tr_imap_init(&s->tasks);
@@ -156,7 +180,7 @@ int64_t
 tr_gotrace_str(struct tr_gotrace_sink *s, const char *str,
     struct tr_error *err)
 {
-	return (tr_import_add_str(s->ctx, str, strlen(str), err));
+	return (tr_writer_add_str(s->wr, str, strlen(str), err));
 }
 
 /* The id of one of the sink's fixed names. */
@@ -174,7 +198,7 @@ one_track(struct tr_gotrace_sink *s, int64_t *id, const char *kind,
     const char *name, struct tr_error *err)
 {
 	if (*id == 0)
-		*id = tr_import_add_track(s->ctx, kind, name, 0, 0, 0, 0, NULL,
+		*id = tr_writer_add_track(s->wr, kind, name, 0, 0, 0, 0, NULL,
 		    err);
 	return (*id);
 }
@@ -213,7 +237,7 @@ add_slice(struct tr_gotrace_sink *s, int64_t track, int64_t ts, int64_t end,
 		return (-1);
 	if (end < ts)
 		end = ts;
-	return (tr_import_add_slice(s->ctx, track, ts, end - ts, name_id,
+	return (tr_writer_add_slice(s->wr, track, ts, end - ts, name_id,
 	    cat_id, cs, args, err) < 0 ? -1 : 0);
 }
 
@@ -232,7 +256,7 @@ static int
 gor_track(struct tr_gotrace_sink *s, struct gor *g, uint64_t goid,
     const char *name, const char *meta, struct tr_error *err)
 {
-	g->track = tr_import_add_track(s->ctx, TR_TRACK_GOROUTINE, name,
+	g->track = tr_writer_add_track(s->wr, TR_TRACK_GOROUTINE, name,
 	    (int64_t)goid, 0, 0, 0, meta, err);
 	return (g->track < 0 ? -1 : 0);
 }
@@ -429,7 +453,7 @@ proc_get(struct tr_gotrace_sink *s, int64_t p, struct tr_error *err)
 	pp->m = -1;
 	tr_imap_put(&s->ps, (uint64_t)p, pp);
 	snprintf(name, sizeof name, "P%" PRId64, p);
-	pp->track = tr_import_add_track(s->ctx, TR_TRACK_GO_PROC, name, p, 0, 0,
+	pp->track = tr_writer_add_track(s->wr, TR_TRACK_GO_PROC, name, p, 0, 0,
 	    0, NULL, err);
 	return (pp->track < 0 ? NULL : pp);
 }
@@ -684,7 +708,7 @@ tr_gotrace_heap(struct tr_gotrace_sink *s, int64_t ts, const char *name,
 	if (n < 0 || one_track(s, &s->heap_track, TR_TRACK_GO_HEAP, "heap",
 	    err) < 0)
 		return (-1);
-	return (tr_import_add_counter(s->ctx, s->heap_track, ts, n,
+	return (tr_writer_add_counter(s->wr, s->heap_track, ts, n,
 	    (double)value, err) < 0 ? -1 : 0);
 }
 
@@ -697,7 +721,7 @@ tr_gotrace_gomaxprocs(struct tr_gotrace_sink *s, int64_t ts, uint64_t procs,
 	if ((n = sid(s, S_GOMAXPROCS, err)) < 0 ||
 	    one_track(s, &s->rt_track, TR_TRACK_GO_RUNTIME, "runtime", err) < 0)
 		return (-1);
-	return (tr_import_add_counter(s->ctx, s->rt_track, ts, n,
+	return (tr_writer_add_counter(s->wr, s->rt_track, ts, n,
 	    (double)procs, err) < 0 ? -1 : 0);
 }
 
@@ -722,7 +746,7 @@ task_get(struct tr_gotrace_sink *s, uint64_t id, const char *name,
 			name = buf;
 		}
 	}
-	t->track = tr_import_add_track(s->ctx, TR_TRACK_GO_TASK, name,
+	t->track = tr_writer_add_track(s->wr, TR_TRACK_GO_TASK, name,
 	    (int64_t)id, 0, 0, 0, meta, err);
 	return (t->track < 0 ? NULL : t);
 }
@@ -936,7 +960,7 @@ tr_gotrace_cpu_sample(struct tr_gotrace_sink *s, int64_t ts, uint64_t goid,
 		return (-1);
 	smp.value = 1;
 	smp.labels = labels;
-	return (tr_import_add_sample(s->ctx, &smp, err) < 0 ? -1 : 0);
+	return (tr_writer_add_sample(s->wr, &smp, err) < 0 ? -1 : 0);
 }
 
 int

@@ -17,6 +17,7 @@
 
 #include "import/gpu-import.h"
 #include "base/names.h"
+#include "store/writer.h"
 
 enum role { D_METRIC, D_DATE, D_TIME, D_GPU, D_PID, D_TYPE, D_COMMAND };
 
@@ -39,6 +40,7 @@ struct cell {
 struct dmon {
 	struct tr_gpu_import	 g;
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	int			 pmon;
 	struct dcol		*cols;
@@ -570,7 +572,7 @@ row(struct dmon *x, const char *line, size_t len, struct tr_error *err)
 			    c->unit : "", c->name, err)) < 0)
 				return (-1);
 		}
-		if (tr_import_add_counter(x->ctx, track, ts, c->name_id,
+		if (tr_writer_add_counter(x->wr, track, ts, c->name_id,
 		    tr_gpu_unit_apply(c->u, v), err) < 0)
 			return (-1);
 	}
@@ -588,6 +590,7 @@ run_kind(struct tr_import *ctx, struct tr_input *in, struct tr_error *err,
 
 	memset(&x, 0, sizeof x);
 	x.ctx = ctx;
+	x.wr = tr_import_writer(ctx);
 	x.in = in;
 	x.pmon = pmon;
 	x.prev_ts = INT64_MIN;

@@ -16,6 +16,7 @@
 
 #include "import/gpu-import.h"
 #include "base/names.h"
+#include "store/writer.h"
 
 enum role {
 	R_METRIC,	/* a number, stored as a counter */
@@ -43,6 +44,7 @@ struct cell {
 struct smi {
 	struct tr_gpu_import	 g;
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	struct col		*cols;
 	size_t			 ncols;
@@ -786,7 +788,7 @@ row(struct smi *x, struct tr_error *err)
 			if (c->name_id < 0)
 				return (-1);
 		}
-		if (tr_import_add_counter(x->ctx, track, ts, c->name_id,
+		if (tr_writer_add_counter(x->wr, track, ts, c->name_id,
 		    tr_gpu_unit_apply(u, v), err) < 0)
 			return (-1);
 	}
@@ -804,6 +806,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 
 	memset(&x, 0, sizeof x);
 	x.ctx = ctx;
+	x.wr = tr_import_writer(ctx);
 	x.in = in;
 	x.prev_ts = INT64_MIN;
 	x.seen = tr_map_new();

@@ -22,6 +22,7 @@
 
 #include "import/gpu-import.h"
 #include "base/names.h"
+#include "store/writer.h"
 
 enum state {
 	S_OUT,		/* between arrays: expect '[' */
@@ -34,6 +35,7 @@ enum state {
 struct nvtop {
 	struct tr_gpu_import	 g;
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	enum state		 state;
 	struct tr_buf		 obj;		/* element's text */
@@ -310,7 +312,7 @@ counters(struct nvtop *x, json_t *o, int proc, int64_t track, int64_t ts,
 		id = tr_gpu_import_metric(&x->g, metric, unit, key, err);
 		free(own);
 		own = NULL;
-		if (id < 0 || tr_import_add_counter(x->ctx, track, ts, id, v,
+		if (id < 0 || tr_writer_add_counter(x->wr, track, ts, id, v,
 		    err) < 0)
 			return (-1);
 	}
@@ -458,6 +460,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 
 	memset(&x, 0, sizeof x);
 	x.ctx = ctx;
+	x.wr = tr_import_writer(ctx);
 	x.in = in;
 	x.snapshot = -1;
 	tr_buf_init(&x.obj);

@@ -60,6 +60,7 @@ struct sc_slot {
 
 struct ps {
 	struct tr_import	*ctx;
+	struct tr_writer	*wr;		/* its writer */
 	struct tr_input		*in;
 	struct tr_error		*err;
 	const char		*line;		/* the current line */
@@ -594,7 +595,7 @@ resolve_stack(struct ps *ps)
 			ps->ids = tr_xrealloc(ps->ids,
 			    ps->capids * sizeof *ps->ids);
 		}
-		if ((ps->ids[n++] = tr_import_add_frame(ps->ctx, &f,
+		if ((ps->ids[n++] = tr_writer_add_frame(ps->wr, &f,
 		    ps->err)) < 0)
 			return (-1);
 	}
@@ -619,7 +620,7 @@ resolve_stack(struct ps *ps)
 	}
 	cs = i > 0 ? ps->prevcs[i - 1] : 0;
 	for (; i < n; i++) {
-		if ((cs = tr_import_add_callsite(ps->ctx, cs, ps->ids[i],
+		if ((cs = tr_writer_add_callsite(ps->wr, cs, ps->ids[i],
 		    (int64_t)i, ps->err)) < 0)
 			return (-1);
 		ps->prev[i] = ps->ids[i];
@@ -701,7 +702,7 @@ end_sample(struct ps *ps)
 	ps->open = 0;
 	if ((ps->s.callsite_id = resolve_stack(ps)) < 0)
 		return (-1);
-	if (tr_import_add_sample(ps->ctx, &ps->s, ps->err) < 0)
+	if (tr_writer_add_sample(ps->wr, &ps->s, ps->err) < 0)
 		return (-1);
 	fp_add(ps);
 	return (0);
@@ -749,7 +750,7 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		    memcmp(ps->t_comm.data, h->comm, h->comm_len) == 0))
 			id = ps->t_id;
 		else {
-			id = tr_import_add_thread(ps->ctx, h->pid, h->tid,
+			id = tr_writer_add_thread(ps->wr, h->pid, h->tid,
 			    h->comm ? h->comm : "", h->comm_len, ps->err);
 			if (id < 0)
 				return (-1);
@@ -773,7 +774,7 @@ begin_sample(struct ps *ps, const struct hdr *h)
 			if (json_array_size(ps->events) == 1)
 				e = json_string_value(json_array_get(
 				    ps->events, 0));
-			if ((ps->dflt_event = tr_import_add_str(ps->ctx, e,
+			if ((ps->dflt_event = tr_writer_add_str(ps->wr, e,
 			    strlen(e), ps->err)) < 0)
 				return (-1);
 		}
@@ -782,7 +783,7 @@ begin_sample(struct ps *ps, const struct hdr *h)
 	    memcmp(ps->e_name.data, h->event, h->event_len) == 0)
 		ps->s.event_id = ps->e_id;
 	else {
-		if ((id = tr_import_add_str(ps->ctx, h->event, h->event_len,
+		if ((id = tr_writer_add_str(ps->wr, h->event, h->event_len,
 		    ps->err)) < 0)
 			return (-1);
 		ps->s.event_id = ps->e_id = id;
@@ -1131,6 +1132,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 
 	memset(&ps, 0, sizeof ps);
 	ps.ctx = ctx;
+	ps.wr = tr_import_writer(ctx);
 	ps.in = in;
 	ps.err = err;
 	tr_buf_init(&ps.stk);

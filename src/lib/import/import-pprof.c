@@ -387,6 +387,7 @@ idmap_get(const struct idmap *m, uint64_t id)
 
 struct pprof {
 	struct tr_import		*ctx;
+	struct tr_writer		*wr;		/* its writer */
 	struct tr_input			*in;
 	const unsigned char		*buf;
 	size_t				 len;
@@ -751,7 +752,7 @@ add_locations(struct pprof *pp, struct tr_error *err)
 				fr.inlined = j + 1 < n;
 			}
 			fr.name_len = strlen(fr.name);
-			if ((pp->locframes[i][j] = tr_import_add_frame(pp->ctx,
+			if ((pp->locframes[i][j] = tr_writer_add_frame(pp->wr,
 			    &fr, err)) < 0)
 				return (-1);
 		}
@@ -1013,7 +1014,7 @@ store(struct pprof *pp, struct tr_error *err)
 
 		json_array_append_new(st, json_pack("{s:s,s:s}", "type", t,
 		    "unit", pp->sunit[i]));
-		if ((pp->events[i] = tr_import_add_str(pp->ctx, t, strlen(t),
+		if ((pp->events[i] = tr_writer_add_str(pp->wr, t, strlen(t),
 		    err)) < 0) {
 			json_decref(st);
 			return (-1);
@@ -1027,7 +1028,7 @@ store(struct pprof *pp, struct tr_error *err)
 
 	/* The profile row first: samples refer to it. */
 	meta_s = json_dumps(meta, JSON_COMPACT);
-	pid = tr_import_add_profile(pp->ctx, type, pb->time_nanos,
+	pid = tr_writer_add_profile(pp->wr, type, pb->time_nanos,
 	    pb->duration_nanos, pb->period, pb->period_type ?
 	    str(pp, pb->period_type->type) : NULL, pb->period_type ?
 	    str(pp, pb->period_type->unit) : NULL, st_s, dst, meta_s, err);
@@ -1054,7 +1055,7 @@ store(struct pprof *pp, struct tr_error *err)
 				stack[n++] = pp->locframes[li][k];
 			}
 		}
-		if ((smp.callsite_id = tr_import_add_stack(pp->ctx, stack, n,
+		if ((smp.callsite_id = tr_writer_add_stack(pp->wr, stack, n,
 		    err)) < 0)
 			goto out;
 		labels = labels_json(pp, s, units);
@@ -1062,7 +1063,7 @@ store(struct pprof *pp, struct tr_error *err)
 		for (j = 0; j < s->n_value; j++) {
 			smp.event_id = pp->events[j];
 			smp.value = s->value[j];
-			if (tr_import_add_sample(pp->ctx, &smp, err) < 0)
+			if (tr_writer_add_sample(pp->wr, &smp, err) < 0)
 				goto out;
 		}
 		free(labels);
@@ -1111,6 +1112,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 
 	memset(&pp, 0, sizeof pp);
 	pp.ctx = ctx;
+	pp.wr = tr_import_writer(ctx);
 	pp.in = in;
 	if (tr_input_slurp(in, PPROF_MAX, &buf, &len, err) != 0)
 		return (-1);

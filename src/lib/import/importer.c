@@ -204,91 +204,10 @@ tr_import_meta(struct tr_import *ctx)
 }
 
 
-/* --- the store writer, for importers (store/writer.h) ---------------- */
-
-int64_t
-tr_import_add_str(struct tr_import *ctx, const char *s, size_t n,
-    struct tr_error *err)
+struct tr_writer *
+tr_import_writer(struct tr_import *ctx)
 {
-	return (tr_writer_add_str(ctx->w, s, n, err));
-}
-
-int64_t
-tr_import_add_frame(struct tr_import *ctx, const struct tr_frame *f,
-    struct tr_error *err)
-{
-	return (tr_writer_add_frame(ctx->w, f, err));
-}
-
-int64_t
-tr_import_add_callsite(struct tr_import *ctx, int64_t parent,
-    int64_t frame_id, int64_t depth, struct tr_error *err)
-{
-	return (tr_writer_add_callsite(ctx->w, parent, frame_id, depth, err));
-}
-
-int64_t
-tr_import_add_stack(struct tr_import *ctx, const int64_t *frames, size_t n,
-    struct tr_error *err)
-{
-	return (tr_writer_add_stack(ctx->w, frames, n, err));
-}
-
-int64_t
-tr_import_add_process(struct tr_import *ctx, int64_t pid, const char *name,
-    size_t len, struct tr_error *err)
-{
-	return (tr_writer_add_process(ctx->w, pid, name, len, err));
-}
-
-int64_t
-tr_import_add_thread(struct tr_import *ctx, int64_t pid, int64_t tid,
-    const char *name, size_t len, struct tr_error *err)
-{
-	return (tr_writer_add_thread(ctx->w, pid, tid, name, len, err));
-}
-
-int64_t
-tr_import_add_sample(struct tr_import *ctx, const struct tr_sample *s,
-    struct tr_error *err)
-{
-	return (tr_writer_add_sample(ctx->w, s, err));
-}
-
-int64_t
-tr_import_add_profile(struct tr_import *ctx, const char *type, int64_t ts,
-    int64_t dur, int64_t period, const char *period_type,
-    const char *period_unit, const char *sample_types,
-    const char *default_type, const char *meta, struct tr_error *err)
-{
-	return (tr_writer_add_profile(ctx->w, type, ts, dur, period,
-	    period_type, period_unit, sample_types, default_type, meta, err));
-}
-
-int64_t
-tr_import_add_track(struct tr_import *ctx, const char *kind,
-    const char *name, int64_t ref, int64_t process_id, int64_t thread_id,
-    int64_t parent_id, const char *meta, struct tr_error *err)
-{
-	return (tr_writer_add_track(ctx->w, kind, name, ref, process_id,
-	    thread_id, parent_id, meta, err));
-}
-
-int64_t
-tr_import_add_slice(struct tr_import *ctx, int64_t track_id, int64_t ts,
-    int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
-    const char *args, struct tr_error *err)
-{
-	return (tr_writer_add_slice(ctx->w, track_id, ts, dur, name_id,
-	    category_id, callsite_id, args, err));
-}
-
-int64_t
-tr_import_add_counter(struct tr_import *ctx, int64_t track_id, int64_t ts,
-    int64_t name_id, double value, struct tr_error *err)
-{
-	return (tr_writer_add_counter(ctx->w, track_id, ts, name_id, value,
-	    err));
+	return (ctx->w);
 }
 
 /* --- the transaction ------------------------------------------------ */

@@ -2,8 +2,8 @@
  * Importers and the import context.  tr_import_file() owns the one SQLite
  * transaction of an input: it detects the format, creates the source row,
  * runs the importer and commits, or rolls everything back on the first
- * error.  Importers write only through the tr_import_add_*() calls below,
- * the store writer's (store/writer.h) calls on the import's writer.
+ * error.  Importers write the source's rows with the store writer's
+ * tr_writer_add_*() calls (store/writer.h) on tr_import_writer().
  */
 #ifndef TR_IMPORTER_H
 #define TR_IMPORTER_H
@@ -108,14 +108,6 @@ int	tr_import_list_dir(const char *dir, char ***paths, size_t *n,
 
 /* --- for importers -------------------------------------------------- */
 
-/*
- * The rows importers write: struct tr_frame and struct tr_sample are
- * defined in store/writer.h, which importers include.  The
- * tr_import_add_*() calls are tr_writer_add_*() on the import's writer.
- */
-struct tr_frame;
-struct tr_sample;
-
 /* An option given to this import ("tz", "fields"...), or NULL. */
 const char	*tr_import_opt(const struct tr_import *, const char *key);
 /* The input's display name. */
@@ -145,43 +137,12 @@ void	tr_import_set_fingerprint(struct tr_import *, const char *);
 /* The source's metadata object (borrowed): importers add keys to it. */
 json_t	*tr_import_meta(struct tr_import *);
 
-/* Each returns a row id (> 0), or -1 with 'err' set. */
-int64_t	tr_import_add_str(struct tr_import *, const char *, size_t,
-	    struct tr_error *);
-int64_t	tr_import_add_frame(struct tr_import *, const struct tr_frame *,
-	    struct tr_error *);
-/* Call site 'frame_id' under 'parent' (0 for a root) at 'depth' (0-based). */
-int64_t	tr_import_add_callsite(struct tr_import *, int64_t parent,
-	    int64_t frame_id, int64_t depth, struct tr_error *);
-/* The leaf call site of 'n' frame ids given root first; 0 when n == 0. */
-int64_t	tr_import_add_stack(struct tr_import *, const int64_t *frames,
-	    size_t n, struct tr_error *);
-/* A process by pid (-1: unknown pid gives 0, no row). */
-int64_t	tr_import_add_process(struct tr_import *, int64_t pid,
-	    const char *name, size_t len, struct tr_error *);
-/* A thread by (pid, tid, name); pid or tid -1 when unknown. */
-int64_t	tr_import_add_thread(struct tr_import *, int64_t pid, int64_t tid,
-	    const char *name, size_t len, struct tr_error *);
 /*
- * Samples, slices and counters are written in batches, so these three
- * return 0 rather than a row id (or -1 with 'err' set; a write error may
- * surface at a later row, or when the import ends).
+ * The writer of the source's rows (borrowed, for the import's whole run):
+ * importers add strings, frames, stacks, threads, samples, profiles,
+ * tracks, slices and counters with its tr_writer_add_*() calls.
  */
-int64_t	tr_import_add_sample(struct tr_import *, const struct tr_sample *,
-	    struct tr_error *);
-/* A profile row; 'sample_types' and 'meta' are JSON text or NULL. */
-int64_t	tr_import_add_profile(struct tr_import *, const char *type,
-	    int64_t ts, int64_t dur, int64_t period, const char *period_type,
-	    const char *period_unit, const char *sample_types,
-	    const char *default_type, const char *meta, struct tr_error *);
-int64_t	tr_import_add_track(struct tr_import *, const char *kind,
-	    const char *name, int64_t ref, int64_t process_id,
-	    int64_t thread_id, int64_t parent_id, const char *meta,
-	    struct tr_error *);
-int64_t	tr_import_add_slice(struct tr_import *, int64_t track_id, int64_t ts,
-	    int64_t dur, int64_t name_id, int64_t category_id,
-	    int64_t callsite_id, const char *args, struct tr_error *);
-int64_t	tr_import_add_counter(struct tr_import *, int64_t track_id,
-	    int64_t ts, int64_t name_id, double value, struct tr_error *);
+struct tr_writer;
+struct tr_writer *tr_import_writer(struct tr_import *);
 
 #endif
