@@ -16,31 +16,13 @@
 #include "base/util.h"
 #include "query/args.h"
 #include "query/attr.h"
+#include "query/blocked.h"
 #include "query/goruntime.h"
 #include "query/sel.h"
 #include "store/derived.h"
 
 #define CT_SEL	(TR_SEL_SOURCE | TR_SEL_TIME)
 
-/*
- * Blocked states by reason and stack over the whole trace.  Go's
- * -pprof=sync of an old-format trace counts channels, select, sync,
- * cond and blocking on the GC.
- */
-static const char stacks_sql[] =
-    "SELECT CASE WHEN reason IN ('" TR_GO_REASON_SYNC "', '"
-    TR_GO_REASON_COND "') THEN 'sync'\n"
-    "            WHEN reason = '" TR_GO_REASON_GC "' THEN 'gc'\n"
-    "            ELSE 'chan' END, reason, callsite_id, count, total_ns,\n"
-    "       max_ns\n"
-    "  FROM go_state_stack\n"
-    " WHERE source_id = ?1 AND state = '" TR_GO_STATE_BLOCKED "'\n"
-    "   AND reason IN ('" TR_GO_REASON_CHAN_SEND "', '"
-    TR_GO_REASON_CHAN_RECV "', '" TR_GO_REASON_SELECT "', '"
-    TR_GO_REASON_SYNC "', '" TR_GO_REASON_COND "', '" TR_GO_REASON_GC
-    "')\n"
-    "   AND callsite_id IS NOT NULL\n"
-    " ORDER BY total_ns DESC, callsite_id, reason";
 /*
  * The block and mutex profiles, per stack: contentions and delay (the
  * profiles' two sample types), and the trace's blocked time (channels,
@@ -80,11 +62,10 @@ static const char tracks_sql[] =
     TR_TRACK_GOROUTINE "' ORDER BY ref";
 
 static const char *const tot_cols[] = {
-	"source", "kind", "count", "total_ns", "max_ns"
+	"kind", "count", "total_ns"
 };
 static const char *const st_cols[] = {
-	"source", "kind", "reason", "callsite_id", "count", "total_ns",
-	"max_ns", "stack"
+	"kind", "callsite_id", "count", "total_ns", "stack"
 };
 static const char *const pr_cols[] = {
 	"profile", "callsite_id", "contentions", "delay_ns", "trace_ns",
@@ -272,6 +253,118 @@ compound(struct tr_db *db, int64_t src, int64_t lo, int64_t hi,
 	return (0);
 }
 
+/* One stack's blocking in each kind. */
+struct kst {
+	int64_t	 cs;
+	int64_t	 count[3], ns[3];	/* chan, mutex, other */
+};
+
+static int
+cmp_kst(const void *pa, const void *pb)
+{
+	const struct kst	*x = pa, *y = pb;
+	int64_t			 p = x->ns[0] + x->ns[1] + x->ns[2];
+	int64_t			 q = y->ns[0] + y->ns[1] + y->ns[2];
+
+	if (p != q)
+		return (p > q ? -1 : 1);
+	return (x->cs < y->cs ? -1 : x->cs > y->cs);
+}
+
+/*
+ * The trace's part, from the blocking engine (blocked.h): go tool trace
+ * -pprof=sync's intervals by stack, split into channels (chan), the
+ * runtime's "sync" reason (mutex) and the rest (other: cond, and in old
+ * traces GC-assist blocks).  Returns 0, -1 with 'err' set (also when
+ * writing failed: TR_EIO).
+ */
+static int
+emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
+    struct tr_out *out, int64_t top, struct tr_error *err)
+{
+	static const enum tr_blocked_kind kinds[3] = {
+		TR_BLOCKED_CHAN, TR_BLOCKED_MUTEX, TR_BLOCKED_SYNC
+	};
+	static const char *const kn[3] = { "chan", "mutex", "other" };
+	struct tr_blocked	 b[3];
+	struct kst		*v = NULL;
+	size_t			 n = 0, i, j;
+	int			 k, rc = -1;
+	int64_t			 row;
+
+	memset(b, 0, sizeof b);
+	for (k = 0; k < 3; k++)
+		if (tr_blocked_collect(db, sel, kinds[k], &b[k], err) != 0)
+			goto out;
+	/* Every stack of sync; chan and mutex are parts of it. */
+	v = tr_xcalloc(b[2].n + 1, sizeof *v);
+	for (i = 0; i < b[2].n; i++) {
+		v[n].cs = b[2].stacks[i].callsite_id;
+		v[n].count[2] = b[2].stacks[i].count;
+		v[n].ns[2] = b[2].stacks[i].ns;
+		for (k = 0; k < 2; k++)
+			for (j = 0; j < b[k].n; j++)
+				if (b[k].stacks[j].callsite_id == v[n].cs) {
+					v[n].count[k] = b[k].stacks[j].count;
+					v[n].ns[k] = b[k].stacks[j].ns;
+					v[n].count[2] -= v[n].count[k];
+					v[n].ns[2] -= v[n].ns[k];
+				}
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_kst);
+	tr_out_set_name(out, "totals");
+	tr_out_columns(out, 3, tot_cols);
+	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	for (k = 0; k < 3; k++) {
+		int64_t	c = 0, t = 0;
+
+		for (i = 0; i < n; i++) {
+			c += v[i].count[k];
+			t += v[i].ns[k];
+		}
+		tr_out_text(out, kn[k]);
+		tr_out_int(out, c);
+		tr_out_int(out, t);
+		tr_out_end_row(out);
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+	tr_out_set_name(out, "stacks");
+	tr_out_columns(out, 5, st_cols);
+	tr_out_column_unit(out, 3, TR_UNIT_NS);
+	row = 0;
+	for (i = 0; i < n && row < top; i++) {
+		char	*t = tr_attr_stack_text(a, v[i].cs);
+
+		for (k = 0; k < 3; k++) {
+			if (v[i].count[k] == 0 && v[i].ns[k] == 0)
+				continue;
+			tr_out_text(out, kn[k]);
+			tr_out_int(out, v[i].cs);
+			tr_out_int(out, v[i].count[k]);
+			tr_out_int(out, v[i].ns[k]);
+			tr_out_text(out, t ? t : "");
+			tr_out_end_row(out);
+		}
+		free(t);
+		row++;
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+	rc = 0;
+	goto out;
+werr:
+	tr_error_set(err, TR_EIO, "error writing output: %s",
+	    errno != 0 ? strerror(errno) : "write failed");
+out:
+	for (k = 0; k < 3; k++)
+		tr_blocked_release(&b[k]);
+	free(v);
+	return (rc);
+}
+
 static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
@@ -346,84 +439,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    "compound stalls)");
 	}
 
-	tr_out_set_name(out, "totals");
-	tr_out_columns(out, 5, tot_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	for (i = 0; i < n; i++) {
-		int64_t	c[3] = { 0, 0, 0 }, tot[3] = { 0, 0, 0 };
-		int64_t	mx[3] = { 0, 0, 0 };
-		static const char *const kn[3] = { "chan", "sync", "gc" };
-		int	j;
-
-		if ((st = tr_db_prepare(db, stacks_sql, err)) == NULL)
-			goto out;
-		sqlite3_bind_int64(st, 1, ids[i]);
-		while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-			const char	*kd = (const char *)
-			    sqlite3_column_text(st, 0);
-
-			j = strcmp(kd, "chan") == 0 ? 0 : strcmp(kd,
-			    "sync") == 0 ? 1 : 2;
-			c[j] += sqlite3_column_int64(st, 3);
-			tot[j] += sqlite3_column_int64(st, 4);
-			if (sqlite3_column_int64(st, 5) > mx[j])
-				mx[j] = sqlite3_column_int64(st, 5);
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (r != SQLITE_DONE) {
-			tr_db_error(db, err, "cannot read go_state_stack");
-			goto out;
-		}
-		for (j = 0; j < 3; j++) {
-			tr_out_int(out, ids[i]);
-			tr_out_text(out, kn[j]);
-			tr_out_int(out, c[j]);
-			tr_out_int(out, tot[j]);
-			tr_out_int(out, mx[j]);
-			tr_out_end_row(out);
-		}
-	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
-
-	tr_out_set_name(out, "stacks");
-	tr_out_columns(out, 8, st_cols);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
-	tr_out_column_unit(out, 6, TR_UNIT_NS);
-	for (i = 0; i < n; i++) {
-		int64_t	row = 0;
-
-		if ((st = tr_db_prepare(db, stacks_sql, err)) == NULL)
-			goto out;
-		sqlite3_bind_int64(st, 1, ids[i]);
-		while ((r = sqlite3_step(st)) == SQLITE_ROW && row++ < top) {
-			char	*t = tr_attr_stack_text(a,
-			    sqlite3_column_int64(st, 2));
-
-			tr_out_int(out, ids[i]);
-			tr_out_text(out, (const char *)
-			    sqlite3_column_text(st, 0));
-			tr_out_text(out, (const char *)
-			    sqlite3_column_text(st, 1));
-			tr_out_int(out, sqlite3_column_int64(st, 2));
-			tr_out_int(out, sqlite3_column_int64(st, 3));
-			tr_out_int(out, sqlite3_column_int64(st, 4));
-			tr_out_int(out, sqlite3_column_int64(st, 5));
-			tr_out_text(out, t ? t : "");
-			tr_out_end_row(out);
-			free(t);
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (r != SQLITE_DONE && r != SQLITE_ROW) {
-			tr_db_error(db, err, "cannot read go_state_stack");
-			goto out;
-		}
-	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (n > 0 && emit_trace(db, &sel, a, out, top, err) != 0)
+		goto out;
 
 	tr_out_set_name(out, "profiles");
 	tr_out_columns(out, 6, pr_cols);

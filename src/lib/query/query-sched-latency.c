@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "query/args.h"
 #include "query/attr.h"
+#include "query/blocked.h"
 #include "query/goruntime.h"
 #include "query/sel.h"
 #include "store/derived.h"
@@ -39,20 +40,6 @@ static const char procs_sql[] =
     " WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GO_PROC "'\n"
     "   AND s.run_end_ts >= ?2 AND s.run_ts < ?3\n"
     " ORDER BY t.ref";
-/*
- * The wake-up latency by stack, as go tool trace -pprof=sched sums it
- * for old-format traces: runnable after a create or an unblock, by the
- * stack of the goroutine that made it runnable (go_state_stack).
- */
-static const char stacks_sql[] =
-    "SELECT callsite_id, sum(count), sum(total_ns), max(max_ns)\n"
-    "  FROM go_state_stack\n"
-    " WHERE source_id = ?1 AND state = '" TR_GO_STATE_RUNNABLE "'\n"
-    "   AND reason IN ('" TR_GO_REASON_CREATED "', 'unblocked')\n"
-    "   AND callsite_id IS NOT NULL\n"
-    " GROUP BY callsite_id ORDER BY 3 DESC, 1 LIMIT ?2";
-static const char version_sql[] =
-    "SELECT format_version FROM source WHERE id = ?1";
 
 static const char *const lat_cols[] = {
 	"source", "kind", "count", "total_ns", "p50_ns", "p90_ns", "p99_ns",
@@ -77,7 +64,7 @@ static const char *const p_cols[] = {
 	"source", "p", "busy_ns", "share"
 };
 static const char *const sk_cols[] = {
-	"source", "callsite_id", "count", "total_ns", "max_ns", "stack"
+	"callsite_id", "count", "total_ns", "stack"
 };
 static const char *const ev_cols[] = {
 	"source", "goid", "track_id", "ts", "dur_ns", "reason", "view"
@@ -101,7 +88,6 @@ struct src {
 	size_t		 ng;
 	struct rs	*r;
 	size_t		 nr, cap;
-	int		 newfmt;
 };
 
 struct walkarg {
@@ -158,14 +144,6 @@ load(struct tr_db *db, struct src *s, const struct tr_sel *sel,
 		return (-1);
 	if (s->hi <= s->lo)
 		s->hi = s->lo + 1;
-	if ((st = tr_db_prepare(db, version_sql, err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, s->id);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    (t = sqlite3_column_text(st, 0)) != NULL)
-		s->newfmt = strcmp((const char *)t, "1.22") >= 0 &&
-		    strlen((const char *)t) >= 4;
-	sqlite3_finalize(st);
 	if ((st = tr_db_prepare(db, tracks_sql, err)) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, s->id);
@@ -327,7 +305,18 @@ cmp_gfn(const void *a, const void *b)
 }
 
 static int
-emit(struct tr_db *db, struct tr_out *out, struct tr_attr *a,
+cmp_bstack(const void *pa, const void *pb)
+{
+	const struct tr_blocked_stack	*x = pa, *y = pb;
+
+	if (x->ns != y->ns)
+		return (x->ns > y->ns ? -1 : 1);
+	return (x->callsite_id < y->callsite_id ? -1 :
+	    x->callsite_id > y->callsite_id);
+}
+
+static int
+emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_attr *a,
     struct src *v, size_t n, const struct ids *k, int64_t starve,
     int64_t step, int64_t top, int evidence, struct tr_error *err)
 {
@@ -645,34 +634,29 @@ emit(struct tr_db *db, struct tr_out *out, struct tr_attr *a,
 		return (-1);
 
 	tr_out_set_name(out, "stacks");
-	tr_out_columns(out, 6, sk_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	for (i = 0; i < n; i++) {
-		sqlite3_stmt	*st;
+	tr_out_columns(out, 4, sk_cols);
+	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	{
+		struct tr_blocked	 b;
+		struct tr_blocked_stack	*bs;
 
-		if ((st = tr_db_prepare(db, stacks_sql, err)) == NULL)
+		memset(&b, 0, sizeof b);
+		if (tr_blocked_collect(db, sel, TR_BLOCKED_SCHED, &b, err) != 0)
 			return (-2);
-		sqlite3_bind_int64(st, 1, v[i].id);
-		sqlite3_bind_int64(st, 2, top);
-		while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t	 cs = sqlite3_column_int64(st, 0);
-			char	*t = tr_attr_stack_text(a, cs);
+		bs = b.stacks;
+		if (b.n > 1)
+			qsort(bs, b.n, sizeof *bs, cmp_bstack);
+		for (j = 0; j < b.n && (int64_t)j < top; j++) {
+			char	*t = tr_attr_stack_text(a, bs[j].callsite_id);
 
-			tr_out_int(out, v[i].id);
-			tr_out_int(out, cs);
-			tr_out_int(out, sqlite3_column_int64(st, 1));
-			tr_out_int(out, sqlite3_column_int64(st, 2));
-			tr_out_int(out, sqlite3_column_int64(st, 3));
+			tr_out_int(out, bs[j].callsite_id);
+			tr_out_int(out, bs[j].count);
+			tr_out_int(out, bs[j].ns);
 			tr_out_text(out, t ? t : "");
 			tr_out_end_row(out);
 			free(t);
 		}
-		sqlite3_finalize(st);
-		if (r != SQLITE_DONE) {
-			tr_db_error(db, err, "cannot read go_state_stack");
-			return (-2);
-		}
+		tr_blocked_release(&b);
 	}
 	if (tr_out_finish(out) != 0)
 		return (-1);
@@ -783,13 +767,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		v[i].id = ids[i];
 		if (load(db, &v[i], &sel, err) != 0)
 			goto out;
-		if (v[i].newfmt)
-			tr_out_note(out, "source %lld: a generation-format "
-			    "trace; its 'stacks' are the runnable states' "
-			    "own stacks, not go tool trace -pprof=sched's "
-			    "replay of transitions", (long long)v[i].id);
 	}
-	switch (emit(db, out, a, v, (size_t)n, &k, starve, step, top,
+	switch (emit(db, &sel, out, a, v, (size_t)n, &k, starve, step, top,
 	    evidence, err)) {
 	case 0:
 		rc = 0;
