@@ -343,6 +343,56 @@ START_TEST(test_empty_store)
 }
 END_TEST
 
+/*
+ * Time windows (trace-flame --during): sorted, overlapping ones merged
+ * and empty ones dropped; a sample at a window's start is in it, one at
+ * its end is not; with windows_exclude the rest, and untimed samples in
+ * neither.
+ */
+START_TEST(test_windows)
+{
+	struct tr_flame_fold_opts	 o;
+	struct tr_sel			 sel;
+	struct tr_error			 err;
+	struct tr_window		 w[3];
+	struct tr_db			*db = test_store_new();
+	int64_t				 t0;
+
+	test_store_add(db, "w.txt",
+	    "a 7/8 [000] 1.0: 1 cycles:\n\t 1 one (/bin/x)\n\n"
+	    "a 7/8 [000] 2.0: 1 cycles:\n\t 1 two (/bin/x)\n\n"
+	    "a 7/8 [000] 3.0: 1 cycles:\n\t 1 three (/bin/x)\n\n");
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_db_int(db, "SELECT min(ts) FROM sample", &t0,
+	    &err), 0);
+	mksel(db, &sel, NULL, NULL);
+	tr_flame_fold_opts_init(&o);
+	w[0].start = t0 + 1500000000;	/* overlaps the next: merged */
+	w[0].end = t0 + 2000000000;	/* the third sample: out */
+	w[1].start = t0 + 1000000000;	/* the second sample: in */
+	w[1].end = t0 + 1600000000;
+	w[2].start = w[2].end = t0;	/* empty: the first is out */
+	ck_assert_int_eq(tr_sel_set_windows(&sel, db, w, 3, 0, &err), 0);
+	ck_assert_uint_eq(sel.nwindows, 1);
+	ck_assert_int_eq(sel.windows[0].start, t0 + 1000000000);
+	ck_assert_int_eq(sel.windows[0].end, t0 + 2000000000);
+	ck_assert_int_eq(tr_sel_in_windows(&sel, t0 + 999999999), 0);
+	ck_assert_int_eq(tr_sel_in_windows(&sel, t0 + 1000000000), 1);
+	ck_assert_int_eq(tr_sel_in_windows(&sel, t0 + 1999999999), 1);
+	ck_assert_int_eq(tr_sel_in_windows(&sel, t0 + 2000000000), 0);
+	FOLD(db, &sel, &o, "a;two 1\n");
+	ck_assert_int_eq(tr_sel_set_windows(&sel, db, w, 3, 1, &err), 0);
+	FOLD(db, &sel, &o, "a;one 1\na;three 1\n");
+	/* No windows: nothing is inside, everything outside. */
+	ck_assert_int_eq(tr_sel_set_windows(&sel, db, w, 0, 0, &err), 0);
+	FOLD(db, &sel, &o, "");
+	ck_assert_int_eq(tr_sel_set_windows(&sel, db, w, 0, 1, &err), 0);
+	FOLD(db, &sel, &o, "a;one 1\na;three 1\na;two 1\n");
+	tr_sel_release(&sel);
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_write)
 {
 	struct tr_folded	 f;
@@ -380,6 +430,7 @@ main(void)
 	tcase_add_test(tc, test_select);
 	tcase_add_test(tc, test_empty_store);
 	tcase_add_test(tc, test_write);
+	tcase_add_test(tc, test_windows);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -923,6 +923,24 @@ name_stacks(struct fold *f, struct tr_folded *out)
 	return (merge_stacks(f, out));
 }
 
+/*
+ * Set up a fold of 'db' into 'out' (both emptied), and take one snapshot,
+ * one lock, for the many small reads that follow (tr_db_read_end()).
+ */
+static int
+fold_begin(struct fold *f, struct tr_db *db,
+    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+    int *began, struct tr_error *err)
+{
+	memset(out, 0, sizeof *out);
+	memset(f, 0, sizeof *f);
+	f->db = db;
+	f->o = opts;
+	f->err = err;
+	tr_buf_init(&f->buf);
+	return (tr_db_read_begin(db, began, err));
+}
+
 int
 tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
     const struct tr_flame_fold_opts *opts, struct tr_folded *out,
@@ -932,15 +950,8 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 	struct fold		 f;
 	int			 ret = -1, began = 0;
 
-	memset(out, 0, sizeof *out);
-	memset(&f, 0, sizeof f);
 	memset(&pick, 0, sizeof pick);
-	f.db = db;
-	f.o = opts;
-	f.err = err;
-	tr_buf_init(&f.buf);
-	/* One snapshot, and one lock for the many small reads below. */
-	if (tr_db_read_begin(db, &began, err) != 0)
+	if (fold_begin(&f, db, opts, out, &began, err) != 0)
 		goto out;
 	if (tr_flame_pick(db, sel, &pick, err) != 0)
 		goto out;
@@ -974,13 +985,7 @@ tr_flame_fold_blocked(struct tr_db *db, const struct tr_sel *sel,
 	size_t			 i;
 	int			 ret = -1, began = 0;
 
-	memset(out, 0, sizeof *out);
-	memset(&f, 0, sizeof f);
-	f.db = db;
-	f.o = opts;
-	f.err = err;
-	tr_buf_init(&f.buf);
-	if (tr_db_read_begin(db, &began, err) != 0)
+	if (fold_begin(&f, db, opts, out, &began, err) != 0)
 		goto out;
 	if (tr_blocked_collect(db, sel, kind, &b, err) != 0)
 		goto out;
