@@ -29,7 +29,8 @@ static const char summary_sql[] =
 "       (SELECT group_concat(t, ',') FROM (SELECT DISTINCT type AS t\n"
 "         FROM profile WHERE source_id = s.id ORDER BY t)),\n"
 "       coalesce(s.host, ''),\n"
-"       s.clock = 'wall' AND s.align_method IS NULL\n"
+"       s.clock = 'wall' AND s.align_method IS NULL,\n"
+"       json_extract(s.meta, '$.same_samples_as')\n"
 "  FROM source s ORDER BY s.id";
 
 static const char *const cols[] = {
@@ -227,6 +228,13 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			    SQLITE_NULL))
 				g.ts_min = sqlite3_column_int64(st, 7);
 		}
+		if (sqlite3_column_type(st, 16) == SQLITE_INTEGER)
+			tr_out_note(out, "source %lld holds the same samples "
+			    "as source %lld (imported with "
+			    "--keep-same-samples): totals over both count "
+			    "them twice; choose one with --source",
+			    (long long)sqlite3_column_int64(st, 0),
+			    (long long)sqlite3_column_int64(st, 16));
 		g.last = sqlite3_column_int64(st, 0);
 		if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
 			g.has_max = 1;

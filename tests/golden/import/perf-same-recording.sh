@@ -27,3 +27,5 @@ trace-query sql "SELECT id, path, json_extract(meta, '$.same_samples_as')
     AS same_samples_as,
     (SELECT count(*) FROM sample WHERE source_id = source.id) AS samples
   FROM source ORDER BY id"
+echo '--- summary says which source holds the same samples as another'
+trace-query -F csv summary 2>&1 >/dev/null
