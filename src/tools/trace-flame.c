@@ -148,11 +148,13 @@ window_option(struct wsource *w, int opt, const char *name, const char *arg)
 static void notes(const char *);
 
 /*
- * Read the windows and restrict the selection to them.  Returns 0, or
- * the exit status of the error reported.
+ * Read the windows and restrict the selection to them ('samples': of
+ * samples, which may lack a time stamp; else of --blocked intervals).
+ * Returns 0, or the exit status of the error reported.
  */
 static int
-apply_windows(struct tr_db *db, struct tr_sel *sel, const struct wsource *ws)
+apply_windows(struct tr_db *db, struct tr_sel *sel, const struct wsource *ws,
+    int samples)
 {
 	struct tr_window	*w = NULL;
 	struct tr_error		 err;
@@ -164,12 +166,14 @@ apply_windows(struct tr_db *db, struct tr_sel *sel, const struct wsource *ws)
 
 	tr_error_init(&err);
 	/* What cannot be placed in time, said before it is left out. */
-	if ((st = tr_flame_sel_prepare(db, sel, NULL, "count(*)",
-	    " AND s.ts IS NULL", &err)) == NULL)
-		return (tool_report(&err));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		untimed = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (samples) {
+		if ((st = tr_flame_sel_prepare(db, sel, NULL, "count(*)",
+		    " AND s.ts IS NULL", &err)) == NULL)
+			return (tool_report(&err));
+		if (sqlite3_step(st) == SQLITE_ROW)
+			untimed = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
 	switch (ws->opt) {
 	case OPT_DURING:
 	case OPT_NOT_DURING:
@@ -435,7 +439,8 @@ main(int argc, char **argv)
 		return (tool_report(&err));
 	}
 	notes(sel.notes.data);
-	if (ws.opt != 0 && (status = apply_windows(db, &sel, &ws)) != 0) {
+	if (ws.opt != 0 && (status = apply_windows(db, &sel, &ws,
+	    !blocked)) != 0) {
 		tr_sel_release(&sel);
 		tr_db_free(db);
 		return (status);
