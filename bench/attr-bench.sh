@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/attr-bench.sh [TRACE]
 #
-# The attribution queries of issue 13 (timeline, gpu-idle, stalls, steps)
-# on the long bench store: a Go trace of millions of states
+# The attribution queries of issue 13 (timeline, gpu-idle, stalls, steps;
+# and issue 14's gc, goroutines, sched-latency, contention when
+# trace-query lists them) on the long bench store: a Go trace of millions of states
 # (bench/gotrace-import.sh's long trace) with GPU telemetry covering it, a
 # SYNTHETIC nvidia-smi CSV made here to span the trace.  Prints the
 # median wall and CPU seconds of each query against the 1 s goal, next to
@@ -236,6 +237,12 @@ q "timeline (100 ms steps)" "go_state per 100 ms" "$P_TL" timeline
 q "timeline --step 10ms" "" "" timeline --step 10ms
 q "timeline --from 5s --to 6s --step 10ms" "" "" timeline --from 5s \
     --to 6s --step 10ms
+for name in gc goroutines sched-latency contention; do
+	if trace-query -l 2>/dev/null | awk '{ print $1 }' | grep -qx "$name"
+	then
+		q "$name" "" "" "$name"
+	fi
+done
 
 if [ "$reuse" != 1 ]; then
 	# Moving the Go source: its derived tables are computed again.

@@ -43,7 +43,7 @@ list_queries(void)
 	size_t	i;
 
 	for (i = 0; tr_query_table[i] != NULL; i++)
-		printf("%-12s %-12s %s\n", tr_query_table[i]->name,
+		printf("%-13s %-12s %s\n", tr_query_table[i]->name,
 		    tr_query_table[i]->usage, tr_query_table[i]->summary);
 	tool_close_stdout();
 	exit(0);

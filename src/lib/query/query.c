@@ -15,9 +15,13 @@
 #include "query/args.h"
 
 /* query.c: keep sorted */
+extern const struct tr_query tr_query_contention;
+extern const struct tr_query tr_query_gc;
+extern const struct tr_query tr_query_goroutines;
 extern const struct tr_query tr_query_gpu_idle;
 extern const struct tr_query tr_query_gpu_mem;
 extern const struct tr_query tr_query_pprof_diff;
+extern const struct tr_query tr_query_sched_latency;
 extern const struct tr_query tr_query_sql_entry;
 extern const struct tr_query tr_query_stalls;
 extern const struct tr_query tr_query_steps;
@@ -26,9 +30,13 @@ extern const struct tr_query tr_query_timeline;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
+	&tr_query_contention,
+	&tr_query_gc,
+	&tr_query_goroutines,
 	&tr_query_gpu_idle,
 	&tr_query_gpu_mem,
 	&tr_query_pprof_diff,
+	&tr_query_sched_latency,
 	&tr_query_sql_entry,
 	&tr_query_stalls,
 	&tr_query_steps,

@@ -1,0 +1,542 @@
+/*
+ * trace-query contention: time blocked on channels and select and on
+ * sync primitives, by blocking stack, from the Go trace (go_state_stack,
+ * what go tool trace -pprof=sync sums) and from block and mutex profiles
+ * side by side; and the compound stalls: the intervals where mutex
+ * contention and channel waits overlap, with the goroutines in them.
+ */
+#include "config.h"
+#include "query/query.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/names.h"
+#include "base/util.h"
+#include "query/args.h"
+#include "query/attr.h"
+#include "query/blocked.h"
+#include "query/goruntime.h"
+#include "query/sel.h"
+#include "store/derived.h"
+
+#define CT_SEL	(TR_SEL_SOURCE | TR_SEL_TIME)
+
+/*
+ * The block and mutex profiles, per stack: contentions and delay (the
+ * profiles' two sample types), and the trace's blocked time (channels,
+ * select, sync, cond) at the stack with the same functions, root to
+ * leaf, when the trace saw it (profiles and traces intern their own
+ * call sites).
+ */
+static const char prof_sql[] =
+    "WITH ps AS (\n"
+    "  SELECT p.type AS type, s.callsite_id AS cs,\n"
+    "         sum(CASE WHEN e.s = 'contentions' THEN s.value END) AS c,\n"
+    "         sum(CASE WHEN e.s = 'delay' THEN s.value END) AS d\n"
+    "    FROM profile p JOIN sample s ON s.profile_id = p.id\n"
+    "    JOIN str e ON e.id = s.event_id\n"
+    "   WHERE p.type IN ('" TR_PROFILE_BLOCK "', '" TR_PROFILE_MUTEX "')\n"
+    "   GROUP BY 1, 2),\n"
+    "gs AS (\n"
+    "  SELECT callsite_id AS cs, sum(total_ns) AS t FROM go_state_stack\n"
+    "   WHERE state = '" TR_GO_STATE_BLOCKED "' AND reason IN ('"
+    TR_GO_REASON_CHAN_SEND "', '" TR_GO_REASON_CHAN_RECV "', '"
+    TR_GO_REASON_SELECT "', '" TR_GO_REASON_SYNC "', '"
+    TR_GO_REASON_COND "')\n"
+    "   GROUP BY 1),\n"
+    "fs AS (\n"
+    "  SELECT st.callsite_id AS cs, group_concat(f.name, ';') AS k\n"
+    "    FROM (SELECT * FROM stack WHERE callsite_id IN\n"
+    "            (SELECT cs FROM ps UNION SELECT cs FROM gs)\n"
+    "          ORDER BY callsite_id, depth) st\n"
+    "    JOIN frame f ON f.id = st.frame_id GROUP BY st.callsite_id)\n"
+    "SELECT ps.type, ps.cs, ps.c, ps.d,\n"
+    "       (SELECT sum(gs.t) FROM gs JOIN fs g ON g.cs = gs.cs\n"
+    "         WHERE g.k = f.k)\n"
+    "  FROM ps LEFT JOIN fs f ON f.cs = ps.cs\n"
+    " ORDER BY ps.type, ps.d DESC, ps.cs";
+static const char tracks_sql[] =
+    "SELECT id, ref, name FROM track WHERE source_id = ?1 AND kind = '"
+    TR_TRACK_GOROUTINE "' ORDER BY ref";
+
+static const char *const tot_cols[] = {
+	"kind", "count", "total_ns"
+};
+static const char *const st_cols[] = {
+	"kind", "callsite_id", "count", "total_ns", "stack"
+};
+static const char *const pr_cols[] = {
+	"profile", "callsite_id", "contentions", "delay_ns", "trace_ns",
+	"stack"
+};
+static const char *const cp_cols[] = {
+	"source", "start_ns", "end_ns", "dur_ns", "sync_ns", "chan_ns",
+	"sync_goroutines", "chan_goroutines", "goroutines"
+};
+
+struct win {
+	int64_t	 lo, hi, sync_ns, chan_ns;
+	int64_t	 nsync, nchan;
+	char	*who;
+};
+
+struct gb {
+	int64_t	 goid, chan, sync;
+	char	*fn;
+};
+
+struct walk {
+	int64_t	 lo, hi, chan, sync;
+};
+
+/*
+ * A goroutine's part in a window: its sync waits there, and its channel
+ * waits that end inside (a goroutine parked on a channel for good is
+ * not in the stall).
+ */
+static int
+on_state(void *arg, const struct tr_derived_state *s, struct tr_error *err)
+{
+	struct walk	*w = arg;
+
+	(void)err;
+	if (s->kind == TR_DK_SYNC)
+		w->sync += s->dur;
+	else if (s->kind == TR_DK_CHAN && s->end < w->hi)
+		w->chan += s->dur;
+	return (0);
+}
+
+static int
+cmp_gb(const void *a, const void *b)
+{
+	const struct gb	*x = a, *y = b;
+	int64_t		 p = x->chan + x->sync, q = y->chan + y->sync;
+
+	if (p != q)
+		return (p > q ? -1 : 1);
+	return (x->goid < y->goid ? -1 : x->goid > y->goid);
+}
+
+/* The goroutines in window 'w' of source 'src'. */
+static int
+involved(struct tr_db *db, int64_t src, struct win *w, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	struct gb	*g = NULL;
+	size_t		 n = 0, i;
+	struct tr_buf	 b;
+	int		 r, rc = -1;
+
+	if ((st = tr_db_prepare(db, tracks_sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, src);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct walk		 k;
+		const unsigned char	*t = sqlite3_column_text(st, 2);
+
+		memset(&k, 0, sizeof k);
+		k.lo = w->lo;
+		k.hi = w->hi;
+		if (tr_derived_track_states(db, sqlite3_column_int64(st, 0),
+		    w->lo, w->hi, on_state, &k, err) != 0)
+			goto out;
+		if (k.chan == 0 && k.sync == 0)
+			continue;
+		g = tr_xrealloc(g, (n + 1) * sizeof *g);
+		g[n].goid = sqlite3_column_int64(st, 1);
+		g[n].chan = k.chan;
+		g[n].sync = k.sync;
+		g[n].fn = tr_xstrdup(t != NULL && *t ? (const char *)t : "?");
+		n++;
+	}
+	if (r != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read the goroutines");
+		goto out;
+	}
+	if (n > 1)
+		qsort(g, n, sizeof *g, cmp_gb);
+	tr_buf_init(&b);
+	for (i = 0; i < n; i++) {
+		w->chan_ns += g[i].chan;
+		w->sync_ns += g[i].sync;
+		w->nchan += g[i].chan > 0;
+		w->nsync += g[i].sync > 0;
+		if (i < 5)
+			tr_buf_printf(&b, "%s%lld %s %s %.0fms", i ? "; " : "",
+			    (long long)g[i].goid, g[i].fn, g[i].sync >=
+			    g[i].chan ? "sync" : "chan", (double)(g[i].sync +
+			    g[i].chan) / 1e6);
+	}
+	w->who = b.data != NULL ? b.data : tr_xstrdup("");
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		free(g[i].fn);
+	free(g);
+	return (rc);
+}
+
+/*
+ * The compound stalls of a source: runs of 10 ms bins with mutex
+ * contention (goroutines blocked on sync for at least 'minsync' of the
+ * bin on average) merged across gaps up to 'gap', at least 'min' long,
+ * in which goroutines woke from channel waits for at least 'minchan' of
+ * the window.
+ */
+static int
+compound(struct tr_db *db, int64_t src, int64_t lo, int64_t hi,
+    double minsync, double minchan, int64_t gap, int64_t min,
+    struct win **out, size_t *nout, struct tr_error *err)
+{
+	struct tr_derived_totals	*t;
+	int64_t				 nb, i, a = -1, e = -1;
+	struct win			*v = NULL;
+	size_t				 n = 0, k;
+
+	*out = NULL;
+	*nout = 0;
+	lo -= lo % TR_DERIVED_BIN;
+	nb = (hi - lo + TR_DERIVED_BIN - 1) / TR_DERIVED_BIN;
+	if (nb <= 0)
+		return (0);
+	t = tr_xcalloc((size_t)nb, sizeof *t);
+	if (tr_derived_series(db, src, lo, TR_DERIVED_BIN, nb, t, err) != 0) {
+		free(t);
+		return (-1);
+	}
+	for (i = 0; i <= nb; i++) {
+		int	on = i < nb && (double)t[i].ns[TR_DK_SYNC] >=
+		    minsync * TR_DERIVED_BIN;
+		int64_t	b0 = lo + i * TR_DERIVED_BIN;
+
+		if (on) {
+			if (a >= 0 && b0 - e > gap) {
+				v = tr_xrealloc(v, (n + 1) * sizeof *v);
+				v[n].lo = a;
+				v[n++].hi = e;
+				a = -1;
+			}
+			if (a < 0)
+				a = b0;
+			e = b0 + TR_DERIVED_BIN;
+		}
+	}
+	if (a >= 0) {
+		v = tr_xrealloc(v, (n + 1) * sizeof *v);
+		v[n].lo = a;
+		v[n++].hi = e;
+	}
+	free(t);
+	for (k = 0; k < n; k++)
+		if (v[k].hi - v[k].lo >= min) {
+			struct win	w = v[k];
+
+			w.sync_ns = w.chan_ns = w.nsync = w.nchan = 0;
+			w.who = NULL;
+			if (involved(db, src, &w, err) != 0) {
+				free(v);
+				return (-1);
+			}
+			if ((double)w.chan_ns < minchan *
+			    (double)(w.hi - w.lo)) {
+				free(w.who);
+				continue;
+			}
+			(*out) = tr_xrealloc(*out, (*nout + 1) * sizeof **out);
+			(*out)[(*nout)++] = w;
+		}
+	free(v);
+	return (0);
+}
+
+/* One stack's blocking in each kind. */
+struct kst {
+	int64_t	 cs;
+	int64_t	 count[3], ns[3];	/* chan, mutex, other */
+};
+
+static int
+cmp_kst(const void *pa, const void *pb)
+{
+	const struct kst	*x = pa, *y = pb;
+	int64_t			 p = x->ns[0] + x->ns[1] + x->ns[2];
+	int64_t			 q = y->ns[0] + y->ns[1] + y->ns[2];
+
+	if (p != q)
+		return (p > q ? -1 : 1);
+	return (x->cs < y->cs ? -1 : x->cs > y->cs);
+}
+
+/*
+ * The trace's part, from the blocking engine (blocked.h): go tool trace
+ * -pprof=sync's intervals by stack, split into channels (chan), the
+ * runtime's "sync" reason (mutex) and the rest (other: cond, and in old
+ * traces GC-assist blocks).  Returns 0, -1 with 'err' set (also when
+ * writing failed: TR_EIO).
+ */
+static int
+emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
+    struct tr_out *out, int64_t top, struct tr_error *err)
+{
+	static const enum tr_blocked_kind kinds[3] = {
+		TR_BLOCKED_CHAN, TR_BLOCKED_MUTEX, TR_BLOCKED_SYNC
+	};
+	static const char *const kn[3] = { "chan", "mutex", "other" };
+	struct tr_blocked	 b[3];
+	struct kst		*v = NULL;
+	size_t			 n = 0, i, j;
+	int			 k, rc = -1;
+	int64_t			 row;
+
+	memset(b, 0, sizeof b);
+	for (k = 0; k < 3; k++)
+		if (tr_blocked_collect(db, sel, kinds[k], &b[k], err) != 0)
+			goto out;
+	/* Every stack of sync; chan and mutex are parts of it. */
+	v = tr_xcalloc(b[2].n + 1, sizeof *v);
+	for (i = 0; i < b[2].n; i++) {
+		v[n].cs = b[2].stacks[i].callsite_id;
+		v[n].count[2] = b[2].stacks[i].count;
+		v[n].ns[2] = b[2].stacks[i].ns;
+		for (k = 0; k < 2; k++)
+			for (j = 0; j < b[k].n; j++)
+				if (b[k].stacks[j].callsite_id == v[n].cs) {
+					v[n].count[k] = b[k].stacks[j].count;
+					v[n].ns[k] = b[k].stacks[j].ns;
+					v[n].count[2] -= v[n].count[k];
+					v[n].ns[2] -= v[n].ns[k];
+				}
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_kst);
+	tr_out_set_name(out, "totals");
+	tr_out_columns(out, 3, tot_cols);
+	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	for (k = 0; k < 3; k++) {
+		int64_t	c = 0, t = 0;
+
+		for (i = 0; i < n; i++) {
+			c += v[i].count[k];
+			t += v[i].ns[k];
+		}
+		tr_out_text(out, kn[k]);
+		tr_out_int(out, c);
+		tr_out_int(out, t);
+		tr_out_end_row(out);
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+	tr_out_set_name(out, "stacks");
+	tr_out_columns(out, 5, st_cols);
+	tr_out_column_unit(out, 3, TR_UNIT_NS);
+	row = 0;
+	for (i = 0; i < n && row < top; i++) {
+		char	*t = tr_attr_stack_text(a, v[i].cs);
+
+		for (k = 0; k < 3; k++) {
+			if (v[i].count[k] == 0 && v[i].ns[k] == 0)
+				continue;
+			tr_out_text(out, kn[k]);
+			tr_out_int(out, v[i].cs);
+			tr_out_int(out, v[i].count[k]);
+			tr_out_int(out, v[i].ns[k]);
+			tr_out_text(out, t ? t : "");
+			tr_out_end_row(out);
+		}
+		free(t);
+		row++;
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+	rc = 0;
+	goto out;
+werr:
+	tr_error_set(err, TR_EIO, "error writing output: %s",
+	    errno != 0 ? strerror(errno) : "write failed");
+out:
+	for (k = 0; k < 3; k++)
+		tr_blocked_release(&b[k]);
+	free(v);
+	return (rc);
+}
+
+static int
+run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
+    struct tr_error *err)
+{
+	double			 minsync = 50, minchan = 30;
+	int64_t			 gap = 100000000, min = 100000000, top = 10;
+	struct tr_arg		 opts[] = {
+		{ "top", 'n', TR_ARG_INT, &top, 0, 1e9, "N",
+		    "stacks listed of each profile and of the trace "
+		    "(default 10)", 0, 0 },
+		{ "min-sync", 0, TR_ARG_PERCENT, &minsync, 0, 10000, "PCT",
+		    "compound stalls: goroutines blocked on sync, as a share "
+		    "of wall time (default 50%)", 0, 0 },
+		{ "min-chan", 0, TR_ARG_PERCENT, &minchan, 0, 10000, "PCT",
+		    "compound stalls: channel waits ended inside, as a share "
+		    "of the window (default 30%)", 0, 0 },
+		{ "gap", 0, TR_ARG_DURATION, &gap, 0, 0, "DURATION",
+		    "compound stalls: merged across gaps this short "
+		    "(default 100ms)", 0, 0 },
+		{ "min", 0, TR_ARG_DURATION, &min, 0, 0, "DURATION",
+		    "compound stalls: at least this long (default 100ms)",
+		    0, 0 },
+		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
+	};
+	struct tr_sel		 sel;
+	struct tr_args		 args;
+	struct tr_attr		*a = NULL;
+	sqlite3_stmt		*st = NULL;
+	int64_t			*ids = NULL, origin, woff, nprof = 0;
+	int			 n = 0, i, haswall, rc = -1, r;
+	struct tr_error		 e2;
+	size_t			 k;
+
+	tr_sel_init(&sel, CT_SEL);
+	memset(&args, 0, sizeof args);
+	args.name = "contention";
+	args.synopsis = "[OPTION...]";
+	args.about = "Time blocked on channels and on sync primitives by "
+	    "stack, from the Go\ntrace and from block and mutex profiles, "
+	    "and the compound stalls where\nboth overlap (trace-query(1), "
+	    "contention).";
+	args.args = opts;
+	args.sel = &sel;
+	args.max_pos = 0;
+	if (tr_args_parse(&args, argc, argv, err) != 0)
+		goto out;
+	if (args.help) {
+		rc = 0;
+		goto out;
+	}
+	if (tr_sel_resolve(&sel, db, err) != 0 ||
+	    (a = tr_attr_open(db, &sel, err)) == NULL)
+		goto out;
+	tr_attr_clock(a, &origin, &haswall, &woff);
+	tr_out_set_clock(out, origin, haswall, woff);
+	if (tr_db_int(db, "SELECT count(*) FROM profile WHERE type IN ('"
+	    TR_PROFILE_BLOCK "', '" TR_PROFILE_MUTEX "')", &nprof, err) != 0)
+		goto out;
+	tr_error_init(&e2);
+	if ((n = tr_gort_sources(db, &sel, "contention", "", NULL, &ids,
+	    &e2)) < 0) {
+		n = 0;
+		if (nprof == 0) {
+			tr_error_set(err, TR_EDATA, "contention: no Go "
+			    "execution trace and no block or mutex profile in "
+			    "the store%s", sel.nsources > 0 ? " selection" :
+			    "");
+			goto out;
+		}
+		tr_out_note(out, "no Go execution trace: blocking by stack "
+		    "from the block and mutex profiles only (no times, no "
+		    "compound stalls)");
+	}
+
+	if (n > 0 && emit_trace(db, &sel, a, out, top, err) != 0)
+		goto out;
+
+	tr_out_set_name(out, "profiles");
+	tr_out_columns(out, 6, pr_cols);
+	tr_out_column_unit(out, 3, TR_UNIT_NS);
+	tr_out_column_unit(out, 4, TR_UNIT_NS);
+	if ((st = tr_db_prepare(db, prof_sql, err)) == NULL)
+		goto out;
+	{
+		char	last[16] = "";
+		int64_t	row = 0;
+
+		while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+			const char	*ty = (const char *)
+			    sqlite3_column_text(st, 0);
+			char		*t;
+
+			if (strcmp(ty, last) != 0) {
+				snprintf(last, sizeof last, "%s", ty);
+				row = 0;
+			}
+			if (row++ >= top)
+				continue;
+			t = sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL :
+			    tr_attr_stack_text(a, sqlite3_column_int64(st, 1));
+			tr_out_text(out, ty);
+			tr_out_int(out, sqlite3_column_int64(st, 1));
+			tr_out_int(out, sqlite3_column_int64(st, 2));
+			tr_out_int(out, sqlite3_column_int64(st, 3));
+			if (sqlite3_column_type(st, 4) == SQLITE_NULL)
+				tr_out_null(out);
+			else
+				tr_out_int(out, sqlite3_column_int64(st, 4));
+			tr_out_text(out, t ? t : "");
+			tr_out_end_row(out);
+			free(t);
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (r != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read the profiles");
+		goto out;
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+
+	tr_out_set_name(out, "compound");
+	tr_out_columns(out, 9, cp_cols);
+	tr_out_column_unit(out, 1, TR_UNIT_TS);
+	tr_out_column_unit(out, 2, TR_UNIT_TS);
+	for (k = 3; k < 6; k++)
+		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	for (i = 0; i < n; i++) {
+		struct win	*w = NULL;
+		size_t		 nw = 0;
+		int64_t		 lo = 0, hi = 0;
+
+		if (tr_gort_span(db, &sel, ids[i], &lo, &hi, err) != 0)
+			goto out;
+		if (compound(db, ids[i], lo, hi, minsync / 100,
+		    minchan / 100, gap, min, &w, &nw, err) != 0)
+			goto out;
+		for (k = 0; k < nw; k++) {
+			tr_out_int(out, ids[i]);
+			tr_out_int(out, w[k].lo);
+			tr_out_int(out, w[k].hi);
+			tr_out_int(out, w[k].hi - w[k].lo);
+			tr_out_int(out, w[k].sync_ns);
+			tr_out_int(out, w[k].chan_ns);
+			tr_out_int(out, w[k].nsync);
+			tr_out_int(out, w[k].nchan);
+			tr_out_text(out, w[k].who);
+			tr_out_end_row(out);
+			free(w[k].who);
+		}
+		free(w);
+	}
+	if (tr_out_finish(out) != 0)
+		goto werr;
+	rc = 0;
+	goto out;
+werr:
+	tr_error_set(err, TR_EIO, "error writing output: %s",
+	    errno != 0 ? strerror(errno) : "write failed");
+out:
+	sqlite3_finalize(st);
+	free(ids);
+	tr_attr_free(a);
+	tr_args_release(&args);
+	tr_sel_release(&sel);
+	return (rc);
+}
+
+const struct tr_query tr_query_contention = {
+	.name = "contention",
+	.usage = "[OPTION...]",
+	.summary = "channel and mutex blocking by stack, compound stalls",
+	.run = run,
+};

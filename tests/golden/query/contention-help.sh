@@ -1,0 +1,2 @@
+# The help of contention lists its options.
+trace-query contention --help

@@ -1,0 +1,2 @@
+# The help of gc (trace-query gc --help) lists its options.
+trace-query gc --help

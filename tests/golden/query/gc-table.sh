@@ -1,0 +1,4 @@
+# gc as a table on the Go 1.19 trace (durations, sizes and shares for
+# people), the example of trace-query(1).
+trace-import data/gotrace/gen119.trace 2>/dev/null || exit 99
+trace-query -F table gc --top 3

@@ -1,0 +1,2 @@
+# The help of goroutines lists its options.
+trace-query goroutines --help
