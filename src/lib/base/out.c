@@ -124,6 +124,12 @@ tr_out_free(struct tr_out *o)
 	free(o);
 }
 
+FILE *
+tr_out_stream(struct tr_out *o)
+{
+	return (o->f);
+}
+
 int
 tr_out_parse_format(const char *s, enum tr_out_format *fmt)
 {

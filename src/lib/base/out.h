@@ -140,6 +140,12 @@ void		 tr_out_note(struct tr_out *, const char *fmt, ...)
 void		 tr_out_set_notes(struct tr_out *, FILE *f,
 		    const char *prefix);
 
+/*
+ * The stream 'out' writes to, for a query whose output is one document of
+ * its own (chrome-trace) rather than rows.
+ */
+FILE		*tr_out_stream(struct tr_out *);
+
 /* Finish the result set (the table is written here).  Returns 0 or -1. */
 int		 tr_out_finish(struct tr_out *);
 

@@ -651,6 +651,36 @@ new_sample(struct exp *e, struct chain *c, struct labelset *ls)
 }
 
 /* Read the rows and build the samples. */
+/*
+ * The period of samples that are not pprof's (perf, a Go trace's CPU
+ * samples): the event's value of most samples, which is the sampling
+ * period perf recorded each with (cpu-clock at -F 499: 2004008 ns; one
+ * for a Go trace's CPU samples, which count); the smallest on a tie.
+ */
+static int64_t
+common_value(const struct exp *e)
+{
+	struct tr_imap	 n;
+	int64_t		 best = 0, v;
+	uintptr_t	 c, bestc = 0;
+	size_t		 i;
+
+	tr_imap_init(&n);
+	for (i = 0; i < e->samplev.n; i++) {
+		const PSample	*sm = e->samplev.v[i];
+
+		v = sm->value[sm->n_value - 1];
+		c = (uintptr_t)tr_imap_get(&n, (uint64_t)v) + 1;
+		tr_imap_put(&n, (uint64_t)v, (void *)c);
+		if (c > bestc || (c == bestc && v < best)) {
+			best = v;
+			bestc = c;
+		}
+	}
+	tr_imap_release(&n);
+	return (best);
+}
+
 static int
 build(struct exp *e, const struct tr_sel *sel,
     const struct tr_flame_pick *pick, struct tr_error *err)
@@ -1033,6 +1063,8 @@ tr_pprof_export(struct tr_db *db, const struct tr_sel *sel,
 		if (e.pb.period_type == NULL)
 			e.pb.period_type = value_type(&e, pick.event,
 			    event_unit(pick.event));
+		if (e.pb.period == 0)
+			e.pb.period = common_value(&e);
 		if (sample_span(&e, sel, &pick, err) != 0)
 			goto out;
 	}

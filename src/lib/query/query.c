@@ -15,6 +15,7 @@
 #include "query/args.h"
 
 /* query.c: keep sorted */
+extern const struct tr_query tr_query_chrome_trace;
 extern const struct tr_query tr_query_contention;
 extern const struct tr_query tr_query_gc;
 extern const struct tr_query tr_query_goroutines;
@@ -30,6 +31,7 @@ extern const struct tr_query tr_query_timeline;
 extern const struct tr_query tr_query_top;
 
 const struct tr_query *const tr_query_table[] = {
+	&tr_query_chrome_trace,
 	&tr_query_contention,
 	&tr_query_gc,
 	&tr_query_goroutines,

@@ -15,7 +15,9 @@ for n in gen/heap gen/cpu gen/block tiny sample.cpu go.nomappings.crash \
 	echo "$n: exported, imported, top equal"
 done
 # One sample type, one label, written to standard output.
-trace-flame -d a.db --pprof - --sample-index samples --label worker=a \
+rm -f a.db
+trace-import -q -d a.db data/pprof/gen/cpu.pb.gz || exit 99
+trace-flame -d a.db --pprof - --sample-index samples --label worker=hash \
     > one.pb.gz 2> err || exit 1
 rm -f c.db
 trace-import -q -d c.db one.pb.gz || exit 1
