@@ -16,7 +16,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,7 +29,8 @@
 #include "query/args.h"
 #include "query/sel.h"
 
-#define CT_SEL		(TR_SEL_SOURCE | TR_SEL_TIME)
+#define CT_SEL		(TR_SEL_SOURCE | TR_SEL_TIME | TR_SEL_PID | TR_SEL_TID | \
+			    TR_SEL_COMM | TR_SEL_GOID | TR_SEL_GPU)
 
 /*
  * Synthetic ids.  Linux pids stay below 2^22, so the processes tracekit
@@ -84,6 +84,7 @@ struct ct {
 struct thr {
 	size_t	 proc;
 	int64_t	 tid;
+	int	 skip;		/* not in --pid, --tid, --comm */
 };
 
 /* The source being written. */
@@ -464,6 +465,31 @@ name_thread(struct ct *c, size_t i, int64_t tid, const char *tname,
 		    sort);
 }
 
+static int
+cmp_id(const void *a, const void *b)
+{
+	const int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Whether --pid, --tid and --comm take thread row 'id'. */
+static int
+thread_wanted(const struct tr_sel *sel, int64_t id, int64_t tid,
+    const char *name)
+{
+	if (sel->pid >= 0 && (sel->npid_threads == 0 ||
+	    bsearch(&id, sel->pid_threads, sel->npid_threads,
+	    sizeof *sel->pid_threads, cmp_id) == NULL))
+		return (0);
+	if (sel->tid >= 0 && tid != sel->tid)
+		return (0);
+	if (sel->comm != NULL && (name == NULL ||
+	    strcmp(name, sel->comm) != 0))
+		return (0);
+	return (1);
+}
+
 /*
  * Where the samples of thread row 'id' go: its process when the store
  * knows it; else the process whose pid is its tid (the main thread), or
@@ -509,7 +535,10 @@ thread_of(struct ct *c, const struct src *s, int64_t id)
 	if (t->proc == SIZE_MAX)
 		t->proc = host_proc(c, s->host);
 	tr_imap_put(&c->threads, (uint64_t)id, t);
-	if (name != NULL && *name != '\0') {
+	t->skip = !thread_wanted(c->sel, id, t->tid, name);
+	if (t->skip)
+		;
+	else if (name != NULL && *name != '\0') {
 		char	*n = tr_xasprintf("%s %" PRId64, name, t->tid);
 
 		name_thread(c, t->proc, t->tid, n, -1);
@@ -542,7 +571,7 @@ go_proc(struct ct *c, struct src *s)
 /* --- slices and counters of a track ---------------------------------- */
 
 struct track {
-	int64_t		 id, ref, process_id;
+	int64_t		 id, ref, process_id, pid;
 	const char	*kind, *name;
 };
 
@@ -803,7 +832,7 @@ write_track(struct ct *c, struct src *s, const struct track *t,
 {
 	struct place	 pl;
 	sqlite3_stmt	*st;
-	int64_t		 pid, ts, dur, tid;
+	int64_t		 pid, ts, dur, tid, goid;
 	int		 rc;
 	char		*tn = NULL;
 
@@ -817,6 +846,11 @@ write_track(struct ct *c, struct src *s, const struct track *t,
 		ts = sqlite3_column_int64(st, 0);
 		dur = sqlite3_column_int64(st, 1);
 		if (!clip(c, &ts, &dur))
+			continue;
+		/* --goroutine: its annotations and assists only. */
+		goid = pl.annot || pl.gc ? sqlite3_column_int64(st, 8) : 0;
+		if (c->sel->goid >= 0 && goid != c->sel->goid &&
+		    (pl.annot || goid != 0))
 			continue;
 		if (pl.annot) {
 			put_annot(c, s, t, st, ts, dur);
@@ -878,6 +912,28 @@ write_track(struct ct *c, struct src *s, const struct track *t,
 	return (0);
 }
 
+/*
+ * Whether the selection takes a track: --goroutine one goroutine's, --gpu
+ * one GPU's, --pid one process's GPU telemetry; the tracks of the rest
+ * (Ps, GC, the heap) stay as the context.
+ */
+static int
+track_wanted(const struct tr_sel *sel, const struct track *t)
+{
+	int	gpu = strcmp(t->kind, TR_TRACK_GPU) == 0;
+	int	gproc = strcmp(t->kind, TR_TRACK_GPU_PROCESS) == 0;
+
+	if (sel->goid >= 0 && strcmp(t->kind, TR_TRACK_GOROUTINE) == 0 &&
+	    t->ref != sel->goid)
+		return (0);
+	if (sel->gpu >= 0 && (gpu || gproc) && t->ref != sel->gpu)
+		return (0);
+	if ((sel->pid >= 0 || sel->tid >= 0 || sel->comm != NULL) && gproc &&
+	    (sel->pid < 0 || t->pid != sel->pid))
+		return (0);
+	return (1);
+}
+
 static int
 write_tracks(struct ct *c, struct src *s, struct tr_error *err)
 {
@@ -885,9 +941,10 @@ write_tracks(struct ct *c, struct src *s, struct tr_error *err)
 	struct track	 t;
 	int		 rc = -1, r;
 
-	if ((tr = tr_db_prepare(c->db, "SELECT id, kind, name, "
-	    "coalesce(ref, 0), coalesce(process_id, 0) FROM track "
-	    "WHERE source_id = ?1 ORDER BY id", err)) == NULL ||
+	if ((tr = tr_db_prepare(c->db, "SELECT t.id, t.kind, t.name, "
+	    "coalesce(t.ref, 0), coalesce(t.process_id, 0), p.pid FROM track t "
+	    "LEFT JOIN process p ON p.id = t.process_id "
+	    "WHERE t.source_id = ?1 ORDER BY t.id", err)) == NULL ||
 	    (sl = tr_db_prepare(c->db, slices_plain_sql, err)) == NULL ||
 	    (sa = tr_db_prepare(c->db, slices_sql, err)) == NULL ||
 	    (cn = tr_db_prepare(c->db, counters_sql, err)) == NULL)
@@ -899,6 +956,10 @@ write_tracks(struct ct *c, struct src *s, struct tr_error *err)
 		t.name = (const char *)sqlite3_column_text(tr, 2);
 		t.ref = sqlite3_column_int64(tr, 3);
 		t.process_id = sqlite3_column_int64(tr, 4);
+		t.pid = sqlite3_column_type(tr, 5) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(tr, 5);
+		if (!track_wanted(c->sel, &t))
+			continue;
 		if (write_track(c, s, &t, sl, sa, cn, err) != 0)
 			goto out;
 		if (c->werr)
@@ -946,8 +1007,14 @@ write_samples(struct ct *c, struct src *s, struct tr_error *err)
 			const struct thr	*t = thread_of(c, s,
 			    sqlite3_column_int64(st, 1));
 
+			if (t->skip)
+				continue;
 			pi = t->proc;
 			tid = t->tid;
+		} else if (c->sel->goid >= 0 && (sqlite3_column_type(st, 6) ==
+		    SQLITE_NULL || sqlite3_column_int64(st, 6) !=
+		    c->sel->goid)) {
+			continue;
 		} else if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
 			char	*n;
 
@@ -1153,14 +1220,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0 ||
-	    tr_sel_store_origin(db, &origin, &haswall, &woff, err) != 0)
+	rc = -1;
+	if (tr_sel_store_origin(db, &origin, &haswall, &woff, err) != 0)
 		goto out;
 	tr_query_notes(out, sel.notes.data);
 	c.db = db;
@@ -1187,15 +1250,13 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	tr_buf_adds(&c.b, "}\n}\n");
 	flush(&c);
 	if (c.werr || ferror(c.f)) {
-		tr_error_set(err, TR_EIO, "error writing output: %s",
-		    errno != 0 ? strerror(errno) : "write failed");
+		tr_out_write_error(err);
 		goto out;
 	}
 	rc = 0;
 out:
 	ct_release(&c);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -141,3 +141,13 @@ awk -F '\t' '$3 == "X" && $4 == "goroutine" { n += $5; ns += $6 }
     p, c }' \
     w.tracks
 cut -f 1 w.tracks | sort -u
+# Narrowed: --goroutine 23 (the driver), --pid 21272 (the trainer), --gpu
+# 0.  Every track of it is a track of the whole export, with the same
+# events; what is gone: the other goroutines and their logs, the other
+# processes' samples.
+trace-query -q chrome-trace --goroutine 23 --pid 21272 --gpu 0 > n.json ||
+    exit 1
+chrome-check n.json | sed '$d' > n.tracks || exit 1
+grep -v -F -x -f got.tracks n.tracks
+echo "narrowed: $(wc -l < n.tracks) tracks, all in the whole export"
+cut -f 1,2 n.tracks | grep 'G[0-9]\|trainer' | sort -u | tr '\t' ' '
