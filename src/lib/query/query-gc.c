@@ -43,7 +43,8 @@ static const char gc_sql[] =
     " ORDER BY s.ts, s.id";
 static const char worker_sql[] =
     "SELECT r.ts + json_extract(j.value, '$[0]'),\n"
-    "       json_extract(j.value, '$[1]')\n"
+    "       json_extract(j.value, '$[1]'),\n"
+    "       json_extract(j.value, '$[5].label') = 'GC (idle)'\n"
     "  FROM track t CROSS JOIN slice_run r ON r.track_id = t.id\n"
     "  CROSS JOIN json_each(r.slices) j\n"
     " WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GOROUTINE "'\n"
@@ -354,7 +355,12 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 		if (!clip(s, &ts, &dur))
 			continue;
 		s->worker_ns += dur;
-		tr_gort_util_gc(&s->util, ts, ts + dur);
+		/*
+		 * An idle worker runs on a P with nothing else to run: it
+		 * takes no time from the mutator (Go's MMU leaves it out).
+		 */
+		if (!sqlite3_column_int(st, 2))
+			tr_gort_util_gc(&s->util, ts, ts + dur);
 	}
 	if (r != SQLITE_DONE) {
 		tr_db_error(db, err, "cannot read the GC workers' states");
