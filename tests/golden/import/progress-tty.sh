@@ -13,8 +13,9 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 done >big.txt
 cp data/perf/local-perf6.1/burn-kmono-G-nocallchain.perf.txt.gz g.txt.gz
 ls -l big.txt g.txt.gz | awk '{ print $9 ":", $5, "bytes" }'
-TRACE_PROGRESS_INTERVAL=0 script -qec "stty cols 200; trace-import big.txt g.txt.gz" \
-    /dev/null >tty.out </dev/null || exit 1
+TRACE_PROGRESS_INTERVAL=0 script -qec \
+    "stty cols 200; trace-import big.txt g.txt.gz" /dev/null \
+    >tty.out </dev/null || exit 1
 sed -e 's/\x1b\[K/<EL>/g' \
     -e 's/[0-9.]* [kMG]*B\/s/RATE\/s/g' -e 's/[0-9:]* left/T left/g' \
     tty.out | tr '\r' '\n' | grep -v '^$'
