@@ -558,7 +558,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	/* A new store gets the whole schema; an older one, its steps. */
 	if (version == 0) {
 		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_schema, err) != 0)
+		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_sched_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -579,6 +580,7 @@ migrate(struct tr_db *db, struct tr_error *err)
 	 */
 	if (version == 2 && (tr_db_exec(db, migrate_v3, err) != 0 ||
 	    tr_db_exec(db, tr_derived_schema, err) != 0 ||
+	    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0)) {
 		char	why[sizeof err->msg];
 
