@@ -5,7 +5,7 @@
  * goroutine states by the blocking engine (query/blocked.h, forced onto
  * its SQL path) gives for that kind and that format, and every
  * go_sched_lat and go_sched_long row what a plain pass over the go_state
- * view gives; rebuilt from slice_run and after trace-align moved the
+ * view gives, and every go_wait_sec row too; rebuilt from slice_run and after trace-align moved the
  * source off the second grid, they must still be so.  The buckets of
  * durations hold what they say.
  */
@@ -241,6 +241,148 @@ check_lat(struct tr_db *db, const char *what)
 	return (rows + nl);
 }
 
+/* A goroutine's waits in a second, as go_state gives them. */
+struct ws {
+	int64_t	 sec, track, sync, chan;
+};
+
+static int
+cmp_ws(const void *a, const void *b)
+{
+	const struct ws	*x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return (x->sec < y->sec ? -1 : 1);
+	return (x->track < y->track ? -1 : x->track > y->track);
+}
+
+static struct ws *
+ws_add(struct ws **v, size_t *n, size_t *cap, int64_t sec, int64_t track)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		*v = tr_xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[*n].sec = sec;
+	(*v)[*n].track = track;
+	(*v)[*n].sync = (*v)[*n].chan = 0;
+	return (&(*v)[(*n)++]);
+}
+
+/* go_wait_sec against go_state, row by row. */
+static int64_t
+check_waits(struct tr_db *db, const char *what)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	struct ws	*v = NULL;
+	size_t		 n = 0, cap = 0, i, j, m = 0;
+	int64_t		 ts, e, k, a, b, S = TR_DERIVED_LAT_BIN;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, "SELECT s.ts, s.dur, s.reason IN ('sync', "
+	    "'cond'), g.track_id FROM go_state s JOIN go_goroutine g ON "
+	    "g.source_id = s.source_id AND g.goid = s.goid WHERE s.state = "
+	    "'blocked' AND s.dur > 0 AND s.reason IN ('sync', 'cond', "
+	    "'chan send', 'chan recv', 'select')", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ts = sqlite3_column_int64(st, 0);
+		e = ts + sqlite3_column_int64(st, 1);
+		if (!sqlite3_column_int(st, 2)) {
+			ws_add(&v, &n, &cap, fdiv(e, S),
+			    sqlite3_column_int64(st, 3))->chan = e - ts;
+			continue;
+		}
+		for (k = fdiv(ts, S); k <= fdiv(e - 1, S); k++) {
+			a = k * S;
+			b = a + S;
+			ws_add(&v, &n, &cap, k, sqlite3_column_int64(st, 3))->
+			    sync = (e < b ? e : b) - (ts > a ? ts : a);
+		}
+	}
+	sqlite3_finalize(st);
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_ws);
+	/* Sum each (second, track). */
+	for (i = 0; i < n; i = j) {
+		struct ws	t = v[i];
+
+		for (j = i + 1; j < n && cmp_ws(&v[i], &v[j]) == 0; j++) {
+			t.sync += v[j].sync;
+			t.chan += v[j].chan;
+		}
+		v[m++] = t;
+	}
+	st = tr_db_prepare(db, "SELECT ts, track_id, sync_ns, chan_end_ns "
+	    "FROM go_wait_sec WHERE source_id = 1 ORDER BY ts, track_id",
+	    &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	for (i = 0; i < m; i++) {
+		ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "%s: go_wait_sec "
+		    "lacks rows", what);
+		ck_assert_int_eq(sqlite3_column_int64(st, 0), v[i].sec * S);
+		ck_assert_int_eq(sqlite3_column_int64(st, 1), v[i].track);
+		ck_assert_int_eq(sqlite3_column_int64(st, 2), v[i].sync);
+		ck_assert_int_eq(sqlite3_column_int64(st, 3), v[i].chan);
+	}
+	ck_assert_msg(sqlite3_step(st) == SQLITE_DONE, "%s: go_wait_sec has "
+	    "rows too many", what);
+	sqlite3_finalize(st);
+	free(v);
+	return ((int64_t)m);
+}
+
+/*
+ * go_mutex_waker against go_state: each mutex wait and the runnable
+ * state that starts where it ends, if its waker is known.
+ */
+static int64_t
+check_wakers(struct tr_db *db, const char *what)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*a, *b;
+	int64_t		 rows = 0;
+	int		 i, ra, rb;
+
+	tr_error_init(&err);
+	a = tr_db_prepare(db, "WITH m AS MATERIALIZED (SELECT goid, ts, dur, "
+	    "callsite_id FROM go_state WHERE state = 'blocked' AND reason = "
+	    "'sync' AND dur > 0), r AS MATERIALIZED (SELECT goid, ts, "
+	    "callsite_id, json_extract(args, '$.waker') AS w FROM go_state "
+	    "WHERE state = 'runnable' AND reason = 'unblocked') "
+	    "SELECT coalesce(r.w, 0), coalesce(CASE WHEN r.w > 0 THEN "
+	    "r.callsite_id END, 0), coalesce(m.callsite_id, 0), count(*), "
+	    "sum(m.dur) FROM m LEFT JOIN r ON r.goid = m.goid AND "
+	    "r.ts = m.ts + m.dur AND r.w > 0 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+	    &err);
+	ck_assert_msg(a != NULL, "%s", err.msg);
+	b = tr_db_prepare(db, "SELECT coalesce(waker_goid, 0), "
+	    "coalesce(callsite_id, 0), coalesce(blocked_callsite_id, 0), "
+	    "sum(count), sum(total_ns) FROM go_mutex_waker WHERE source_id = 1 "
+	    "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", &err);
+	ck_assert_msg(b != NULL, "%s", err.msg);
+	for (;;) {
+		ra = sqlite3_step(a);
+		rb = sqlite3_step(b);
+		ck_assert_msg(ra == rb, "%s: go_mutex_waker has %s rows",
+		    what, ra == SQLITE_ROW ? "fewer" : "more");
+		if (ra != SQLITE_ROW)
+			break;
+		for (i = 0; i < 5; i++)
+			ck_assert_msg(sqlite3_column_int64(a, i) ==
+			    sqlite3_column_int64(b, i), "%s: go_mutex_waker "
+			    "row %lld column %d: %lld, go_state %lld", what,
+			    (long long)rows, i,
+			    (long long)sqlite3_column_int64(b, i),
+			    (long long)sqlite3_column_int64(a, i));
+		rows++;
+	}
+	sqlite3_finalize(a);
+	sqlite3_finalize(b);
+	return (rows);
+}
+
 static const char *const traces[] = {
 	"go119-fixture.trace",		/* Go 1.19, old format */
 	"gen119.trace",
@@ -258,11 +400,15 @@ START_TEST(test_blocked_equals_replay)
 
 	ck_assert_int_gt(check_blocked(db, traces[_i]), 0);
 	ck_assert_int_gt(check_lat(db, traces[_i]), 0);
+	ck_assert_int_gt(check_waits(db, traces[_i]), 0);
+	check_wakers(db, traces[_i]);
 	/* Rebuilt from slice_run: the same. */
 	tr_error_init(&err);
 	ck_assert_msg(tr_derived_rebuild(db, 1, &err) == 0, "%s", err.msg);
 	ck_assert_int_gt(check_blocked(db, traces[_i]), 0);
 	ck_assert_int_gt(check_lat(db, traces[_i]), 0);
+	ck_assert_int_gt(check_waits(db, traces[_i]), 0);
+	check_wakers(db, traces[_i]);
 	tr_db_free(db);
 }
 END_TEST
@@ -294,6 +440,8 @@ START_TEST(test_align_moves_lat)
 	align_offset(db, "1==+987654321ns");
 	ck_assert_int_gt(check_lat(db, "moved by +987654321ns"), 0);
 	ck_assert_int_gt(check_blocked(db, "moved"), 0);
+	ck_assert_int_gt(check_waits(db, "moved"), 0);
+	ck_assert_int_gt(check_wakers(db, "moved"), 0);
 	tr_db_free(db);
 }
 END_TEST

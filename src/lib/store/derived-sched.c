@@ -46,7 +46,24 @@ const char tr_derived_sched_schema[] =
 "  track_id INTEGER NOT NULL REFERENCES track,\n"
 "  reason TEXT\n"
 ");\n"
-"CREATE INDEX go_sched_long_source ON go_sched_long (source_id, ts);\n";
+"CREATE INDEX go_sched_long_source ON go_sched_long (source_id, ts);\n"
+"CREATE TABLE go_wait_sec (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  ts INTEGER NOT NULL,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  sync_ns INTEGER NOT NULL,\n"
+"  chan_end_ns INTEGER NOT NULL,\n"
+"  PRIMARY KEY (source_id, ts, track_id)\n"
+") WITHOUT ROWID;\n"
+"CREATE TABLE go_mutex_waker (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  waker_goid INTEGER,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  blocked_callsite_id INTEGER REFERENCES callsite,\n"
+"  count INTEGER NOT NULL,\n"
+"  total_ns INTEGER NOT NULL\n"
+");\n"
+"CREATE INDEX go_mutex_waker_source ON go_mutex_waker (source_id);\n";
 
 const char *const tr_blocked_kind_stems[TR_DB_NKIND] = {
 	"sync", "net", "syscall", "sched", "chan", "mutex", "sleep", "all"
@@ -109,6 +126,7 @@ struct dg {
 	struct open	 m[NM];
 	struct pend	*pend;		/* closed before fr was known */
 	size_t		 npend;
+	int64_t		 mu_end, mu_dur, mu_cs;	/* a mutex wait, its end */
 };
 
 struct charge {
@@ -128,8 +146,22 @@ struct lng {
 	const char	*reason;
 };
 
+/* Mutex waits by the goroutine that ended them: go_mutex_waker. */
+struct mwake {
+	int64_t		 waker, cs, bcs;	/* 0: none */
+	int64_t		 n, ns;
+};
+
+/* A goroutine's waits in a second: go_wait_sec. */
+struct wsec {
+	int64_t		 sec, track;
+	int64_t		 sync, chan;
+};
+
 struct tr_dsched {
 	int64_t		 source_id;
+	struct tr_imap	 waits;		/* hash -> struct wsec */
+	struct tr_imap	 wakers;	/* hash -> struct mwake */
 	struct tr_imap	 gs;		/* track -> struct dg */
 	struct tr_imap	 charges;	/* hash -> struct charge */
 	struct tr_imap	 cells;		/* hash -> struct cell */
@@ -146,6 +178,8 @@ tr_dsched_new(int64_t source_id)
 	tr_imap_init(&s->gs);
 	tr_imap_init(&s->charges);
 	tr_imap_init(&s->cells);
+	tr_imap_init(&s->waits);
+	tr_imap_init(&s->wakers);
 	return (s);
 }
 
@@ -167,6 +201,8 @@ tr_dsched_free(struct tr_dsched *s)
 	tr_imap_free(&s->gs, dg_free);
 	tr_imap_free(&s->charges, free);
 	tr_imap_free(&s->cells, free);
+	tr_imap_free(&s->waits, free);
+	tr_imap_free(&s->wakers, free);
 	free(s->l);
 	free(s);
 }
@@ -397,6 +433,141 @@ lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
 	s->l[s->nl++].reason = reason;
 }
 
+static int64_t
+sec_of(int64_t t)
+{
+	return (t / TR_DERIVED_LAT_BIN - (t % TR_DERIVED_LAT_BIN < 0));
+}
+
+static struct wsec *
+wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
+{
+	int64_t		 key[2];
+	uint64_t	 h;
+	struct wsec	*w;
+
+	key[0] = track;
+	key[1] = sec;
+	h = tr_hash64(key, sizeof key);
+	while ((w = tr_imap_get(&s->waits, h)) != NULL &&
+	    (w->track != track || w->sec != sec))
+		h++;
+	if (w == NULL) {
+		w = tr_xcalloc(1, sizeof *w);
+		w->track = track;
+		w->sec = sec;
+		tr_imap_put(&s->waits, h, w);
+	}
+	return (w);
+}
+
+/*
+ * go_wait_sec: a sync wait's time in each second it spans, a channel
+ * wait's whole length in the second where it ends.
+ */
+static void
+wait_add(struct tr_dsched *s, int64_t track, const char *r, int64_t ts,
+    int64_t dur)
+{
+	static const char *const sync[] = {
+		TR_GO_REASON_SYNC, TR_GO_REASON_COND, NULL
+	};
+	static const char *const chan[] = {
+		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
+		TR_GO_REASON_SELECT, NULL
+	};
+	int64_t	e = ts + dur, k, a, b;
+
+	if (dur <= 0)
+		return;
+	if (in_set(r, chan)) {
+		wsec_get(s, track, sec_of(e))->chan += dur;
+		return;
+	}
+	if (!in_set(r, sync))
+		return;
+	for (k = sec_of(ts); k <= sec_of(e - 1); k++) {
+		a = k * TR_DERIVED_LAT_BIN;
+		b = a + TR_DERIVED_LAT_BIN;
+		wsec_get(s, track, k)->sync += (e < b ? e : b) - (ts > a ? ts :
+		    a);
+	}
+}
+
+static void
+mwake_add(struct tr_dsched *s, int64_t waker, int64_t cs, int64_t bcs,
+    int64_t dur)
+{
+	int64_t		 key[3];
+	uint64_t	 h;
+	struct mwake	*m;
+
+	key[0] = waker;
+	key[1] = cs;
+	key[2] = bcs;
+	h = tr_hash64(key, sizeof key);
+	while ((m = tr_imap_get(&s->wakers, h)) != NULL &&
+	    (m->waker != waker || m->cs != cs || m->bcs != bcs))
+		h++;
+	if (m == NULL) {
+		m = tr_xcalloc(1, sizeof *m);
+		m->waker = waker;
+		m->cs = cs;
+		m->bcs = bcs;
+		tr_imap_put(&s->wakers, h, m);
+	}
+	m->n++;
+	m->ns += dur;
+}
+
+int
+tr_derived_waker(const char *a, size_t len, int64_t *goid)
+{
+	static const char	key[] = "\"waker\":";
+	size_t			i;
+
+	for (i = 0; a != NULL && i + sizeof key - 1 < len; i++) {
+		if (memcmp(a + i, key, sizeof key - 1) != 0)
+			continue;
+		i += sizeof key - 1;
+		if (a[i] < '0' || a[i] > '9')
+			return (0);
+		*goid = 0;
+		while (i < len && a[i] >= '0' && a[i] <= '9')
+			*goid = *goid * 10 + (a[i++] - '0');
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * A mutex wait (the runtime's "sync" reason) is ended by the goroutine
+ * that unblocked it: the waker of the runnable state that follows it.
+ */
+static void
+mutex_wait(struct tr_dsched *s, struct dg *g, int cls, const char *reason,
+    int64_t ts, int64_t dur, int64_t cs, const char *args, size_t args_len)
+{
+	int64_t	waker;
+
+	if (g->mu_dur > 0) {
+		if (cls == TR_DSCHED_RUNNABLE && ts == g->mu_end &&
+		    reason != NULL && strcmp(reason, "unblocked") == 0 &&
+		    tr_derived_waker(args, args_len, &waker) && waker > 0)
+			mwake_add(s, waker, cs > 0 ? cs : 0, g->mu_cs,
+			    g->mu_dur);
+		else
+			mwake_add(s, 0, 0, g->mu_cs, g->mu_dur);
+		g->mu_dur = 0;
+	}
+	if (cls == TR_DSCHED_BLOCKED && dur > 0 && reason != NULL &&
+	    strcmp(reason, TR_GO_REASON_SYNC) == 0) {
+		g->mu_end = ts + dur;
+		g->mu_dur = dur;
+		g->mu_cs = cs > 0 ? cs : 0;
+	}
+}
+
 void
 tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
     int64_t dur, int cls, int64_t cat, const char *reason, int64_t cs,
@@ -413,6 +584,10 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 		lat_add(s, g, ts, dur, cat, reason);
 	if (cls == TR_DSCHED_RUNNING && ts < g->fr)
 		g->fr = ts;
+	if (cls == TR_DSCHED_BLOCKED)
+		wait_add(s, track_id, reason, ts, dur);
+	if (cls != TR_DSCHED_OTHER)
+		mutex_wait(s, g, cls, reason, ts, dur, cs, args, args_len);
 	if (cs <= 0)
 		return;
 	/* The old format's intervals. */
@@ -561,10 +736,112 @@ write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	return (0);
 }
 
+static int
+cmp_wsec(const void *a, const void *b)
+{
+	const struct wsec	*x = *(struct wsec *const *)a;
+	const struct wsec	*y = *(struct wsec *const *)b;
+
+	if (x->sec != y->sec)
+		return (x->sec < y->sec ? -1 : 1);
+	return (x->track < y->track ? -1 : x->track > y->track);
+}
+
+static int
+write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	 *st;
+	uint64_t	 *keys;
+	struct wsec	**v;
+	size_t		  n, i;
+	int		  rc = SQLITE_DONE;
+
+	keys = tr_imap_keys(&s->waits, &n);
+	v = tr_xcalloc(n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = tr_imap_get(&s->waits, keys[i]);
+	free(keys);
+	/* In the key's order. */
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_wsec);
+	st = tr_db_prepare(db, "INSERT INTO go_wait_sec VALUES (?1, ?2, ?3, "
+	    "?4, ?5)", err);
+	if (st == NULL) {
+		free(v);
+		return (-1);
+	}
+	sqlite3_bind_int64(st, 1, s->source_id);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(st, 2, v[i]->sec * TR_DERIVED_LAT_BIN);
+		sqlite3_bind_int64(st, 3, v[i]->track);
+		sqlite3_bind_int64(st, 4, v[i]->sync);
+		sqlite3_bind_int64(st, 5, v[i]->chan);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	free(v);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_wait_sec"));
+	return (0);
+}
+
+static void
+bind_id(sqlite3_stmt *st, int col, int64_t v)
+{
+	if (v > 0)
+		sqlite3_bind_int64(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static int
+write_wakers(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct mwake	*m;
+	struct dg	*g;
+	size_t		 n, i;
+	int		 rc = SQLITE_DONE;
+
+	/* A wait still open at the end: no one ended it. */
+	keys = tr_imap_keys(&s->gs, &n);
+	for (i = 0; i < n; i++) {
+		g = tr_imap_get(&s->gs, keys[i]);
+		if (g->mu_dur > 0)
+			mwake_add(s, 0, 0, g->mu_cs, g->mu_dur);
+		g->mu_dur = 0;
+	}
+	free(keys);
+	st = tr_db_prepare(db, "INSERT INTO go_mutex_waker VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	keys = tr_imap_keys(&s->wakers, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		m = tr_imap_get(&s->wakers, keys[i]);
+		bind_id(st, 2, m->waker);
+		bind_id(st, 3, m->cs);
+		bind_id(st, 4, m->bcs);
+		sqlite3_bind_int64(st, 5, m->n);
+		sqlite3_bind_int64(st, 6, m->ns);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_mutex_waker"));
+	return (0);
+}
+
 int
 tr_dsched_write(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 {
-	if (write_charges(s, db, err) != 0 || write_lat(s, db, err) != 0)
+	if (write_charges(s, db, err) != 0 || write_lat(s, db, err) != 0 ||
+	    write_waits(s, db, err) != 0 || write_wakers(s, db, err) != 0)
 		return (-1);
 	return (0);
 }

@@ -995,7 +995,8 @@ delete_rows(struct tr_db *db, int64_t source_id, struct tr_error *err)
 {
 	static const char *const tables[] = {
 		"go_bin", "go_summary", "go_state_stack", "go_blocked_stack",
-		"go_sched_lat", "go_sched_long"
+		"go_sched_lat", "go_sched_long", "go_wait_sec",
+		"go_mutex_waker"
 	};
 	sqlite3_stmt	*st;
 	char		*sql;
@@ -1389,6 +1390,8 @@ walk_state(void *arg, const struct rslice *s, struct tr_error *err)
 	ds.category_id = s->cat_id;
 	ds.callsite_id = s->cs;
 	ds.track_id = w->track;
+	ds.args = s->args;
+	ds.args_len = s->args_len;
 	return (w->fn(w->arg, &ds, err));
 }
 

@@ -171,6 +171,8 @@ struct tr_derived_state {
 	enum tr_dk	 kind;		/* TR_DK_RUNNING .. TR_DK_OTHER */
 	int64_t		 name_id, category_id, callsite_id;
 	int64_t		 track_id;
+	const char	*args;		/* its JSON args (not NUL-ended), */
+	size_t		 args_len;	/* or NULL, 0 */
 };
 typedef int tr_derived_state_fn(void *arg, const struct tr_derived_state *,
 	    struct tr_error *);
@@ -241,6 +243,8 @@ void	tr_dsched_state(struct tr_dsched *, int64_t track_id, int64_t ts,
 	    const char *args, size_t args_len, int unfinished);
 int	tr_dsched_write(struct tr_dsched *, struct tr_db *,
 	    struct tr_error *);
+/* The member "waker" of a state's JSON args: 1 with *goid, or 0. */
+int	tr_derived_waker(const char *args, size_t len, int64_t *goid);
 
 /*
  * Call 'fn' for each state of the goroutine tracks of source 'source_id'
