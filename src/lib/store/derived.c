@@ -1395,67 +1395,30 @@ walk_state(void *arg, const struct rslice *s, struct tr_error *err)
 	return (w->fn(w->arg, &ds, err));
 }
 
-int
-tr_derived_track_states(struct tr_db *db, int64_t track_id, int64_t lo,
-    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+/*
+ * Walk the states of the runs that 'sql' selects (columns ts, slices,
+ * id, track_id; parameters ?1 key, ?2 lo, ?3 hi), clipped to [lo, hi)
+ * when 'clip'.
+ */
+static int
+walk_runs(struct tr_db *db, const char *sql, int64_t key, int64_t lo,
+    int64_t hi, int clip, tr_derived_state_fn *fn, void *arg,
+    struct tr_error *err)
 {
 	struct names	 names;
 	struct walk	 w;
 	sqlite3_stmt	*st;
 	int		 rc, r = 0;
 
-	st = tr_db_prepare(db, "SELECT ts, slices, id FROM slice_run WHERE "
-	    "track_id = ?1 AND ts < ?3 AND end_ts > ?2 ORDER BY ts, id", err);
-	if (st == NULL)
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (-1);
 	names_init(&names, db);
 	w.names = &names;
-	w.lo = lo;
-	w.hi = hi;
+	w.lo = clip ? lo : INT64_MIN;
+	w.hi = clip ? hi : INT64_MAX;
 	w.fn = fn;
 	w.arg = arg;
-	w.track = track_id;
-	sqlite3_bind_int64(st, 1, track_id);
-	sqlite3_bind_int64(st, 2, lo);
-	sqlite3_bind_int64(st, 3, hi);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if ((r = walk_run((const char *)sqlite3_column_text(st, 1),
-		    (size_t)sqlite3_column_bytes(st, 1),
-		    sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
-		    walk_state, &w, err)) != 0)
-			break;
-	sqlite3_finalize(st);
-	names_release(&names);
-	if (r != 0)
-		return (r);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read slice_run"));
-	return (0);
-}
-
-int
-tr_derived_source_states(struct tr_db *db, int64_t source_id, int64_t lo,
-    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
-{
-	struct names	 names;
-	struct walk	 w;
-	sqlite3_stmt	*st;
-	int		 rc, r = 0;
-
-	st = tr_db_prepare(db, "SELECT r.ts, r.slices, r.id, r.track_id "
-	    "FROM slice_run r WHERE r.source_id = ?1 AND r.ts <= ?3 AND "
-	    "r.end_ts >= ?2 AND r.track_id IN (SELECT id FROM track WHERE "
-	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "')", err);
-	if (st == NULL)
-		return (-1);
-	names_init(&names, db);
-	w.names = &names;
-	/* Every state of the runs: the caller picks. */
-	w.lo = INT64_MIN;
-	w.hi = INT64_MAX;
-	w.fn = fn;
-	w.arg = arg;
-	sqlite3_bind_int64(st, 1, source_id);
+	sqlite3_bind_int64(st, 1, key);
 	sqlite3_bind_int64(st, 2, lo);
 	sqlite3_bind_int64(st, 3, hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1473,4 +1436,25 @@ tr_derived_source_states(struct tr_db *db, int64_t source_id, int64_t lo,
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot read slice_run"));
 	return (0);
+}
+
+int
+tr_derived_track_states(struct tr_db *db, int64_t track_id, int64_t lo,
+    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+{
+	return (walk_runs(db, "SELECT ts, slices, id, track_id FROM slice_run "
+	    "WHERE track_id = ?1 AND ts < ?3 AND end_ts > ?2 ORDER BY ts, id",
+	    track_id, lo, hi, 1, fn, arg, err));
+}
+
+int
+tr_derived_source_states(struct tr_db *db, int64_t source_id, int64_t lo,
+    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+{
+	/* Every state of the runs: the caller picks. */
+	return (walk_runs(db, "SELECT r.ts, r.slices, r.id, r.track_id FROM "
+	    "slice_run r WHERE r.source_id = ?1 AND r.ts <= ?3 AND "
+	    "r.end_ts >= ?2 AND r.track_id IN (SELECT id FROM track WHERE "
+	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "')", source_id,
+	    lo, hi, 0, fn, arg, err));
 }
