@@ -8,7 +8,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,23 +60,32 @@ static const char tracks_sql[] =
     "SELECT id, ref, name FROM track WHERE source_id = ?1 AND kind = '"
     TR_TRACK_GOROUTINE "' ORDER BY id";
 
-static const char *const tot_cols[] = {
-	"kind", "count", "total_ns"
+static const struct tr_out_col tot_cols[] = {
+	{ "kind", TR_UNIT_NONE }, { "count", TR_UNIT_NONE },
+	{ "total_ns", TR_UNIT_NS }
 };
-static const char *const st_cols[] = {
-	"kind", "callsite_id", "count", "total_ns", "stack"
+static const struct tr_out_col st_cols[] = {
+	{ "kind", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "stack", TR_UNIT_NONE }
 };
-static const char *const pr_cols[] = {
-	"profile", "callsite_id", "contentions", "delay_ns", "trace_ns",
-	"stack"
+static const struct tr_out_col pr_cols[] = {
+	{ "profile", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "contentions", TR_UNIT_NONE }, { "delay_ns", TR_UNIT_NS },
+	{ "trace_ns", TR_UNIT_NS }, { "stack", TR_UNIT_NONE }
 };
-static const char *const ho_cols[] = {
-	"source", "waker_goid", "function", "callsite_id", "count",
-	"blocked_ns", "share", "stack"
+static const struct tr_out_col ho_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "waker_goid", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "blocked_ns", TR_UNIT_NS },
+	{ "share", TR_UNIT_SHARE }, { "stack", TR_UNIT_NONE }
 };
-static const char *const cp_cols[] = {
-	"source", "start_ns", "end_ns", "dur_ns", "sync_ns", "chan_ns",
-	"sync_goroutines", "chan_goroutines", "goroutines"
+static const struct tr_out_col cp_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "start_ns", TR_UNIT_TS },
+	{ "end_ns", TR_UNIT_TS }, { "dur_ns", TR_UNIT_NS },
+	{ "sync_ns", TR_UNIT_NS }, { "chan_ns", TR_UNIT_NS },
+	{ "sync_goroutines", TR_UNIT_NONE },
+	{ "chan_goroutines", TR_UNIT_NONE }, { "goroutines", TR_UNIT_NONE }
 };
 
 struct win {
@@ -478,9 +486,7 @@ emit_holders(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 	size_t	j, k;
 
 	tr_out_set_name(out, "holders");
-	tr_out_columns(out, 8, ho_cols);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
-	tr_out_column_unit(out, 6, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ho_cols), ho_cols);
 	for (i = 0; i < n; i++) {
 		struct holder	*h;
 		struct gors	 gs = { NULL, 0 };
@@ -675,8 +681,7 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 	if (n > 1)
 		qsort(v, n, sizeof *v, cmp_kst);
 	tr_out_set_name(out, "totals");
-	tr_out_columns(out, 3, tot_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(tot_cols), tot_cols);
 	for (k = 0; k < 3; k++) {
 		int64_t	c = 0, t = 0;
 
@@ -689,11 +694,10 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 		tr_out_int(out, t);
 		tr_out_end_row(out);
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	tr_out_set_name(out, "stacks");
-	tr_out_columns(out, 5, st_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(st_cols), st_cols);
 	row = 0;
 	for (i = 0; i < n && row < top; i++) {
 		char	*t = tr_attr_stack_text(a, v[i].cs);
@@ -711,13 +715,9 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 		free(t);
 		row++;
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	for (k = 0; k < 3; k++)
 		tr_blocked_release(&b[k]);
@@ -769,14 +769,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0 ||
-	    (a = tr_attr_open(db, &sel, err)) == NULL)
+	rc = -1;
+	if ((a = tr_attr_open(db, &sel, err)) == NULL)
 		goto out;
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
@@ -803,9 +799,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		goto out;
 
 	tr_out_set_name(out, "profiles");
-	tr_out_columns(out, 6, pr_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(pr_cols), pr_cols);
 	if ((st = tr_db_prepare(db, prof_sql, err)) == NULL)
 		goto out;
 	{
@@ -844,22 +838,18 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_db_error(db, err, "cannot read the profiles");
 		goto out;
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 
 	if (n > 0 && (r = emit_holders(db, &sel, a, out, ids, n, top,
 	    err)) != 0) {
 		if (r == -1)
-			goto werr;
+			tr_out_write_error(err);
 		goto out;
 	}
 
 	tr_out_set_name(out, "compound");
-	tr_out_columns(out, 9, cp_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_TS);
-	tr_out_column_unit(out, 2, TR_UNIT_TS);
-	for (k = 3; k < 6; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(cp_cols), cp_cols);
 	for (i = 0; i < n; i++) {
 		struct win	*w = NULL;
 		size_t		 nw = 0;
@@ -885,19 +875,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		}
 		free(w);
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	sqlite3_finalize(st);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -17,7 +17,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,35 +53,55 @@ static const char procs_sql[] =
     "   AND s.run_end_ts >= ?2 AND s.run_ts < ?3\n"
     " ORDER BY t.ref";
 
-static const char *const lat_cols[] = {
-	"source", "kind", "count", "total_ns", "p50_ns", "p90_ns", "p99_ns",
-	"max_ns", "starved", "verdict", "pct_error"
+static const struct tr_out_col lat_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "kind", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "p50_ns", TR_UNIT_NS }, { "p90_ns", TR_UNIT_NS },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS },
+	{ "starved", TR_UNIT_NONE }, { "verdict", TR_UNIT_NONE },
+	{ "pct_error", TR_UNIT_NONE }
 };
-static const char *const rs_cols[] = {
-	"source", "reason", "count", "total_ns", "p50_ns", "p99_ns", "max_ns",
-	"pct_error"
+static const struct tr_out_col rs_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "reason", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "p50_ns", TR_UNIT_NS }, { "p99_ns", TR_UNIT_NS },
+	{ "max_ns", TR_UNIT_NS }, { "pct_error", TR_UNIT_NONE }
 };
-static const char *const grp_cols[] = {
-	"source", "callsite_id", "function", "goroutines", "count",
-	"total_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "starved", "stack",
-	"pct_error"
+static const struct tr_out_col grp_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "goroutines", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "p50_ns", TR_UNIT_NS }, { "p90_ns", TR_UNIT_NS },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS },
+	{ "starved", TR_UNIT_NONE }, { "stack", TR_UNIT_NONE },
+	{ "pct_error", TR_UNIT_NONE }
 };
-static const char *const ser_cols[] = {
-	"source", "ts", "dur_ns", "count", "runnable_ns", "runnable_mean",
-	"p99_ns", "max_ns", "starved", "pct_error"
+static const struct tr_out_col ser_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "count", TR_UNIT_NONE },
+	{ "runnable_ns", TR_UNIT_NS }, { "runnable_mean", TR_UNIT_NONE },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS },
+	{ "starved", TR_UNIT_NONE }, { "pct_error", TR_UNIT_NONE }
 };
-static const char *const st_cols[] = {
-	"source", "goid", "function", "starved", "longest_ns", "longest_ts",
-	"reason", "total_ns"
+static const struct tr_out_col st_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "goid", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "starved", TR_UNIT_NONE },
+	{ "longest_ns", TR_UNIT_NS }, { "longest_ts", TR_UNIT_TS },
+	{ "reason", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS }
 };
-static const char *const p_cols[] = {
-	"source", "p", "busy_ns", "share"
+static const struct tr_out_col p_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "p", TR_UNIT_NONE },
+	{ "busy_ns", TR_UNIT_NS }, { "share", TR_UNIT_SHARE }
 };
-static const char *const sk_cols[] = {
-	"callsite_id", "count", "total_ns", "stack"
+static const struct tr_out_col sk_cols[] = {
+	{ "callsite_id", TR_UNIT_NONE }, { "count", TR_UNIT_NONE },
+	{ "total_ns", TR_UNIT_NS }, { "stack", TR_UNIT_NONE }
 };
-static const char *const ev_cols[] = {
-	"source", "goid", "track_id", "ts", "dur_ns", "reason", "view"
+static const struct tr_out_col ev_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "goid", TR_UNIT_NONE },
+	{ "track_id", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "reason", TR_UNIT_NONE },
+	{ "view", TR_UNIT_NONE }
 };
 
 /* The reasons met, interned: index -> string. */
@@ -889,9 +908,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 	wake[1] = reason_of(rs, "unblocked");
 
 	tr_out_set_name(out, "latency");
-	tr_out_columns(out, 11, lat_cols);
-	for (j = 3; j < 8; j++)
-		tr_out_column_unit(out, (int)j, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(lat_cols), lat_cols);
 	for (i = 0; i < n; i++) {
 		int	kind;
 
@@ -921,9 +938,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 		return (-1);
 
 	tr_out_set_name(out, "reasons");
-	tr_out_columns(out, 8, rs_cols);
-	for (j = 3; j < 7; j++)
-		tr_out_column_unit(out, (int)j, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(rs_cols), rs_cols);
 	for (i = 0; i < n; i++) {
 		struct dres	*d = tr_xcalloc(rs->n + 1, sizeof *d);
 		struct ord	*o = tr_xcalloc(rs->n + 1, sizeof *o);
@@ -952,9 +967,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 		return (-1);
 
 	tr_out_set_name(out, "groups");
-	tr_out_columns(out, 13, grp_cols);
-	for (j = 5; j < 10; j++)
-		tr_out_column_unit(out, (int)j, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(grp_cols), grp_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		struct dres	*d = tr_xcalloc(s->ngr + 1, sizeof *d);
@@ -997,12 +1010,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 		return (-1);
 
 	tr_out_set_name(out, "series");
-	tr_out_columns(out, 10, ser_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_TS);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	tr_out_column_unit(out, 6, TR_UNIT_NS);
-	tr_out_column_unit(out, 7, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ser_cols), ser_cols);
 	for (i = 0; i < n; i++) {
 		struct src			*s = &v[i];
 		struct dres			*d = tr_xcalloc((size_t)s->nstep +
@@ -1057,10 +1065,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 		return (-1);
 
 	tr_out_set_name(out, "starved");
-	tr_out_columns(out, 8, st_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	tr_out_column_unit(out, 5, TR_UNIT_TS);
-	tr_out_column_unit(out, 7, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(st_cols), st_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		struct gs	*g = tr_xcalloc(s->ng + 1, sizeof *g);
@@ -1107,9 +1112,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 		return (-1);
 
 	tr_out_set_name(out, "procs");
-	tr_out_columns(out, 4, p_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
-	tr_out_column_unit(out, 3, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(p_cols), p_cols);
 	for (i = 0; i < n; i++) {
 		sqlite3_stmt	*st;
 		int64_t		 p = -1, busy = 0;
@@ -1158,8 +1161,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 		return (-1);
 
 	tr_out_set_name(out, "stacks");
-	tr_out_columns(out, 4, sk_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(sk_cols), sk_cols);
 	{
 		struct tr_blocked	 b;
 		struct tr_blocked_stack	*bs;
@@ -1190,9 +1192,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
 	if (!evidence)
 		return (0);
 	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 7, ev_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_TS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ev_cols), ev_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 
@@ -1254,19 +1254,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	args.step = &step;
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (step <= 0) {
-		tr_error_set(err, TR_EUSAGE, "sched-latency: --step must be "
-		    "more than 0");
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0)
-		goto out;
+	rc = -1;
 	if ((n = tr_gort_sources(db, &sel, "sched-latency", "scheduling "
 	    "delays are only in one (runtime/trace)", "none (no profile "
 	    "records scheduling delays)", &ids, err)) < 0) {
@@ -1289,8 +1280,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		rc = 0;
 		break;
 	case -1:
-		tr_error_set(err, TR_EIO, "error writing output: %s",
-		    errno != 0 ? strerror(errno) : "write failed");
+		tr_out_write_error(err);
 		break;
 	default:
 		break;
@@ -1305,8 +1295,7 @@ out:
 	free(rs.s);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 
