@@ -9,7 +9,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,45 +60,57 @@ static const char counter_sql[] =
     TR_TRACK_GO_RUNTIME "')\n"
     " ORDER BY c.ts, c.id";
 
-static const char *const sum_cols[] = {
-	"source", "start_ns", "end_ns", "span_ns", "gomaxprocs", "cycles",
-	"gc_ns", "gc_share", "cycle_p50_ns", "cycle_max_ns", "stw_count",
-	"stw_ns", "stw_share", "stw_p50_ns", "stw_p99_ns", "stw_max_ns",
-	"assist_count", "assist_ns", "sweep_ns", "worker_ns",
-	"heap_max_bytes", "heap_goal_max_bytes", "alloc_bytes",
-	"alloc_bytes_per_s", "mmu_10ms"
+static const struct tr_out_col sum_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "start_ns", TR_UNIT_TS },
+	{ "end_ns", TR_UNIT_TS }, { "span_ns", TR_UNIT_NS },
+	{ "gomaxprocs", TR_UNIT_NONE }, { "cycles", TR_UNIT_NONE },
+	{ "gc_ns", TR_UNIT_NS }, { "gc_share", TR_UNIT_SHARE },
+	{ "cycle_p50_ns", TR_UNIT_NS }, { "cycle_max_ns", TR_UNIT_NS },
+	{ "stw_count", TR_UNIT_NONE }, { "stw_ns", TR_UNIT_NS },
+	{ "stw_share", TR_UNIT_SHARE }, { "stw_p50_ns", TR_UNIT_NS },
+	{ "stw_p99_ns", TR_UNIT_NS }, { "stw_max_ns", TR_UNIT_NS },
+	{ "assist_count", TR_UNIT_NONE }, { "assist_ns", TR_UNIT_NS },
+	{ "sweep_ns", TR_UNIT_NS }, { "worker_ns", TR_UNIT_NS },
+	{ "heap_max_bytes", TR_UNIT_BYTES },
+	{ "heap_goal_max_bytes", TR_UNIT_BYTES },
+	{ "alloc_bytes", TR_UNIT_BYTES },
+	{ "alloc_bytes_per_s", TR_UNIT_BYTES }, { "mmu_10ms", TR_UNIT_SHARE }
 };
-static const enum tr_out_unit sum_units[] = {
-	TR_UNIT_NONE, TR_UNIT_TS, TR_UNIT_TS, TR_UNIT_NS, TR_UNIT_NONE,
-	TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_SHARE, TR_UNIT_NS, TR_UNIT_NS,
-	TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_SHARE, TR_UNIT_NS, TR_UNIT_NS,
-	TR_UNIT_NS, TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_NS, TR_UNIT_NS,
-	TR_UNIT_BYTES, TR_UNIT_BYTES, TR_UNIT_BYTES, TR_UNIT_BYTES,
-	TR_UNIT_SHARE
+static const struct tr_out_col stw_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "kind", TR_UNIT_NONE },
+	{ "reason", TR_UNIT_NONE }, { "count", TR_UNIT_NONE },
+	{ "total_ns", TR_UNIT_NS }, { "p50_ns", TR_UNIT_NS },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS }
 };
-#define NSUM	(int)(sizeof sum_cols / sizeof *sum_cols)
-
-static const char *const stw_cols[] = {
-	"source", "kind", "reason", "count", "total_ns", "p50_ns", "p99_ns",
-	"max_ns"
+static const struct tr_out_col ag_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "goid", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "assist_ns", TR_UNIT_NS },
+	{ "share", TR_UNIT_SHARE }
 };
-static const char *const ag_cols[] = {
-	"source", "goid", "count", "assist_ns", "share"
+static const struct tr_out_col as_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "assist_ns", TR_UNIT_NS },
+	{ "share", TR_UNIT_SHARE }, { "stack", TR_UNIT_NONE }
 };
-static const char *const as_cols[] = {
-	"source", "callsite_id", "count", "assist_ns", "share", "stack"
+static const struct tr_out_col mmu_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "window_ns", TR_UNIT_NS },
+	{ "mmu", TR_UNIT_SHARE }, { "worst_start_ns", TR_UNIT_TS },
+	{ "worst_end_ns", TR_UNIT_TS }, { "worst_gc_ns", TR_UNIT_NS }
 };
-static const char *const mmu_cols[] = {
-	"source", "window_ns", "mmu", "worst_start_ns", "worst_end_ns",
-	"worst_gc_ns"
+static const struct tr_out_col gpu_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "gpu", TR_UNIT_NONE },
+	{ "samples", TR_UNIT_NONE }, { "gc_samples", TR_UNIT_NONE },
+	{ "util_gc", TR_UNIT_PERCENT }, { "util_no_gc", TR_UNIT_PERCENT },
+	{ "stw_samples", TR_UNIT_NONE }, { "util_stw", TR_UNIT_PERCENT },
+	{ "util_no_stw", TR_UNIT_PERCENT }, { "episodes", TR_UNIT_NONE },
+	{ "episodes_gc", TR_UNIT_NONE }, { "episode_gc_ns", TR_UNIT_NS },
+	{ "episode_stw_ns", TR_UNIT_NS }
 };
-static const char *const gpu_cols[] = {
-	"source", "gpu", "samples", "gc_samples", "util_gc", "util_no_gc",
-	"stw_samples", "util_stw", "util_no_stw", "episodes", "episodes_gc",
-	"episode_gc_ns", "episode_stw_ns"
-};
-static const char *const ev_cols[] = {
-	"source", "what", "view", "id", "ts", "dur_ns", "detail"
+static const struct tr_out_col ev_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "what", TR_UNIT_NONE },
+	{ "view", TR_UNIT_NONE }, { "id", TR_UNIT_NONE },
+	{ "ts", TR_UNIT_TS }, { "dur_ns", TR_UNIT_NS },
+	{ "detail", TR_UNIT_NONE }
 };
 
 /* The MMU windows: 1 ms to 1 s. */
@@ -418,9 +429,7 @@ emit_summary(struct tr_out *out, struct src *v, size_t n)
 	size_t	i, k;
 
 	tr_out_set_name(out, "gc");
-	tr_out_columns(out, NSUM, sum_cols);
-	for (k = 0; k < (size_t)NSUM; k++)
-		tr_out_column_unit(out, (int)k, sum_units[k]);
+	tr_out_columns_of(out, TR_OUT_NCOLS(sum_cols), sum_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		int64_t		*d, span = s->hi - s->lo, gcns = 0, stwns = 0;
@@ -494,9 +503,7 @@ emit_stw(struct tr_out *out, struct src *v, size_t n)
 	size_t	i, k, j;
 
 	tr_out_set_name(out, "stw");
-	tr_out_columns(out, 8, stw_cols);
-	for (k = 4; k < 8; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(stw_cols), stw_cols);
 	for (i = 0; i < n; i++) {
 		struct stwgroup	*g = NULL;
 		size_t		 ng = 0;
@@ -547,9 +554,7 @@ emit_assists(struct tr_out *out, struct tr_attr *a, struct src *v,
 	size_t	i, k;
 
 	tr_out_set_name(out, "assist_goroutines");
-	tr_out_columns(out, 5, ag_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ag_cols), ag_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < v[i].ng && (int64_t)k < top; k++) {
 			tr_out_int(out, v[i].id);
@@ -564,9 +569,7 @@ emit_assists(struct tr_out *out, struct tr_attr *a, struct src *v,
 	if (tr_out_finish(out) != 0)
 		return (-1);
 	tr_out_set_name(out, "assist_stacks");
-	tr_out_columns(out, 6, as_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(as_cols), as_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < v[i].ncs && (int64_t)k < top; k++) {
 			char	*t;
@@ -606,12 +609,7 @@ emit_mmu(struct tr_out *out, struct src *v, size_t n)
 	size_t	i, k;
 
 	tr_out_set_name(out, "mmu");
-	tr_out_columns(out, 6, mmu_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_NS);
-	tr_out_column_unit(out, 2, TR_UNIT_SHARE);
-	tr_out_column_unit(out, 3, TR_UNIT_TS);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(mmu_cols), mmu_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < NMMU; k++) {
 			int64_t	w = mmu_windows[k], at;
@@ -643,14 +641,7 @@ emit_gpu(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 	size_t	i, gi, k;
 
 	tr_out_set_name(out, "gpu");
-	tr_out_columns(out, 13, gpu_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NONE);
-	tr_out_column_unit(out, 4, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 5, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 7, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 8, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 11, TR_UNIT_NS);
-	tr_out_column_unit(out, 12, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(gpu_cols), gpu_cols);
 	for (i = 0; i < n; i++)
 		for (gi = 0; gi < tr_attr_ngpus(a); gi++) {
 			const struct tr_attr_gpu	*g = tr_attr_gpu(a, gi);
@@ -716,9 +707,7 @@ emit_evidence(struct tr_out *out, struct src *v, size_t n)
 	size_t	i;
 
 	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 7, ev_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ev_cols), ev_cols);
 	for (i = 0; i < n; i++) {
 		size_t	a = 0, b = 0;
 
@@ -769,31 +758,23 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
 	struct tr_sel		 sel;
-	struct tr_args		 args;
+	struct tr_args		 args = {
+		.name = "gc", .synopsis = "[OPTION...]",
+		.about = "GC cycles and stop-the-world pauses, mark assists "
+		    "by goroutine and stack,\nGC's share of wall time, heap "
+		    "and allocation rate, the minimum mutator\nutilisation, "
+		    "and GC next to the GPU (trace-query(1), gc).",
+		.args = opts, .sel = &sel
+	};
 	struct tr_attr		*a = NULL;
 	struct src		*v = NULL;
 	int64_t			*ids = NULL, origin, woff;
-	int			 n = 0, i, haswall, rc = -1;
+	int			 n = 0, i, haswall, rc;
 
 	tr_sel_init(&sel, GC_SEL);
-	memset(&args, 0, sizeof args);
-	args.name = "gc";
-	args.synopsis = "[OPTION...]";
-	args.about = "GC cycles and stop-the-world pauses, mark assists by "
-	    "goroutine and stack,\nGC's share of wall time, heap and "
-	    "allocation rate, the minimum mutator\nutilisation, and GC "
-	    "next to the GPU (trace-query(1), gc).";
-	args.args = opts;
-	args.sel = &sel;
-	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0)
-		goto out;
+	rc = -1;
 	if ((n = tr_gort_sources(db, &sel, "gc", "GC cycles, pauses, "
 	    "assists and the MMU come from one (runtime/trace)",
 	    "heap and allocs profiles ('trace-query top --type allocs')",
@@ -823,32 +804,30 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (tr_attr_ngpus(a) == 0)
 		tr_out_note(out, "no GPU telemetry: no GC-next-to-GPU set");
 	emit_summary(out, v, (size_t)n);
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	emit_stw(out, v, (size_t)n);
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	if (emit_assists(out, a, v, (size_t)n, top) != 0 ||
-	    tr_out_finish(out) != 0)
-		goto werr;
+	    tr_out_finish_err(out, err) != 0) {
+		tr_out_write_error(err);
+		goto out;
+	}
 	emit_mmu(out, v, (size_t)n);
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	if (tr_attr_ngpus(a) > 0) {
 		emit_gpu(out, a, v, (size_t)n, threshold, gap, min);
-		if (tr_out_finish(out) != 0)
-			goto werr;
+		if (tr_out_finish_err(out, err) != 0)
+			goto out;
 	}
 	if (evidence) {
 		emit_evidence(out, v, (size_t)n);
-		if (tr_out_finish(out) != 0)
-			goto werr;
+		if (tr_out_finish_err(out, err) != 0)
+			goto out;
 	}
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	if (v != NULL)
 		for (i = 0; i < n; i++)
@@ -856,8 +835,7 @@ out:
 	free(v);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 
