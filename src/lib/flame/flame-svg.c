@@ -1654,7 +1654,9 @@ put_graph(struct svg *w, const struct ftree *t)
 	uint32_t		 maxdepth;
 	size_t			 n, i;
 
-	n = tree_layout(t, o->minwidth / wpt, &fo, &maxdepth);
+	/* flamegraph.pl's --minwidth: pixels, or with '%' of the total. */
+	n = tree_layout(t, o->minwidth_pct ? (double)total * o->minwidth /
+	    100 : o->minwidth / wpt, &fo, &maxdepth);
 	height = top + ((int)maxdepth + 1) * o->frameheight + YPAD2;
 	put_header(w, o->width, height);
 	put_text(w, "title", NULL, o->width / 2, FONTSIZE * 2, title_of(o));
