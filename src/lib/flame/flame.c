@@ -946,13 +946,22 @@ fold_begin(struct fold *f, struct tr_db *db,
 	return (tr_db_read_begin(db, began, err));
 }
 
-int
-tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
-    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+static int	chart_samples(struct fold *, const struct tr_sel *,
+		    const struct tr_flame_pick *, int64_t **ts,
+		    int64_t *untimed);
+static int	chart_lines(struct fold *, const int64_t *,
+		    struct tr_folded *);
+
+/* Fold the pick of 'sel': summed by stack, or as a flame chart. */
+static int
+fold_picked(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *opts, int chart, struct tr_folded *out,
     struct tr_error *err)
 {
 	struct tr_flame_pick	 pick;
 	struct fold		 f;
+	int64_t			*ts = NULL, untimed = 0;
+	char			*note;
 	int			 ret = -1, began = 0;
 
 	memset(&pick, 0, sizeof pick);
@@ -961,10 +970,21 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 	if (tr_flame_pick(db, sel, &pick, err) != 0)
 		goto out;
 	if (pick.event != NULL) {
-		if (sum_samples(&f, sel, &pick) != 0 ||
-		    (f.nag > 0 && name_stacks(&f, out) != 0))
+		if (chart ? (chart_samples(&f, sel, &pick, &ts,
+		    &untimed) != 0 || (f.nag > 0 && (name_prepare(&f) != 0 ||
+		    chart_lines(&f, ts, out) != 0))) :
+		    (sum_samples(&f, sel, &pick) != 0 ||
+		    (f.nag > 0 && name_stacks(&f, out) != 0)))
 			goto out;
 		out->note = tr_flame_pick_notes(sel, &pick);
+		if (untimed > 0) {
+			note = tr_xasprintf("%s%s--flamechart: %lld samples "
+			    "without a time stamp (pprof profiles) cannot be "
+			    "placed in time: left out", out->note ? out->note :
+			    "", out->note ? "\n" : "", (long long)untimed);
+			free(out->note);
+			out->note = note;
+		}
 		out->event = pick.event;
 		out->unit = pick.unit;
 		out->countname = pick.countname;
@@ -972,12 +992,21 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 	}
 	ret = 0;
 out:
+	free(ts);
 	tr_flame_pick_release(&pick);
 	fold_release(&f);
 	tr_db_read_end(db, began);
 	if (ret != 0)
 		tr_folded_release(out);
 	return (ret);
+}
+
+int
+tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+    struct tr_error *err)
+{
+	return (fold_picked(db, sel, opts, 0, out, err));
 }
 
 int
@@ -1221,90 +1250,64 @@ chart_lines(struct fold *f, const int64_t *ts, struct tr_folded *out)
 	return (0);
 }
 
+/*
+ * Read the picked samples with a time stamp in time order into f->ag, a
+ * run of consecutive samples of one call site and thread in one, and
+ * the time stamp of each run's first into '*ts'; count those without in
+ * '*untimed'.  Returns 0 or -1.
+ */
+static int
+chart_samples(struct fold *f, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, int64_t **ts, int64_t *untimed)
+{
+	sqlite3_stmt	*st;
+	int64_t		 cs, th;
+	size_t		 cap = 0;
+	int		 rc;
+
+	if (chart_one_thread(f->db, sel, pick, f->err) != 0)
+		return (-1);
+	if ((st = tr_flame_sel_prepare(f->db, sel, pick, "count(*)",
+	    " AND s.ts IS NULL", f->err)) == NULL)
+		return (-1);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*untimed = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if ((st = tr_flame_sel_prepare(f->db, sel, pick, "s.callsite_id, "
+	    "s.thread_id, s.value, s.ts", " AND s.ts IS NOT NULL ORDER BY "
+	    "s.ts, s.id", f->err)) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cs = sqlite3_column_int64(st, 0);
+		th = sqlite3_column_int64(st, 1);
+		if (f->nag > 0 && f->ag[f->nag - 1].cs == cs &&
+		    f->ag[f->nag - 1].thread == th) {
+			f->ag[f->nag - 1].value += sqlite3_column_int64(st, 2);
+			continue;
+		}
+		if (f->nag == cap) {
+			cap = cap ? cap * 2 : 1024;
+			f->ag = tr_xrealloc(f->ag, cap * sizeof *f->ag);
+			*ts = tr_xrealloc(*ts, cap * sizeof **ts);
+		}
+		f->ag[f->nag].cs = cs;
+		f->ag[f->nag].thread = th;
+		f->ag[f->nag].value = sqlite3_column_int64(st, 2);
+		(*ts)[f->nag] = sqlite3_column_int64(st, 3);
+		if (cs > f->maxcs)
+			f->maxcs = cs;
+		f->nag++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(f->db, f->err, "cannot read samples"));
+	return (0);
+}
+
 int
 tr_flame_fold_chart(struct tr_db *db, const struct tr_sel *sel,
     const struct tr_flame_fold_opts *opts, struct tr_folded *out,
     struct tr_error *err)
 {
-	struct tr_flame_pick	 pick;
-	struct fold		 f;
-	sqlite3_stmt		*st = NULL;
-	int64_t			*ts = NULL, cs, th, untimed = 0;
-	size_t			 cap = 0;
-	char			*pn;
-	int			 ret = -1, began = 0, rc;
-
-	memset(&pick, 0, sizeof pick);
-	if (fold_begin(&f, db, opts, out, &began, err) != 0)
-		goto out;
-	if (tr_flame_pick(db, sel, &pick, err) != 0)
-		goto out;
-	if (pick.event == NULL) {
-		ret = 0;
-		goto out;
-	}
-	if (chart_one_thread(db, sel, &pick, err) != 0)
-		goto out;
-	if ((st = tr_flame_sel_prepare(db, sel, &pick, "count(*)",
-	    " AND s.ts IS NULL", err)) == NULL)
-		goto out;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		untimed = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if ((st = tr_flame_sel_prepare(db, sel, &pick, "s.callsite_id, "
-	    "s.thread_id, s.value, s.ts", " AND s.ts IS NOT NULL ORDER BY "
-	    "s.ts, s.id", err)) == NULL)
-		goto out;
-	/* Consecutive samples of the same call site are one run. */
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cs = sqlite3_column_int64(st, 0);
-		th = sqlite3_column_int64(st, 1);
-		if (f.nag > 0 && f.ag[f.nag - 1].cs == cs &&
-		    f.ag[f.nag - 1].thread == th) {
-			f.ag[f.nag - 1].value += sqlite3_column_int64(st, 2);
-			continue;
-		}
-		if (f.nag == cap) {
-			cap = cap ? cap * 2 : 1024;
-			f.ag = tr_xrealloc(f.ag, cap * sizeof *f.ag);
-			ts = tr_xrealloc(ts, cap * sizeof *ts);
-		}
-		f.ag[f.nag].cs = cs;
-		f.ag[f.nag].thread = th;
-		f.ag[f.nag].value = sqlite3_column_int64(st, 2);
-		ts[f.nag] = sqlite3_column_int64(st, 3);
-		if (cs > f.maxcs)
-			f.maxcs = cs;
-		f.nag++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		tr_db_error(db, err, "cannot read samples");
-		goto out;
-	}
-	if (f.nag > 0 && (name_prepare(&f) != 0 ||
-	    chart_lines(&f, ts, out) != 0))
-		goto out;
-	out->note = tr_flame_pick_notes(sel, &pick);
-	if (untimed > 0) {
-		pn = tr_xasprintf("%s%s--flamechart: %lld samples without a "
-		    "time stamp (pprof profiles) cannot be placed in time: "
-		    "left out", out->note ? out->note : "", out->note ?
-		    "\n" : "", (long long)untimed);
-		free(out->note);
-		out->note = pn;
-	}
-	out->event = pick.event;
-	out->unit = pick.unit;
-	out->countname = pick.countname;
-	pick.event = pick.unit = pick.countname = NULL;
-	ret = 0;
-out:
-	free(ts);
-	tr_flame_pick_release(&pick);
-	fold_release(&f);
-	tr_db_read_end(db, began);
-	if (ret != 0)
-		tr_folded_release(out);
-	return (ret);
+	return (fold_picked(db, sel, opts, 1, out, err));
 }
