@@ -43,7 +43,8 @@ static const char gc_sql[] =
     " ORDER BY s.ts, s.id";
 static const char worker_sql[] =
     "SELECT r.ts + json_extract(j.value, '$[0]'),\n"
-    "       json_extract(j.value, '$[1]')\n"
+    "       json_extract(j.value, '$[1]'),\n"
+    "       json_extract(j.value, '$[5].label') = 'GC (idle)'\n"
     "  FROM track t CROSS JOIN slice_run r ON r.track_id = t.id\n"
     "  CROSS JOIN json_each(r.slices) j\n"
     " WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GOROUTINE "'\n"
@@ -105,6 +106,20 @@ static const struct tr_out_col gpu_cols[] = {
 	{ "util_no_stw", TR_UNIT_PERCENT }, { "episodes", TR_UNIT_NONE },
 	{ "episodes_gc", TR_UNIT_NONE }, { "episode_gc_ns", TR_UNIT_NS },
 	{ "episode_stw_ns", TR_UNIT_NS }
+};
+static const struct tr_out_col slow_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "stretches", TR_UNIT_NONE },
+	{ "slow_ns", TR_UNIT_NS }, { "stretches_gc", TR_UNIT_NONE },
+	{ "slow_gc_ns", TR_UNIT_NS }, { "slow_gc_share", TR_UNIT_SHARE },
+	{ "other_gc_share", TR_UNIT_SHARE }, { "slow_stw_count", TR_UNIT_NONE },
+	{ "slow_stw_ns", TR_UNIT_NS }, { "slow_assist_ns", TR_UNIT_NS }
+};
+static const struct tr_out_col stretch_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "stretch", TR_UNIT_NONE },
+	{ "start_ns", TR_UNIT_TS }, { "end_ns", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "gc_ns", TR_UNIT_NS },
+	{ "gc_share", TR_UNIT_SHARE }, { "stw_count", TR_UNIT_NONE },
+	{ "stw_ns", TR_UNIT_NS }, { "assist_ns", TR_UNIT_NS }
 };
 static const struct tr_out_col ev_cols[] = {
 	{ "source", TR_UNIT_NONE }, { "what", TR_UNIT_NONE },
@@ -340,7 +355,12 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 		if (!clip(s, &ts, &dur))
 			continue;
 		s->worker_ns += dur;
-		tr_gort_util_gc(&s->util, ts, ts + dur);
+		/*
+		 * An idle worker runs on a P with nothing else to run: it
+		 * takes no time from the mutator (Go's MMU leaves it out).
+		 */
+		if (!sqlite3_column_int(st, 2))
+			tr_gort_util_gc(&s->util, ts, ts + dur);
 	}
 	if (r != SQLITE_DONE) {
 		tr_db_error(db, err, "cannot read the GC workers' states");
@@ -410,6 +430,36 @@ cover(const struct iv *v, size_t n, int64_t a, int64_t b)
 			tot += y - x;
 			hi = y;
 		}
+	}
+	return (tot);
+}
+
+/* How many of the cycles (or pauses) overlap [a, b). */
+static int64_t
+overlapping(const struct iv *v, size_t n, int64_t a, int64_t b)
+{
+	int64_t	c = 0;
+	size_t	i;
+
+	for (i = 0; i < n && v[i].ts < b; i++)
+		if (v[i].ts + v[i].dur > a || (v[i].dur == 0 && v[i].ts >= a))
+			c++;
+	return (c);
+}
+
+/* The assists' time in [a, b), summed over goroutines. */
+static int64_t
+assist_in(const struct src *s, int64_t a, int64_t b)
+{
+	int64_t	tot = 0, x, y;
+	size_t	i;
+
+	for (i = 0; i < s->nas; i++) {
+		x = s->as[i].ts > a ? s->as[i].ts : a;
+		y = s->as[i].ts + s->as[i].dur < b ? s->as[i].ts +
+		    s->as[i].dur : b;
+		if (y > x)
+			tot += y - x;
 	}
 	return (tot);
 }
@@ -701,6 +751,128 @@ emit_gpu(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 		}
 }
 
+/*
+ * GC next to the slow steps: the stretches of slow steps of 'steps'
+ * (its "slow" set, w[0..nw)), each clipped to a source's window, with
+ * the GC cycles, pauses and assists inside them; then the same per
+ * stretch.
+ */
+static int
+emit_slow(struct tr_out *out, struct src *v, size_t n,
+    const struct tr_window *w, size_t nw)
+{
+	size_t	i, k;
+
+	tr_out_set_name(out, "slow_steps");
+	tr_out_columns_of(out, TR_OUT_NCOLS(slow_cols), slow_cols);
+	for (i = 0; i < n; i++) {
+		const struct src	*s = &v[i];
+		int64_t			 nst = 0, ngc = 0, slow = 0, gc = 0;
+		int64_t			 nstw = 0, stw = 0, as = 0, span, all;
+
+		for (k = 0; k < nw; k++) {
+			int64_t	a = w[k].start > s->lo ? w[k].start : s->lo;
+			int64_t	b = w[k].end < s->hi ? w[k].end : s->hi;
+			int64_t	c;
+
+			if (b <= a)
+				continue;
+			nst++;
+			slow += b - a;
+			if ((c = cover(s->gc, s->ngc, a, b)) > 0)
+				ngc++;
+			gc += c;
+			nstw += overlapping(s->stw, s->nstw, a, b);
+			stw += cover(s->stw, s->nstw, a, b);
+			as += assist_in(s, a, b);
+		}
+		span = s->hi - s->lo;
+		all = span > 0 ? cover(s->gc, s->ngc, s->lo, s->hi) : 0;
+		tr_out_int(out, s->id);
+		tr_out_int(out, nst);
+		tr_out_int(out, slow);
+		tr_out_int(out, ngc);
+		tr_out_int(out, gc);
+		out_real_or_null(out, slow > 0 ? (double)gc / (double)slow : 0,
+		    slow > 0);
+		out_real_or_null(out, span > slow ? (double)(all - gc) /
+		    (double)(span - slow) : 0, span > slow);
+		tr_out_int(out, nstw);
+		tr_out_int(out, stw);
+		tr_out_int(out, as);
+		tr_out_end_row(out);
+	}
+	if (tr_out_finish(out) != 0)
+		return (-1);
+	tr_out_set_name(out, "slow_stretches");
+	tr_out_columns_of(out, TR_OUT_NCOLS(stretch_cols), stretch_cols);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nw; k++) {
+			const struct src	*s = &v[i];
+			int64_t	a = w[k].start > s->lo ? w[k].start : s->lo;
+			int64_t	b = w[k].end < s->hi ? w[k].end : s->hi;
+			int64_t	gc;
+
+			if (b <= a)
+				continue;
+			gc = cover(s->gc, s->ngc, a, b);
+			tr_out_int(out, s->id);
+			tr_out_int(out, (int64_t)k + 1);
+			tr_out_int(out, a);
+			tr_out_int(out, b);
+			tr_out_int(out, b - a);
+			tr_out_int(out, gc);
+			tr_out_real(out, (double)gc / (double)(b - a));
+			tr_out_int(out, overlapping(s->stw, s->nstw, a, b));
+			tr_out_int(out, cover(s->stw, s->nstw, a, b));
+			tr_out_int(out, assist_in(s, a, b));
+			tr_out_end_row(out);
+		}
+	return (0);
+}
+
+/*
+ * The slow steps as 'trace-query steps' finds them: its windows (the
+ * "slow" set) for the selection's window and GPU, with 'args' (--steps)
+ * after them.  Returns 0 with the windows, 1 when steps could not tell
+ * (the reason in a note), -1 with 'err' set.
+ */
+static int
+slow_steps(struct tr_db *db, const struct tr_sel *sel, const char *args,
+    struct tr_out *out, struct tr_window **w, size_t *nw,
+    struct tr_error *err)
+{
+	struct tr_buf	 q;
+	struct tr_error	 e2;
+	char		*notes = NULL;
+	int		 rc;
+
+	tr_buf_init(&q);
+	tr_buf_adds(&q, "steps --top 0");
+	if (sel->has_from)
+		tr_buf_printf(&q, " --from =%lld", (long long)sel->from);
+	if (sel->has_to)
+		tr_buf_printf(&q, " --to =%lld", (long long)sel->to);
+	if (sel->gpu >= 0)
+		tr_buf_printf(&q, " --gpu %lld", (long long)sel->gpu);
+	if (args != NULL)
+		tr_buf_printf(&q, " %s", args);
+	tr_error_init(&e2);
+	rc = tr_query_windows(db, q.data, w, nw, &notes, &e2);
+	free(notes);
+	if (rc != 0 && e2.code == TR_EDATA) {
+		/* No steps to tell slow ones by: say so, answer the rest. */
+		tr_out_note(out, "no slow_steps set: %s (gc --steps "
+		    "'--region NAME')", e2.msg);
+		rc = 1;
+	} else if (rc != 0) {
+		tr_error_set(err, e2.code, "gc --steps: %s", e2.msg);
+		rc = -1;
+	}
+	tr_buf_release(&q);
+	return (rc);
+}
+
 static void
 emit_evidence(struct tr_out *out, struct src *v, size_t n)
 {
@@ -741,6 +913,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	double			 threshold = 30;
 	int64_t			 gap = 300000000, min = 500000000, top = 10;
 	int			 evidence = 0;
+	const char		*steps = NULL;
 	struct tr_arg		 opts[] = {
 		{ "top", 'n', TR_ARG_INT, &top, 0, 1e9, "N",
 		    "assists: the N goroutines and stacks with the most "
@@ -753,6 +926,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    "(default 300ms)", 0, 0 },
 		{ "min", 0, TR_ARG_DURATION, &min, 0, 0, "DURATION",
 		    "episodes: at least this long (default 500ms)", 0, 0 },
+		{ "steps", 0, TR_ARG_STRING, &steps, 0, 0, "ARGS",
+		    "slow steps: found by 'steps ARGS' (default: its "
+		    "defaults)", 0, 0 },
 		{ "evidence", 0, TR_ARG_FLAG, &evidence, 0, 0, NULL,
 		    "add every GC cycle and pause (by id)", 0, 0 },
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
@@ -768,8 +944,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	};
 	struct tr_attr		*a = NULL;
 	struct src		*v = NULL;
+	struct tr_window	*w = NULL;
+	size_t			 nw = 0;
 	int64_t			*ids = NULL, origin, woff;
-	int			 n = 0, i, haswall, rc;
+	int			 n = 0, i, haswall, rc, slow;
 
 	tr_sel_init(&sel, GC_SEL);
 	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
@@ -803,6 +981,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	if (tr_attr_ngpus(a) == 0)
 		tr_out_note(out, "no GPU telemetry: no GC-next-to-GPU set");
+	if ((slow = slow_steps(db, &sel, steps, out, &w, &nw, err)) < 0)
+		goto out;
 	emit_summary(out, v, (size_t)n);
 	if (tr_out_finish_err(out, err) != 0)
 		goto out;
@@ -822,6 +1002,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		if (tr_out_finish_err(out, err) != 0)
 			goto out;
 	}
+	if (slow == 0 && (emit_slow(out, v, (size_t)n, w, nw) != 0 ||
+	    tr_out_finish_err(out, err) != 0)) {
+		tr_out_write_error(err);
+		goto out;
+	}
 	if (evidence) {
 		emit_evidence(out, v, (size_t)n);
 		if (tr_out_finish_err(out, err) != 0)
@@ -833,6 +1018,7 @@ out:
 		for (i = 0; i < n; i++)
 			src_release(&v[i]);
 	free(v);
+	free(w);
 	free(ids);
 	tr_attr_free(a);
 	tr_args_end(&args);
