@@ -521,6 +521,7 @@ main(int argc, char **argv)
 	int				 c, folded_out = 0, status = 0;
 	int				 countname = 0, blocked = 0;
 	int				 normalize = 1;
+	size_t				 i;
 	enum tr_blocked_kind		 kind = TR_BLOCKED_ALL;
 
 	tool_init("trace-flame");
@@ -735,8 +736,13 @@ main(int argc, char **argv)
 	if (!countname && folded.countname != NULL)
 		so.countname = folded.countname;
 	so.chart_t0 = sel.origin;
-	/* An empty selection: exit 1, with a valid SVG that says so. */
-	if (folded.n == 0) {
+	/*
+	 * An empty selection: exit 1, with a valid SVG that says so (also
+	 * when only the base of a differential has stacks).
+	 */
+	for (i = 0; i < folded.n && folded.counts[i] == 0; i++)
+		;
+	if (i == folded.n) {
 		tool_note("no samples match the selection");
 		status = TOOL_EXIT_DATA;
 	}

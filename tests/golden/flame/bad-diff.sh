@@ -16,3 +16,7 @@ trace-flame -s 2 --diff-base '-s 1 --from 100s' --folded; echo "exit $?"
 trace-flame -s 2 --diff-base '-d missing.db' --folded; echo "exit $?"
 trace-flame -q -s 2 --diff-base '-s 3 -e inuse_space' --folded
 echo "exit $?"
+# The graph empty, the base not: "no samples", exit 1, the lines printed.
+trace-flame -s 2 --from 100s --diff-base '-s 1' --folded | head -n 2
+trace-flame -q -s 2 --from 100s --diff-base '-s 1' > /dev/null
+echo "exit $?"
