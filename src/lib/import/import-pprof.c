@@ -1158,4 +1158,5 @@ const struct tr_importer tr_importer_pprof = {
 	.summary = "pprof profile.proto (Go runtime/pprof, every type)",
 	.probe = probe,
 	.run = run,
+	.writer_thread = 1,
 };
