@@ -18,7 +18,7 @@
 static const char usage_text[] =
 "usage: trace-import [-q] [-d DB] [-f FORMAT] [-H HOST] [--tz ZONE]\n"
 "                    [--start TIME] [--interval DUR] [--fields LIST]\n"
-"                    [--keep-same-samples] FILE|DIR|- ...\n"
+"                    [--keep-same-samples] [--strict] FILE|DIR|- ...\n"
 "       trace-import --list-formats\n"
 "\n"
 "Import performance data into the trace store, one transaction per input.\n"
@@ -40,6 +40,8 @@ static const char usage_text[] =
 "      --keep-same-samples  import an input whose samples a source has\n"
 "                       already (another rendering of one perf recording)\n"
 "                       instead of skipping it\n"
+"      --strict         refuse the quirks of real output that the peer\n"
+"                       tools tolerate (blank or malformed stack lines)\n"
 "  -l, --list-formats   list the formats and exit\n"
 "  -q, --quiet          print errors only: no line per input imported,\n"
 "                       already imported or skipped\n"
@@ -96,6 +98,7 @@ report(struct tr_db *db, const char *name, const struct tr_import_result *r)
 {
 	struct tr_buf	b;
 	char		*same;
+	int		 i;
 
 	if (r->skipped) {
 		tool_note("%s: not a recognised format, skipped", name);
@@ -114,6 +117,8 @@ report(struct tr_db *db, const char *name, const struct tr_import_result *r)
 		free(same);
 		return;
 	}
+	for (i = 0; i < r->nodd; i++)
+		tool_note("%s", r->odd[i]);
 	tr_buf_init(&b);
 	tr_buf_printf(&b, "%s: %s, source %lld", name, r->format,
 	    (long long)r->source_id);
@@ -128,6 +133,14 @@ report(struct tr_db *db, const char *name, const struct tr_import_result *r)
 	if (r->cut_line > 0)
 		tr_buf_printf(&b, "; the input ends inside the last sample "
 		    "(line %lld), left out", (long long)r->cut_line);
+	if (r->oddities > 0) {
+		tr_buf_printf(&b, "; %lld odd line%s tolerated", (long long)
+		    r->oddities, r->oddities == 1 ? "" : "s");
+		if (r->oddities > r->nodd)
+			tr_buf_printf(&b, " (the first %d shown)", r->nodd);
+		tr_buf_printf(&b, ", as the peer tools do (--strict refuses "
+		    "them)");
+	}
 	if (r->same_as > 0) {
 		same = source_path(db, r->same_as);
 		tr_buf_printf(&b, "; same samples as source %lld (%s), kept",
@@ -225,7 +238,8 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 }
 
 /* Long options without a letter. */
-enum { OPT_TZ = 256, OPT_START, OPT_INTERVAL, OPT_FIELDS, OPT_KEEP_SAME };
+enum { OPT_TZ = 256, OPT_START, OPT_INTERVAL, OPT_FIELDS, OPT_KEEP_SAME,
+	OPT_STRICT };
 
 int
 main(int argc, char **argv)
@@ -239,6 +253,7 @@ main(int argc, char **argv)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "fields", required_argument, NULL, OPT_FIELDS },
 		{ "keep-same-samples", no_argument, NULL, OPT_KEEP_SAME },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "list-formats", no_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -286,6 +301,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_KEEP_SAME:
 			opts.keep_same = 1;
+			break;
+		case OPT_STRICT:
+			opts.strict = 1;
 			break;
 		case 'l':
 			list_formats();

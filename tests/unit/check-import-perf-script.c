@@ -52,8 +52,9 @@ import3(const char *text, int forced, const char *host, int *rc,
 	ck_assert_ptr_nonnull(db);
 	in = tr_input_mem("t.txt", text, strlen(text));
 	tr_import_opts_init(&o);
-	if (forced)
+	if (forced & 1)
 		o.format = perf();
+	o.strict = (forced & 2) != 0;
 	o.host = host;
 	*rc = tr_import_input(db, in, &o, res, &err);
 	tr_error_format(&err, msg, msglen);
@@ -77,7 +78,7 @@ import_ok(const char *text)
 	return (db);
 }
 
-/* The formatted error of importing 'text' (forced), which must fail. */
+/* The formatted error of importing 'text' (forced, strict): must fail. */
 static char *
 import_err(const char *text)
 {
@@ -88,7 +89,7 @@ import_err(const char *text)
 	int64_t			 n;
 	struct tr_error		 err;
 
-	db = import3(text, 1, NULL, &rc, &res, msg, sizeof msg);
+	db = import3(text, 3, NULL, &rc, &res, msg, sizeof msg);
 	if (rc != -1)
 		ck_abort_msg("no error importing \"%s\"", text);
 	tr_error_init(&err);
@@ -781,6 +782,95 @@ START_TEST(test_errors)
 }
 END_TEST
 
+START_TEST(test_tolerated)
+{
+	static const struct {
+		const char	*in, *stacks, *note;
+	} cases[] = {
+		/* A line that is no frame: left out, the sample goes on. */
+		{ "burn 1 1.0: 5 cycles:\n\t  1 a (/x)\n\tWEIRD LINE\n"
+		  "\t  2 b (/x)\n\n",
+		  "1|5|b;a\n",
+		  "t.txt:3:2: malformed stack line: expected 'ADDRESS SYMBOL "
+		  "(DSO)', got 'WEIRD LINE': left out, as "
+		  "stackcollapse-perf.pl does" },
+		/* Frame-shaped, a word for its address: kept, no address. */
+		{ "burn 1 1.0: 5 cycles:\n\t  1 a (/x)\n\tzz b+0x1 (/x)\n\n",
+		  "1|5|b;a\n",
+		  "t.txt:3:2: malformed stack line: expected 'ADDRESS SYMBOL "
+		  "(DSO)', got 'zz b+0x1 (/x)': kept as a frame with no "
+		  "address, as stackcollapse-perf.pl does" },
+		/* A blank line right after the header: stackless. */
+		{ "burn 1 1.0: 5 cycles:\n\n\t  1 a (/x)\n\t  2 b (/x)\n\n"
+		  "burn 1 2.0: 7 cycles:\n\t  3 c (/x)\n\n",
+		  "1|5|NULL\n2|7|c\n",
+		  "t.txt:3:4: stack line after the blank line that ended the "
+		  "sample (line 2): expected 'COMM PID[/TID] [CPU] TIME: "
+		  "[PERIOD] EVENT:', got '1 a (/x)': left out with the stack "
+		  "lines up to the next sample header, as "
+		  "stackcollapse-perf.pl does" },
+		/* In the middle: the leaf part is kept, unindented or not. */
+		{ "burn 1 1.0: 5 cycles:\n\t  1 a (/x)\n\n2 b (/x)\n"
+		  "\tjunk\n",
+		  "1|5|a\n",
+		  "t.txt:4:1: stack line after the blank line that ended the "
+		  "sample (line 3): expected 'COMM PID[/TID] [CPU] TIME: "
+		  "[PERIOD] EVENT:', got '2 b (/x)': left out with the stack "
+		  "lines up to the next sample header, as "
+		  "stackcollapse-perf.pl does" },
+	};
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	struct tr_buf		 b;
+	char			 msg[1200];
+	int			 rc, i;
+	size_t			 k;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		db = import3(cases[k].in, 0, NULL, &rc, &res, msg, sizeof msg);
+		if (rc != 0)
+			ck_abort_msg("case %zu: %s", k, msg);
+		ck_assert_int_eq(res.oddities, 1);
+		ck_assert_int_eq(res.nodd, 1);
+		ck_assert_str_eq(res.odd[0], cases[k].note);
+		ROWS(db, "SELECT s.id, s.value, (SELECT group_concat(f.name, "
+		    "';') FROM (SELECT * FROM stack st WHERE st.callsite_id = "
+		    "s.callsite_id ORDER BY st.depth) st JOIN frame f ON "
+		    "f.id = st.frame_id) FROM sample s ORDER BY s.id",
+		    cases[k].stacks);
+		ROWS(db, "SELECT json_extract(meta, '$.oddities') FROM source",
+		    "1\n");
+		tr_db_free(db);
+	}
+	/* Twelve: all counted, the first ten kept with their message. */
+	tr_buf_init(&b);
+	for (i = 0; i < 12; i++)
+		tr_buf_printf(&b, "burn 1 %d.0: cycles:\n\t?\n\t  1 a (/x)\n\n",
+		    i + 1);
+	db = import3(b.data, 0, NULL, &rc, &res, msg, sizeof msg);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(res.samples, 12);
+	ck_assert_int_eq(res.oddities, 12);
+	ck_assert_int_eq(res.nodd, TR_IMPORT_ODD_SHOWN);
+	ck_assert_int_eq(strncmp(res.odd[9], "t.txt:38:2: ", 12), 0);
+	tr_db_free(db);
+	tr_buf_release(&b);
+	/* Binary bytes are damage: an error also without strict. */
+	db = import3("burn 1 1.0: cycles:\n\t  1 a (/x)\n\t  \001b (/x)\n"
+	    "\n", 0, NULL, &rc, &res, msg, sizeof msg);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "t.txt:3:4: binary data: byte 0x01 in a line "
+	    "of text");
+	tr_db_free(db);
+	db = import3("burn 1 1.0: cycles:\n\n\t  \001b (/x)\n\n", 1, NULL,
+	    &rc, &res, msg, sizeof msg);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "t.txt:3:4: binary data: byte 0x01 in a line "
+	    "of text");
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_stack_cache)
 {
 	struct tr_db	*db;
@@ -833,6 +923,7 @@ main(void)
 	tcase_add_test(tc, test_fingerprint);
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_tolerated);
 	tcase_add_test(tc, test_stack_cache);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

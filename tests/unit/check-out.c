@@ -755,6 +755,62 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+/* Columns declared with their units; the epilogue's error. */
+START_TEST(test_columns_of)
+{
+	static const struct tr_out_col cs[] = {
+		{ "n", TR_UNIT_NONE }, { "dur_ns", TR_UNIT_NS },
+		{ "bytes", TR_UNIT_BYTES }, { "share", TR_UNIT_SHARE }
+	};
+	struct cap	 c;
+	struct tr_out	*o;
+	struct tr_error	 err;
+	FILE		*f;
+
+	ck_assert_int_eq(TR_OUT_NCOLS(cs), 4);
+	o = cap_open(&c, TR_OUT_TABLE);
+	tr_out_columns_of(o, TR_OUT_NCOLS(cs), cs);
+	tr_out_int(o, 1500);
+	tr_out_int(o, 1500);
+	tr_out_int(o, 1536);
+	tr_out_real(o, 0.25);
+	tr_out_end_row(o);
+	ck_assert_str_eq(cap_close(&c, o),
+	    "   n  dur_ns  bytes  share\n"
+	    "1500   1.5us  1.5kB  25.0%\n");
+	free(c.buf);
+	/* CSV keeps the integers. */
+	o = cap_open(&c, TR_OUT_CSV);
+	tr_out_columns_of(o, 2, cs);
+	tr_out_int(o, 1500);
+	tr_out_int(o, 1500);
+	tr_out_end_row(o);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_out_finish_err(o, &err), 0);
+	ck_assert_int_eq(err.code, 0);
+	ck_assert_str_eq(cap_close(&c, o), "n,dur_ns\n1500,1500\n");
+	free(c.buf);
+
+	if ((f = fopen("/dev/full", "w")) == NULL)
+		return;		/* no /dev/full here */
+	setvbuf(f, NULL, _IONBF, 0);
+	o = tr_out_new(f, TR_OUT_CSV);
+	tr_out_columns_of(o, 1, cs);
+	tr_out_int(o, 1);
+	tr_out_end_row(o);
+	ck_assert_int_eq(tr_out_finish_err(o, &err), -1);
+	ck_assert_int_eq(err.code, TR_EIO);
+	ck_assert_str_eq(err.msg, "error writing output: No space left on "
+	    "device");
+	/* The first error wins. */
+	ck_assert_int_eq(tr_out_write_error(&err), -1);
+	ck_assert_str_eq(err.msg, "error writing output: No space left on "
+	    "device");
+	tr_out_free(o);
+	fclose(f);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -784,6 +840,7 @@ main(void)
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_parse_format);
 	tcase_add_test(tc, test_write_error);
+	tcase_add_test(tc, test_columns_of);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

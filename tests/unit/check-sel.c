@@ -445,8 +445,8 @@ START_TEST(test_args)
 		{ "name", 0, TR_ARG_STRING, &str, 0, 0, "S", "a name", 0, 1 },
 		{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
-	struct tr_args	 a = { "q", "[OPTION...] X", NULL, opts, &sel, NULL,
-	    0, 1, 0 };
+	struct tr_args	 a = { .name = "q", .synopsis = "[OPTION...] X",
+	    .args = opts, .sel = &sel, .max_pos = 1 };
 	const char	*ok[] = { "q", "-n", "7", "--gap=300ms", "--threshold",
 	    "20%", "--stacks", "-s2", "--pid", "4", "X", "--name", "a",
 	    "--name=b", NULL };
@@ -497,6 +497,91 @@ START_TEST(test_args)
 }
 END_TEST
 
+/* tr_args_begin()'s check of the options and of --step. */
+static int
+check_even(void *arg, struct tr_error *err)
+{
+	if (*(int64_t *)arg % 2 != 0)
+		return (tr_error_set(err, TR_EUSAGE, "q: --count must be "
+		    "even"));
+	return (0);
+}
+
+/* The prologue: parse, --help, --step, the check, resolve; the release. */
+START_TEST(test_args_begin)
+{
+	struct tr_sel	 sel;
+	int64_t		 n = 2, step = 1000000000;
+	struct tr_arg	 opts[] = {
+		{ "count", 'n', TR_ARG_INT, &n, 0, 100, "N", "how many", 0, 0 },
+		{ "step", 0, TR_ARG_DURATION, &step, 0, 0, "D", "step", 0, 0 },
+		{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0 }
+	};
+	struct tr_args	 a = { .name = "q", .synopsis = "[OPTION...]",
+	    .args = opts, .sel = &sel, .step = &step, .check = check_even,
+	    .check_arg = &n };
+	const char	*ok[] = { "q", "-n", "4", "--source", "1", NULL };
+	const char	*help[] = { "q", "--step", "0", "--help", NULL };
+	const char	*zero[] = { "q", "--step", "0", "-n", "3", NULL };
+	const char	*odd[] = { "q", "-n", "3", "--source", "999", NULL };
+	const char	*nosrc[] = { "q", "--source", "999", NULL };
+	struct tr_error	 err;
+	struct tr_db	*db = test_store_new();
+
+	test_store_add(db, "p.txt", perf_nopid);
+	tr_error_init(&err);
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	ck_assert_int_eq(tr_args_begin(&a, 5, (char **)ok, db, &err), 1);
+	ck_assert_int_eq(n, 4);
+	ck_assert_uint_eq(sel.nsources, 1);
+	ck_assert_int_eq(sel.resolved, 1);
+	tr_args_end(&a);
+	/* Released: the selection is empty again. */
+	ck_assert_uint_eq(sel.nsources, 0);
+	ck_assert_ptr_null(sel.sources);
+
+	/* --help wins over a bad --step: 0, nothing checked. */
+	opts[0].given = opts[1].given = 0;
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	ck_assert_int_eq(tr_args_begin(&a, 4, (char **)help, db, &err), 0);
+	ck_assert_int_eq(a.help, 1);
+	ck_assert_int_eq(err.code, 0);
+	ck_assert_int_eq(sel.resolved, 0);
+	tr_args_end(&a);
+
+	/* --step before the check, the check before the selection. */
+	opts[0].given = opts[1].given = 0;
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	ck_assert_int_eq(tr_args_begin(&a, 5, (char **)zero, db, &err), -1);
+	ck_err(&err, TR_EUSAGE, "q: --step must be more than 0");
+	tr_args_end(&a);
+	opts[0].given = opts[1].given = 0;
+	step = 1;
+	tr_error_init(&err);
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	ck_assert_int_eq(tr_args_begin(&a, 5, (char **)odd, db, &err), -1);
+	ck_err(&err, TR_EUSAGE, "q: --count must be even");
+	tr_args_end(&a);
+	opts[0].given = opts[1].given = 0;
+	n = 2;
+	tr_error_init(&err);
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	ck_assert_int_eq(tr_args_begin(&a, 3, (char **)nosrc, db, &err), -1);
+	ck_err(&err, TR_EDATA, "no source 999; sources: 1");
+	tr_args_end(&a);
+	/* No store: parsed and checked, not resolved. */
+	opts[0].given = opts[1].given = 0;
+	tr_error_init(&err);
+	tr_sel_init(&sel, TR_SEL_SOURCE);
+	ck_assert_int_eq(tr_args_begin(&a, 3, (char **)nosrc, NULL, &err),
+	    1);
+	ck_assert_int_eq(err.code, 0);
+	ck_assert_int_eq(sel.resolved, 0);
+	tr_args_end(&a);
+	tr_db_free(db);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -515,6 +600,7 @@ main(void)
 	tcase_add_test(tc, test_gpu);
 	tcase_add_test(tc, test_did_you_mean);
 	tcase_add_test(tc, test_args);
+	tcase_add_test(tc, test_args_begin);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "base/out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -797,12 +798,41 @@ tr_out_finish(struct tr_out *o)
 	return (ferror(o->f) ? -1 : 0);
 }
 
+int
+tr_out_finish_err(struct tr_out *o, struct tr_error *err)
+{
+	if (tr_out_finish(o) != 0)
+		return (tr_out_write_error(err));
+	return (0);
+}
+
+int
+tr_out_write_error(struct tr_error *err)
+{
+	return (tr_error_set(err, TR_EIO, "error writing output: %s",
+	    errno != 0 ? strerror(errno) : "write failed"));
+}
 
 void
 tr_out_column_unit(struct tr_out *o, int col, enum tr_out_unit u)
 {
 	if (col >= 0 && col < o->ncols)
 		o->units[col] = u;
+}
+
+void
+tr_out_columns_of(struct tr_out *o, int n, const struct tr_out_col *cols)
+{
+	const char	**names = tr_xcalloc(n > 0 ? (size_t)n : 1,
+			    sizeof *names);
+	int		  i;
+
+	for (i = 0; i < n; i++)
+		names[i] = cols[i].name;
+	tr_out_columns(o, n, names);
+	free(names);
+	for (i = 0; i < n; i++)
+		o->units[i] = cols[i].unit;
 }
 
 void

@@ -74,6 +74,19 @@ enum tr_out_unit {
 void		 tr_out_column_unit(struct tr_out *, int col,
 		    enum tr_out_unit);
 /*
+ * A column and how it reads in the table: a result set declared as one
+ * array, { "ts", TR_UNIT_TS }, { "dur_ns", TR_UNIT_NS }, ...
+ */
+struct tr_out_col {
+	const char		*name;
+	enum tr_out_unit	 unit;
+};
+/* tr_out_columns() with these names, then each column's unit. */
+void		 tr_out_columns_of(struct tr_out *, int n,
+		    const struct tr_out_col *);
+/* The number of columns of a static array of them. */
+#define TR_OUT_NCOLS(cols)	((int)(sizeof (cols) / sizeof *(cols)))
+/*
  * 'v' as the table writes unit 'u' (TR_UNIT_NS, _BYTES, _PERCENT,
  * _SHARE, _REAL; the others as a plain number), for messages and verdicts
  * that quote a value: "1.5GB", "7.98s".  Owned by the caller.
@@ -142,5 +155,17 @@ void		 tr_out_set_notes(struct tr_out *, FILE *f,
 
 /* Finish the result set (the table is written here).  Returns 0 or -1. */
 int		 tr_out_finish(struct tr_out *);
+/*
+ * A query's output epilogue: tr_out_finish(), and when the output could
+ * not be written (this set or, the error being sticky, an earlier one),
+ * -1 with 'err' set by tr_out_write_error().  Returns 0 or -1.
+ */
+int		 tr_out_finish_err(struct tr_out *, struct tr_error *);
+/*
+ * Set 'err' to "error writing output: REASON" (errno's text, "write
+ * failed" when errno says nothing), unless an error is already recorded.
+ * Returns -1.
+ */
+int		 tr_out_write_error(struct tr_error *);
 
 #endif

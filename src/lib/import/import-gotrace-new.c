@@ -1869,87 +1869,90 @@ adv_region(struct nw *w, struct nev *e, struct ctx *cur,
 	return (1);
 }
 
-/* GC_ACTIVE */
+/*
+ * The GC events' shared ordering (Go's order.go): the first GC event
+ * seen sets the sequence and GC running; after it an event waits until
+ * its sequence number follows the last one (0: not yet), must not come
+ * in a state where bad[state] names the misuse, and moves the GC to
+ * state 'to'.  Each handler keeps its own rules below.
+ */
+static int
+gc_first(struct nw *w, struct nev *e, struct ctx *cur)
+{
+	w->gc_seq = e->args[0];
+	w->gc_state = GC_RUNNING;
+	push(w, e, cur);
+	return (1);
+}
+
+static int
+gc_next(struct nw *w, struct nev *e, struct ctx *cur,
+    const char *const bad[3], int to, struct tr_error *err)
+{
+	if (e->args[0] != w->gc_seq + 1)
+		return (0);
+	if (bad[w->gc_state] != NULL)
+		return (BAD(e, "%s", bad[w->gc_state]));
+	w->gc_seq = e->args[0];
+	w->gc_state = to;
+	if (USER_GO(cur) != 0)
+		return (-1);
+	push(w, e, cur);
+	return (1);
+}
+
+/* GC_ACTIVE: first in the first generation, later only while running. */
 static int
 adv_gc_active(struct nw *w, struct nev *e, struct ctx *cur,
     struct ctx *nc, struct tr_error *err)
 {
-	uint64_t	 seq;
+	static const char *const bad[3] = {
+		[GC_UNDETERMINED] = "encountered GCActive while GC was not "
+		    "in progress",
+		[GC_NOT_RUNNING] = "encountered GCActive while GC was not "
+		    "in progress"
+	};
 
 	(void)nc;
-	seq = e->args[0];
 	if (w->gen == w->initial_gen) {
 		if (w->gc_state != GC_UNDETERMINED)
 			return (BAD(e, "event GCActive in the first "
 			    "generation isn't first GC event"));
-		w->gc_seq = seq;
-		w->gc_state = GC_RUNNING;
-		push(w, e, cur);
-		return (1);
+		return (gc_first(w, e, cur));
 	}
-	if (seq != w->gc_seq + 1)
-		return (0);
-	if (w->gc_state != GC_RUNNING)
-		return (BAD(e, "encountered GCActive while GC was not "
-		    "in progress"));
-	w->gc_seq = seq;
-	if (USER_GO(cur) != 0)
-		return (-1);
-	push(w, e, cur);
-	return (1);
+	return (gc_next(w, e, cur, bad, GC_RUNNING, err));
 }
 
-/* GC_BEGIN */
+/* GC_BEGIN: may come first; never while a GC runs. */
 static int
 adv_gc_begin(struct nw *w, struct nev *e, struct ctx *cur,
     struct ctx *nc, struct tr_error *err)
 {
-	uint64_t	 seq;
+	static const char *const bad[3] = {
+		[GC_RUNNING] = "encountered GCBegin while GC was already in "
+		    "progress"
+	};
 
 	(void)nc;
-	seq = e->args[0];
-	if (w->gc_state == GC_UNDETERMINED) {
-		w->gc_seq = seq;
-		w->gc_state = GC_RUNNING;
-		push(w, e, cur);
-		return (1);
-	}
-	if (seq != w->gc_seq + 1)
-		return (0);
-	if (w->gc_state == GC_RUNNING)
-		return (BAD(e, "encountered GCBegin while GC was "
-		    "already in progress"));
-	w->gc_seq = seq;
-	w->gc_state = GC_RUNNING;
-	if (USER_GO(cur) != 0)
-		return (-1);
-	push(w, e, cur);
-	return (1);
+	if (w->gc_state == GC_UNDETERMINED)
+		return (gc_first(w, e, cur));
+	return (gc_next(w, e, cur, bad, GC_RUNNING, err));
 }
 
-/* GC_END */
+/* GC_END: only while a GC is known to run. */
 static int
 adv_gc_end(struct nw *w, struct nev *e, struct ctx *cur,
     struct ctx *nc, struct tr_error *err)
 {
-	uint64_t	 seq;
+	static const char *const bad[3] = {
+		[GC_NOT_RUNNING] = "encountered GCEnd when GC was not in "
+		    "progress",
+		[GC_UNDETERMINED] = "encountered GCEnd when GC was in an "
+		    "undetermined state"
+	};
 
 	(void)nc;
-	seq = e->args[0];
-	if (seq != w->gc_seq + 1)
-		return (0);
-	if (w->gc_state == GC_NOT_RUNNING)
-		return (BAD(e, "encountered GCEnd when GC was not in "
-		    "progress"));
-	if (w->gc_state == GC_UNDETERMINED)
-		return (BAD(e, "encountered GCEnd when GC was in an "
-		    "undetermined state"));
-	w->gc_seq = seq;
-	w->gc_state = GC_NOT_RUNNING;
-	if (USER_GO(cur) != 0)
-		return (-1);
-	push(w, e, cur);
-	return (1);
+	return (gc_next(w, e, cur, bad, GC_NOT_RUNNING, err));
 }
 
 /* PROCS_CHANGE, GO_LABEL, USER_LOG */

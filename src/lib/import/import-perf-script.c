@@ -90,6 +90,9 @@ struct ps {
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
 	int			 cut;		/* the last sample: left out */
+	long			 blank_line;	/* the one that ended the last
+						   sample's stack, or 0 */
+	int			 orphans;	/* in stack lines after it */
 
 	/* Interning caches for runs of samples of one thread or event. */
 	int64_t			 t_pid, t_tid, t_id;
@@ -464,10 +467,18 @@ split_frame(const char *p, size_t n, struct tr_frame *f)
 {
 	const char	*end = p + n, *s, *e, *q;
 	uint64_t	 addr = 0;
+	int		 hex = 1;
 
 	memset(f, 0, sizeof *f);
-	while (p < end && !is_blank(*p))
-		addr = addr << 4 | (uint64_t)hexval(*p++);
+	/* A first word that is no address (see odd_line()) gives 0. */
+	for (q = p; q < end && !is_blank(*q); q++)
+		if (hexval(*q) < 0)
+			hex = 0;
+		else
+			addr = addr << 4 | (uint64_t)hexval(*q);
+	if (!hex)
+		addr = 0;
+	p = q;
 	while (p < end && is_blank(*p))
 		p++;
 	s = p;
@@ -951,6 +962,108 @@ header_comment(struct ps *ps, const char *p, size_t n)
 	}
 }
 
+/* --- lines the peers tolerate ------------------------------------------ */
+
+/* The first byte of p[0..n) that text has not (a control byte), or NULL. */
+static const char *
+not_text(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)p[i] < 0x20 && p[i] != '\t') ||
+		    p[i] == 0x7f)
+			return (p + i);
+	return (NULL);
+}
+
+/* Binary data where perf prints a line of text: damage, always an error. */
+static int
+binary(struct ps *ps, const char *at)
+{
+	return (bad(ps, at, "binary data: byte 0x%02x in a line of text",
+	    (unsigned)(unsigned char)*at));
+}
+
+/*
+ * "WORD SYMBOL (DSO)" whose first word is no address: what
+ * stackcollapse-perf.pl still takes for a frame (/^\s*(\w+)\s*(.+)
+ * \((.*)\)/, its symbol and DSO kept, the word ignored).
+ */
+static int
+frame_shaped(const char *q, const char *end)
+{
+	const char	*p = q;
+
+	while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' &&
+	    *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
+		p++;
+	if (p == q || p == end || !is_blank(*p))
+		return (0);
+	while (p < end && is_blank(*p))
+		p++;
+	if (end - p < 4 || end[-1] != ')')
+		return (0);
+	for (p++; p + 1 < end; p++)
+		if (p[0] == ' ' && p[1] == '(')
+			return (1);
+	return (0);
+}
+
+/*
+ * An indented line in a sample's stack that is neither a frame nor a
+ * srcline, from its first non-blank 'q' to 'end': perf has printed such
+ * lines (inferno's weird-stack-line.txt comes from a report).  The peers
+ * warn and go on: kept as a frame when stackcollapse-perf.pl reads one in
+ * it, else left out.
+ */
+static int
+odd_line(struct ps *ps, const char *q, const char *end)
+{
+	const char	*c;
+	size_t		 n = (size_t)(end - q);
+
+	if ((c = not_text(q, n)) != NULL)
+		return (binary(ps, c));
+	bad(ps, q, "malformed stack line: expected " EXPECT_FRAME ", got "
+	    "'%.*s%s'", shown(n), q, ellipsis(n));
+	ps->after_frame = 0;
+	if (!frame_shaped(q, end))
+		return (tr_import_oddity(ps->ctx, ps->err, "left out, as "
+		    "stackcollapse-perf.pl does"));
+	if (tr_import_oddity(ps->ctx, ps->err, "kept as a frame with no "
+	    "address, as stackcollapse-perf.pl does") != 0)
+		return (-1);
+	ps->nlines++;
+	keep_line(ps, 'F', q, end);
+	ps->after_frame = 1;
+	return (0);
+}
+
+/*
+ * A stack line after the blank line that ended a sample's stack, before
+ * the next sample header: perf has printed a blank line inside a stack
+ * (inferno's empty-line.txt comes from a report).  The peers end the
+ * sample at the blank line and leave out the stack lines after it.
+ */
+static int
+orphan_line(struct ps *ps, const char *q, const char *end)
+{
+	const char	*c;
+	size_t		 n = (size_t)(end - q);
+
+	if ((c = not_text(q, n)) != NULL)
+		return (binary(ps, c));
+	if (ps->orphans++ > 0)
+		return (0);
+	bad(ps, q, "stack line after the blank line that ended the sample "
+	    "(line %ld): expected " EXPECT_HDR ", got '%.*s%s'",
+	    ps->blank_line, shown(n), q, ellipsis(n));
+	return (tr_import_oddity(ps->ctx, ps->err, "left out with the stack "
+	    "lines up to the next sample header, as stackcollapse-perf.pl "
+	    "does"));
+}
+
 /* --- the line loop ---------------------------------------------------- */
 
 static int
@@ -960,6 +1073,8 @@ start_header(struct ps *ps, const struct hdr *h)
 		return (no_stack(ps, "another sample header"));
 	if (end_sample(ps) != 0)
 		return (-1);
+	ps->blank_line = 0;
+	ps->orphans = 0;
 	return (begin_sample(ps, h));
 }
 
@@ -978,6 +1093,8 @@ do_line(struct ps *ps, const char *p, size_t n)
 		/* perf prints "HEADER\n\n" for an empty callchain. */
 		if (ps->open && !ps->oneline)
 			ps->callchains = 1;
+		if (ps->open)
+			ps->blank_line = tr_input_lineno(ps->in);
 		return (end_sample(ps));
 	}
 	if (p[0] == '#') {
@@ -1012,9 +1129,7 @@ do_line(struct ps *ps, const char *p, size_t n)
 			return (bad(ps, q, "malformed sample header: expected "
 			    EXPECT_HDR ", got '%.*s%s'", shown(n - (size_t)(q -
 			    p)), q, ellipsis(n - (size_t)(q - p))));
-		return (bad(ps, q, "malformed stack line: expected "
-		    EXPECT_FRAME ", got '%.*s%s'", shown(n - (size_t)(q - p)),
-		    q, ellipsis(n - (size_t)(q - p))));
+		return (odd_line(ps, q, p + n));
 	}
 	if ((r = parse_header(ps, p, n, &h)) < 0)
 		return (-1);
@@ -1022,6 +1137,9 @@ do_line(struct ps *ps, const char *p, size_t n)
 		return (start_header(ps, &h));
 	for (q = p; is_blank(*q); q++)
 		;
+	if (!ps->open && ps->blank_line > 0 && (is_blank(p[0]) ||
+	    frame_addr(p, n, &alen) != NULL))
+		return (orphan_line(ps, q, p + n));
 	if ((a = frame_addr(p, n, &alen)) != NULL) {
 		if (ps->open) {
 			/* Very old perf printed frames unindented. */
@@ -1088,6 +1206,10 @@ last_line(struct ps *ps, const char *p, size_t n)
 		return (ps->open && !ps->oneline);
 	if (p[0] == '#' || (ps->open && !ps->oneline && (is_blank(p[0]) ||
 	    frame_addr(p, n, &alen) != NULL)))
+		return (0);
+	/* A stack line after the blank line ending a sample: left out. */
+	if (!ps->open && ps->blank_line > 0 && (is_blank(p[0]) ||
+	    frame_addr(p, n, &alen) != NULL) && parse_header(ps, p, n, &h) == 0)
 		return (0);
 	if (parse_header(ps, p, n, &h) == 1 && h.sideband)
 		return (0);
@@ -1194,7 +1316,7 @@ probe(const unsigned char *buf, size_t len)
 	struct ps	 ps;
 	struct hdr	 h;
 	size_t		 n, alen;
-	int		 lines = 0, first = 1;
+	int		 lines = 0, first = 1, odd = 0;
 
 	if (len >= 10 && memcmp(p, "# ========", 10) == 0)
 		return (100);
@@ -1230,6 +1352,9 @@ probe(const unsigned char *buf, size_t len)
 			if (parse_header(&ps, p, n, &h) == 1 && h.has_ts &&
 			    h.event != NULL)
 				return (70);
+			/* An odd stack line or two (see odd_line()). */
+			if (is_blank(p[0]) && odd++ < 2)
+				continue;
 			return (0);
 		}
 		if (parse_header(&ps, p, n, &h) != 1 || h.comm == NULL ||

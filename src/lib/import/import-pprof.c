@@ -200,6 +200,47 @@ probe(const unsigned char *p, size_t len)
 	return (fields == 1 && off == len && len >= 2 ? 40 : 0);
 }
 
+/*
+ * No probe took these bytes, but are they a damaged profile?  Every
+ * top-level field up to the end of what was peeked has a Profile field
+ * number (1..14) and a wire type protobuf has, at least 3 of them and
+ * three quarters are whole and plausible (their wire type right, their
+ * nested messages plausible): one field or a few broken among good ones.
+ * Text fails within a few bytes (groups, numbers above 14), as does
+ * random data.
+ */
+static int
+damaged(const unsigned char *p, size_t len)
+{
+	size_t		off = 0, start;
+	uint64_t	key, n;
+	unsigned	field, wt;
+	int		good = 0, all = 0, kind, rc;
+
+	while (off < len) {
+		if (get_varint(p, len, &off, &key) != 0)
+			break;
+		field = (unsigned)(key >> 3);
+		wt = (unsigned)(key & 7);
+		if (field == 0 || field > 14)
+			return (0);
+		start = off;
+		if ((rc = skip_field(p, len, &off, wt)) == -2)
+			return (0);
+		if (rc == -1)
+			break;
+		all++;
+		if ((msg_wt[M_PROFILE][field] & (1u << wt)) == 0)
+			continue;
+		if (wt == WT_LEN && (kind = profile_child(field)) >= 0 &&
+		    (get_varint(p, len, &start, &n) != 0 ||
+		    !plausible(p + start, (size_t)n, kind, 0)))
+			continue;
+		good++;
+	}
+	return (good >= 3 && good * 4 >= all * 3);
+}
+
 /* --- decoding ------------------------------------------------------------- */
 
 /* Byte offsets of the top-level fields, for messages. */
@@ -1158,5 +1199,6 @@ const struct tr_importer tr_importer_pprof = {
 	.summary = "pprof profile.proto (Go runtime/pprof, every type)",
 	.probe = probe,
 	.run = run,
+	.damaged = damaged,
 	.writer_thread = 1,
 };

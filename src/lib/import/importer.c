@@ -82,6 +82,18 @@ tr_importer_detect(const unsigned char *p, size_t len)
 	return (best);
 }
 
+const struct tr_importer *
+tr_importer_damaged(const unsigned char *p, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; tr_importer_table[i] != NULL; i++)
+		if (tr_importer_table[i]->damaged != NULL &&
+		    tr_importer_table[i]->damaged(p, len))
+			return (tr_importer_table[i]);
+	return (NULL);
+}
+
 char *
 tr_importer_names(void)
 {
@@ -187,6 +199,35 @@ void
 tr_import_set_cut(struct tr_import *ctx, int64_t line)
 {
 	ctx->res->cut_line = line;
+}
+
+int
+tr_import_oddity(struct tr_import *ctx, struct tr_error *err,
+    const char *done)
+{
+	struct tr_import_result	*res = ctx->res;
+	char			 msg[2048], *o;
+	size_t			 n;
+
+	if (ctx->opts->strict)
+		return (-1);
+	if (res->nodd < TR_IMPORT_ODD_SHOWN) {
+		tr_error_format(err, msg, sizeof msg);
+		n = strlen(msg);
+		snprintf(msg + n, sizeof msg - n, ": %s", done);
+		/* Cut long messages (a long file name) to the room kept. */
+		o = res->odd[res->nodd++];
+		n = strlen(msg);
+		if (n >= TR_IMPORT_ODD_LEN)
+			n = TR_IMPORT_ODD_LEN - 1;
+		memcpy(o, msg, n);
+		o[n] = '\0';
+	}
+	res->oddities++;
+	json_object_set_new(ctx->meta, "oddities",
+	    json_integer(res->oddities));
+	tr_error_init(err);
+	return (0);
 }
 
 void
@@ -378,7 +419,8 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 			return (tr_error_set_line(err, TR_EDATA,
 			    tr_input_name(in), 0, 0, "empty input"));
 		}
-		if ((ctx.imp = tr_importer_detect(p, len)) == NULL) {
+		if ((ctx.imp = tr_importer_detect(p, len)) == NULL &&
+		    (ctx.imp = tr_importer_damaged(p, len)) == NULL) {
 			char	*names;
 
 			if (opts->skip_unknown) {

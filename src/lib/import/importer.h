@@ -31,6 +31,13 @@ struct tr_importer {
 	int		 (*run)(struct tr_import *, struct tr_input *,
 			     struct tr_error *);
 	/*
+	 * Optional: whether bytes no probe accepts are still this format,
+	 * damaged (its own fields in a row, then something broken), so that
+	 * the importer's located error is given rather than "unrecognised
+	 * format".  1 or 0.
+	 */
+	int		 (*damaged)(const unsigned char *, size_t);
+	/*
 	 * The importer reads the store only through the writer (no
 	 * tr_import_db() statement kept across adds): its rows may be
 	 * written by the writer's thread (tr_writer_thread()).
@@ -45,10 +52,14 @@ extern const struct tr_importer *const tr_importer_table[];
 const struct tr_importer *tr_importer_find(const char *name);
 /* The best-scoring importer for these bytes, or NULL. */
 const struct tr_importer *tr_importer_detect(const unsigned char *, size_t);
+/* When none scores: the importer whose damaged() says yes, or NULL. */
+const struct tr_importer *tr_importer_damaged(const unsigned char *, size_t);
 /* "a, b, c": the names, for messages; owned by the caller. */
 char		*tr_importer_names(void);
 
 #define TR_IMPORT_MAXOPTS	16
+#define TR_IMPORT_ODD_SHOWN	10	/* oddities kept with their message */
+#define TR_IMPORT_ODD_LEN	512
 
 struct tr_import_opts {
 	const struct tr_importer *format;	/* NULL: detect by content */
@@ -56,6 +67,7 @@ struct tr_import_opts {
 	int		 skip_unknown;		/* unrecognised: skip, no error */
 	int		 keep_same;	/* import a source whose samples are
 					   an earlier source's all the same */
+	int		 strict;	/* quirks the peers accept: errors */
 	size_t		 cache_cap;	/* entries per interning cache; 0: default */
 	size_t		 run_cap;	/* slices, and tracks, that may wait to be
 					   written in runs; 0: default (tests) */
@@ -80,6 +92,9 @@ struct tr_import_result {
 	int64_t		 ts_min, ts_max;	/* INT64_MAX/MIN if none */
 	int64_t		 cut_line;	/* the last record, begun at this line,
 					   was cut short and left out (0: no) */
+	int64_t		 oddities;	/* tolerated (tr_import_oddity()) */
+	int		 nodd;		/* of which the first are in odd[] */
+	char		 odd[TR_IMPORT_ODD_SHOWN][TR_IMPORT_ODD_LEN];
 };
 
 void	tr_import_opts_init(struct tr_import_opts *);
@@ -137,6 +152,17 @@ const char	*tr_import_host(const struct tr_import *);
  * out: the result (and trace-import's line) says so.
  */
 void	tr_import_set_cut(struct tr_import *, int64_t line);
+/*
+ * An oddity of the input that the peer tools accept (a quirk of real
+ * output, not damage), described with its location in 'err' (set by the
+ * caller), which 'done' says what became of ("left out").  With
+ * opts->strict it is the import's error: returns -1 with 'err' as it is.
+ * Otherwise it is counted (result and the source's meta, "oddities"), the
+ * first TR_IMPORT_ODD_SHOWN messages are kept in the result, 'err' is
+ * cleared and 0 returned.
+ */
+int	tr_import_oddity(struct tr_import *, struct tr_error *err,
+	    const char *done);
 /*
  * The fingerprint of the recording the samples come from, the same for
  * every rendering of it (perf script's options): kept in the source's

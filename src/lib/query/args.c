@@ -318,6 +318,33 @@ tr_args_release(struct tr_args *a)
 	a->npos = 0;
 }
 
+int
+tr_args_begin(struct tr_args *a, int argc, char **argv, struct tr_db *db,
+    struct tr_error *err)
+{
+	if (tr_args_parse(a, argc, argv, err) != 0)
+		return (-1);
+	if (a->help)
+		return (0);
+	if (a->step != NULL && *a->step <= 0)
+		return (tr_error_set(err, TR_EUSAGE, "%s: --step must be more "
+		    "than 0", a->name));
+	if (a->check != NULL && a->check(a->check_arg, err) != 0)
+		return (-1);
+	if (a->sel != NULL && db != NULL && tr_sel_resolve(a->sel, db,
+	    err) != 0)
+		return (-1);
+	return (1);
+}
+
+void
+tr_args_end(struct tr_args *a)
+{
+	tr_args_release(a);
+	if (a->sel != NULL)
+		tr_sel_release(a->sel);
+}
+
 /* "  -x, --name METAVAR   help", wrapped at the help column. */
 static void
 print_opt(const struct tr_arg *o)

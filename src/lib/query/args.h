@@ -44,6 +44,15 @@ struct tr_args {
 	int		 npos;
 	int		 max_pos;	/* operands allowed (-1: any) */
 	int		 help;		/* --help was given: help printed */
+	/* For tr_args_begin(): */
+	const int64_t	*step;		/* a --step that must be > 0, or NULL */
+	/*
+	 * A check of the parsed options (given 'check_arg'), before the
+	 * selection is resolved: 0, or -1 with a TR_EUSAGE error.  NULL:
+	 * none.
+	 */
+	int		(*check)(void *check_arg, struct tr_error *);
+	void		*check_arg;
 };
 
 /*
@@ -58,6 +67,28 @@ struct tr_args {
 int	tr_args_parse(struct tr_args *, int argc, char **argv,
 	    struct tr_error *);
 void	tr_args_release(struct tr_args *);
+
+/*
+ * The prologue of a query: tr_args_parse(), then, unless --help was
+ * given, a->step checked ("NAME: --step must be more than 0"), a->check
+ * called, and the selection a->sel resolved against 'db' (no resolve
+ * when a->sel or 'db' is NULL: a query that resolves it itself).  Returns
+ * 1 when the query goes on, 0 when --help was printed (the query returns
+ * 0), -1 with 'err' set; so a query's run() reads
+ *
+ *	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
+ *		goto out;
+ *	rc = -1;
+ *	...
+ * out:
+ *	tr_args_end(&args);
+ *
+ * Release with tr_args_end() whatever it returned.
+ */
+int	tr_args_begin(struct tr_args *, int argc, char **argv,
+	    struct tr_db *db, struct tr_error *err);
+/* tr_args_release(), and the selection a->sel released (when not NULL). */
+void	tr_args_end(struct tr_args *);
 
 /* Write the help of 'a' to stdout. */
 void	tr_args_print_help(const struct tr_args *);

@@ -1533,9 +1533,28 @@ tr_pprof_args_init(struct tr_pprof_args *a, const char *name, int flags)
 	}
 }
 
+/* The report options, once parsed (tr_args' check). */
+static int
+args_check(void *arg, struct tr_error *err)
+{
+	struct tr_pprof_args	*a = arg;
+	int			 i;
+
+	if (a->gran != NULL && tr_pprof_parse_gran(a->gran,
+	    &a->opts.gran) != 0)
+		return (tr_error_set(err, TR_EUSAGE, "unknown granularity "
+		    "'%s'; use functions, filefunctions, lines, files or "
+		    "addresses", a->gran));
+	a->opts.sample_index = a->sel.event;
+	for (i = 0; i < a->sel.nlabels; i++)
+		a->opts.labels[i] = a->sel.labels[i];
+	a->opts.nlabels = a->sel.nlabels;
+	return (0);
+}
+
 int
-tr_pprof_args_parse(struct tr_pprof_args *a, int argc, char **argv,
-    struct tr_error *err)
+tr_pprof_args_begin(struct tr_pprof_args *a, int argc, char **argv,
+    struct tr_db *db, struct tr_error *err)
 {
 	int	i;
 
@@ -1553,20 +1572,9 @@ tr_pprof_args_parse(struct tr_pprof_args *a, int argc, char **argv,
 			    "--source or --profile (trace-flame --gpu draws "
 			    "the perf and Go trace samples of those processes)",
 			    a->args.name));
-	if (tr_args_parse(&a->args, argc, argv, err) != 0)
-		return (-1);
-	if (a->args.help)
-		return (0);
-	if (a->gran != NULL && tr_pprof_parse_gran(a->gran,
-	    &a->opts.gran) != 0)
-		return (tr_error_set(err, TR_EUSAGE, "unknown granularity "
-		    "'%s'; use functions, filefunctions, lines, files or "
-		    "addresses", a->gran));
-	a->opts.sample_index = a->sel.event;
-	for (i = 0; i < a->sel.nlabels; i++)
-		a->opts.labels[i] = a->sel.labels[i];
-	a->opts.nlabels = a->sel.nlabels;
-	return (0);
+	a->args.check = args_check;
+	a->args.check_arg = a;
+	return (tr_args_begin(&a->args, argc, argv, db, err));
 }
 
 void

@@ -154,12 +154,13 @@ struct tr_pprof_args {
 void	tr_pprof_args_init(struct tr_pprof_args *, const char *name,
 	    int flags);
 /*
- * Parse argv[1..argc) (no store needed).  With --help the help is
- * printed and a->args.help set.  Returns 0, or -1 with a TR_EUSAGE
- * error.  The selection still has to be resolved (tr_sel_resolve()).
+ * tr_args_begin() for a pprof query: parse argv[1..argc), check the
+ * report options and resolve the selection against 'db' (NULL: the
+ * caller resolves it, as pprof-diff does for each profile group).
+ * Returns 1 to go on, 0 when --help was printed, -1 with 'err' set.
  */
-int	tr_pprof_args_parse(struct tr_pprof_args *, int argc, char **argv,
-	    struct tr_error *);
+int	tr_pprof_args_begin(struct tr_pprof_args *, int argc, char **argv,
+	    struct tr_db *db, struct tr_error *);
 void	tr_pprof_args_release(struct tr_pprof_args *);
 
 #endif

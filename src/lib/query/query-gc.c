@@ -9,7 +9,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +43,8 @@ static const char gc_sql[] =
     " ORDER BY s.ts, s.id";
 static const char worker_sql[] =
     "SELECT r.ts + json_extract(j.value, '$[0]'),\n"
-    "       json_extract(j.value, '$[1]')\n"
+    "       json_extract(j.value, '$[1]'),\n"
+    "       json_extract(j.value, '$[5].label') = 'GC (idle)'\n"
     "  FROM track t CROSS JOIN slice_run r ON r.track_id = t.id\n"
     "  CROSS JOIN json_each(r.slices) j\n"
     " WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GOROUTINE "'\n"
@@ -61,45 +61,71 @@ static const char counter_sql[] =
     TR_TRACK_GO_RUNTIME "')\n"
     " ORDER BY c.ts, c.id";
 
-static const char *const sum_cols[] = {
-	"source", "start_ns", "end_ns", "span_ns", "gomaxprocs", "cycles",
-	"gc_ns", "gc_share", "cycle_p50_ns", "cycle_max_ns", "stw_count",
-	"stw_ns", "stw_share", "stw_p50_ns", "stw_p99_ns", "stw_max_ns",
-	"assist_count", "assist_ns", "sweep_ns", "worker_ns",
-	"heap_max_bytes", "heap_goal_max_bytes", "alloc_bytes",
-	"alloc_bytes_per_s", "mmu_10ms"
+static const struct tr_out_col sum_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "start_ns", TR_UNIT_TS },
+	{ "end_ns", TR_UNIT_TS }, { "span_ns", TR_UNIT_NS },
+	{ "gomaxprocs", TR_UNIT_NONE }, { "cycles", TR_UNIT_NONE },
+	{ "gc_ns", TR_UNIT_NS }, { "gc_share", TR_UNIT_SHARE },
+	{ "cycle_p50_ns", TR_UNIT_NS }, { "cycle_max_ns", TR_UNIT_NS },
+	{ "stw_count", TR_UNIT_NONE }, { "stw_ns", TR_UNIT_NS },
+	{ "stw_share", TR_UNIT_SHARE }, { "stw_p50_ns", TR_UNIT_NS },
+	{ "stw_p99_ns", TR_UNIT_NS }, { "stw_max_ns", TR_UNIT_NS },
+	{ "assist_count", TR_UNIT_NONE }, { "assist_ns", TR_UNIT_NS },
+	{ "sweep_ns", TR_UNIT_NS }, { "worker_ns", TR_UNIT_NS },
+	{ "heap_max_bytes", TR_UNIT_BYTES },
+	{ "heap_goal_max_bytes", TR_UNIT_BYTES },
+	{ "alloc_bytes", TR_UNIT_BYTES },
+	{ "alloc_bytes_per_s", TR_UNIT_BYTES }, { "mmu_10ms", TR_UNIT_SHARE }
 };
-static const enum tr_out_unit sum_units[] = {
-	TR_UNIT_NONE, TR_UNIT_TS, TR_UNIT_TS, TR_UNIT_NS, TR_UNIT_NONE,
-	TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_SHARE, TR_UNIT_NS, TR_UNIT_NS,
-	TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_SHARE, TR_UNIT_NS, TR_UNIT_NS,
-	TR_UNIT_NS, TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_NS, TR_UNIT_NS,
-	TR_UNIT_BYTES, TR_UNIT_BYTES, TR_UNIT_BYTES, TR_UNIT_BYTES,
-	TR_UNIT_SHARE
+static const struct tr_out_col stw_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "kind", TR_UNIT_NONE },
+	{ "reason", TR_UNIT_NONE }, { "count", TR_UNIT_NONE },
+	{ "total_ns", TR_UNIT_NS }, { "p50_ns", TR_UNIT_NS },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS }
 };
-#define NSUM	(int)(sizeof sum_cols / sizeof *sum_cols)
-
-static const char *const stw_cols[] = {
-	"source", "kind", "reason", "count", "total_ns", "p50_ns", "p99_ns",
-	"max_ns"
+static const struct tr_out_col ag_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "goid", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "assist_ns", TR_UNIT_NS },
+	{ "share", TR_UNIT_SHARE }
 };
-static const char *const ag_cols[] = {
-	"source", "goid", "count", "assist_ns", "share"
+static const struct tr_out_col as_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "assist_ns", TR_UNIT_NS },
+	{ "share", TR_UNIT_SHARE }, { "stack", TR_UNIT_NONE }
 };
-static const char *const as_cols[] = {
-	"source", "callsite_id", "count", "assist_ns", "share", "stack"
+static const struct tr_out_col mmu_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "window_ns", TR_UNIT_NS },
+	{ "mmu", TR_UNIT_SHARE }, { "worst_start_ns", TR_UNIT_TS },
+	{ "worst_end_ns", TR_UNIT_TS }, { "worst_gc_ns", TR_UNIT_NS }
 };
-static const char *const mmu_cols[] = {
-	"source", "window_ns", "mmu", "worst_start_ns", "worst_end_ns",
-	"worst_gc_ns"
+static const struct tr_out_col gpu_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "gpu", TR_UNIT_NONE },
+	{ "samples", TR_UNIT_NONE }, { "gc_samples", TR_UNIT_NONE },
+	{ "util_gc", TR_UNIT_PERCENT }, { "util_no_gc", TR_UNIT_PERCENT },
+	{ "stw_samples", TR_UNIT_NONE }, { "util_stw", TR_UNIT_PERCENT },
+	{ "util_no_stw", TR_UNIT_PERCENT }, { "episodes", TR_UNIT_NONE },
+	{ "episodes_gc", TR_UNIT_NONE }, { "episode_gc_ns", TR_UNIT_NS },
+	{ "episode_stw_ns", TR_UNIT_NS }
 };
-static const char *const gpu_cols[] = {
-	"source", "gpu", "samples", "gc_samples", "util_gc", "util_no_gc",
-	"stw_samples", "util_stw", "util_no_stw", "episodes", "episodes_gc",
-	"episode_gc_ns", "episode_stw_ns"
+static const struct tr_out_col slow_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "stretches", TR_UNIT_NONE },
+	{ "slow_ns", TR_UNIT_NS }, { "stretches_gc", TR_UNIT_NONE },
+	{ "slow_gc_ns", TR_UNIT_NS }, { "slow_gc_share", TR_UNIT_SHARE },
+	{ "other_gc_share", TR_UNIT_SHARE }, { "slow_stw_count", TR_UNIT_NONE },
+	{ "slow_stw_ns", TR_UNIT_NS }, { "slow_assist_ns", TR_UNIT_NS }
 };
-static const char *const ev_cols[] = {
-	"source", "what", "view", "id", "ts", "dur_ns", "detail"
+static const struct tr_out_col stretch_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "stretch", TR_UNIT_NONE },
+	{ "start_ns", TR_UNIT_TS }, { "end_ns", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "gc_ns", TR_UNIT_NS },
+	{ "gc_share", TR_UNIT_SHARE }, { "stw_count", TR_UNIT_NONE },
+	{ "stw_ns", TR_UNIT_NS }, { "assist_ns", TR_UNIT_NS }
+};
+static const struct tr_out_col ev_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "what", TR_UNIT_NONE },
+	{ "view", TR_UNIT_NONE }, { "id", TR_UNIT_NONE },
+	{ "ts", TR_UNIT_TS }, { "dur_ns", TR_UNIT_NS },
+	{ "detail", TR_UNIT_NONE }
 };
 
 /* The MMU windows: 1 ms to 1 s. */
@@ -329,7 +355,12 @@ load(struct tr_db *db, struct src *s, struct tr_error *err)
 		if (!clip(s, &ts, &dur))
 			continue;
 		s->worker_ns += dur;
-		tr_gort_util_gc(&s->util, ts, ts + dur);
+		/*
+		 * An idle worker runs on a P with nothing else to run: it
+		 * takes no time from the mutator (Go's MMU leaves it out).
+		 */
+		if (!sqlite3_column_int(st, 2))
+			tr_gort_util_gc(&s->util, ts, ts + dur);
 	}
 	if (r != SQLITE_DONE) {
 		tr_db_error(db, err, "cannot read the GC workers' states");
@@ -403,6 +434,36 @@ cover(const struct iv *v, size_t n, int64_t a, int64_t b)
 	return (tot);
 }
 
+/* How many of the cycles (or pauses) overlap [a, b). */
+static int64_t
+overlapping(const struct iv *v, size_t n, int64_t a, int64_t b)
+{
+	int64_t	c = 0;
+	size_t	i;
+
+	for (i = 0; i < n && v[i].ts < b; i++)
+		if (v[i].ts + v[i].dur > a || (v[i].dur == 0 && v[i].ts >= a))
+			c++;
+	return (c);
+}
+
+/* The assists' time in [a, b), summed over goroutines. */
+static int64_t
+assist_in(const struct src *s, int64_t a, int64_t b)
+{
+	int64_t	tot = 0, x, y;
+	size_t	i;
+
+	for (i = 0; i < s->nas; i++) {
+		x = s->as[i].ts > a ? s->as[i].ts : a;
+		y = s->as[i].ts + s->as[i].dur < b ? s->as[i].ts +
+		    s->as[i].dur : b;
+		if (y > x)
+			tot += y - x;
+	}
+	return (tot);
+}
+
 static void
 out_real_or_null(struct tr_out *out, double v, int ok)
 {
@@ -418,9 +479,7 @@ emit_summary(struct tr_out *out, struct src *v, size_t n)
 	size_t	i, k;
 
 	tr_out_set_name(out, "gc");
-	tr_out_columns(out, NSUM, sum_cols);
-	for (k = 0; k < (size_t)NSUM; k++)
-		tr_out_column_unit(out, (int)k, sum_units[k]);
+	tr_out_columns_of(out, TR_OUT_NCOLS(sum_cols), sum_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		int64_t		*d, span = s->hi - s->lo, gcns = 0, stwns = 0;
@@ -494,9 +553,7 @@ emit_stw(struct tr_out *out, struct src *v, size_t n)
 	size_t	i, k, j;
 
 	tr_out_set_name(out, "stw");
-	tr_out_columns(out, 8, stw_cols);
-	for (k = 4; k < 8; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(stw_cols), stw_cols);
 	for (i = 0; i < n; i++) {
 		struct stwgroup	*g = NULL;
 		size_t		 ng = 0;
@@ -547,9 +604,7 @@ emit_assists(struct tr_out *out, struct tr_attr *a, struct src *v,
 	size_t	i, k;
 
 	tr_out_set_name(out, "assist_goroutines");
-	tr_out_columns(out, 5, ag_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ag_cols), ag_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < v[i].ng && (int64_t)k < top; k++) {
 			tr_out_int(out, v[i].id);
@@ -564,9 +619,7 @@ emit_assists(struct tr_out *out, struct tr_attr *a, struct src *v,
 	if (tr_out_finish(out) != 0)
 		return (-1);
 	tr_out_set_name(out, "assist_stacks");
-	tr_out_columns(out, 6, as_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(as_cols), as_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < v[i].ncs && (int64_t)k < top; k++) {
 			char	*t;
@@ -606,12 +659,7 @@ emit_mmu(struct tr_out *out, struct src *v, size_t n)
 	size_t	i, k;
 
 	tr_out_set_name(out, "mmu");
-	tr_out_columns(out, 6, mmu_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_NS);
-	tr_out_column_unit(out, 2, TR_UNIT_SHARE);
-	tr_out_column_unit(out, 3, TR_UNIT_TS);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(mmu_cols), mmu_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < NMMU; k++) {
 			int64_t	w = mmu_windows[k], at;
@@ -643,14 +691,7 @@ emit_gpu(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 	size_t	i, gi, k;
 
 	tr_out_set_name(out, "gpu");
-	tr_out_columns(out, 13, gpu_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NONE);
-	tr_out_column_unit(out, 4, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 5, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 7, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 8, TR_UNIT_PERCENT);
-	tr_out_column_unit(out, 11, TR_UNIT_NS);
-	tr_out_column_unit(out, 12, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(gpu_cols), gpu_cols);
 	for (i = 0; i < n; i++)
 		for (gi = 0; gi < tr_attr_ngpus(a); gi++) {
 			const struct tr_attr_gpu	*g = tr_attr_gpu(a, gi);
@@ -710,15 +751,135 @@ emit_gpu(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 		}
 }
 
+/*
+ * GC next to the slow steps: the stretches of slow steps of 'steps'
+ * (its "slow" set, w[0..nw)), each clipped to a source's window, with
+ * the GC cycles, pauses and assists inside them; then the same per
+ * stretch.
+ */
+static int
+emit_slow(struct tr_out *out, struct src *v, size_t n,
+    const struct tr_window *w, size_t nw)
+{
+	size_t	i, k;
+
+	tr_out_set_name(out, "slow_steps");
+	tr_out_columns_of(out, TR_OUT_NCOLS(slow_cols), slow_cols);
+	for (i = 0; i < n; i++) {
+		const struct src	*s = &v[i];
+		int64_t			 nst = 0, ngc = 0, slow = 0, gc = 0;
+		int64_t			 nstw = 0, stw = 0, as = 0, span, all;
+
+		for (k = 0; k < nw; k++) {
+			int64_t	a = w[k].start > s->lo ? w[k].start : s->lo;
+			int64_t	b = w[k].end < s->hi ? w[k].end : s->hi;
+			int64_t	c;
+
+			if (b <= a)
+				continue;
+			nst++;
+			slow += b - a;
+			if ((c = cover(s->gc, s->ngc, a, b)) > 0)
+				ngc++;
+			gc += c;
+			nstw += overlapping(s->stw, s->nstw, a, b);
+			stw += cover(s->stw, s->nstw, a, b);
+			as += assist_in(s, a, b);
+		}
+		span = s->hi - s->lo;
+		all = span > 0 ? cover(s->gc, s->ngc, s->lo, s->hi) : 0;
+		tr_out_int(out, s->id);
+		tr_out_int(out, nst);
+		tr_out_int(out, slow);
+		tr_out_int(out, ngc);
+		tr_out_int(out, gc);
+		out_real_or_null(out, slow > 0 ? (double)gc / (double)slow : 0,
+		    slow > 0);
+		out_real_or_null(out, span > slow ? (double)(all - gc) /
+		    (double)(span - slow) : 0, span > slow);
+		tr_out_int(out, nstw);
+		tr_out_int(out, stw);
+		tr_out_int(out, as);
+		tr_out_end_row(out);
+	}
+	if (tr_out_finish(out) != 0)
+		return (-1);
+	tr_out_set_name(out, "slow_stretches");
+	tr_out_columns_of(out, TR_OUT_NCOLS(stretch_cols), stretch_cols);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nw; k++) {
+			const struct src	*s = &v[i];
+			int64_t	a = w[k].start > s->lo ? w[k].start : s->lo;
+			int64_t	b = w[k].end < s->hi ? w[k].end : s->hi;
+			int64_t	gc;
+
+			if (b <= a)
+				continue;
+			gc = cover(s->gc, s->ngc, a, b);
+			tr_out_int(out, s->id);
+			tr_out_int(out, (int64_t)k + 1);
+			tr_out_int(out, a);
+			tr_out_int(out, b);
+			tr_out_int(out, b - a);
+			tr_out_int(out, gc);
+			tr_out_real(out, (double)gc / (double)(b - a));
+			tr_out_int(out, overlapping(s->stw, s->nstw, a, b));
+			tr_out_int(out, cover(s->stw, s->nstw, a, b));
+			tr_out_int(out, assist_in(s, a, b));
+			tr_out_end_row(out);
+		}
+	return (0);
+}
+
+/*
+ * The slow steps as 'trace-query steps' finds them: its windows (the
+ * "slow" set) for the selection's window and GPU, with 'args' (--steps)
+ * after them.  Returns 0 with the windows, 1 when steps could not tell
+ * (the reason in a note), -1 with 'err' set.
+ */
+static int
+slow_steps(struct tr_db *db, const struct tr_sel *sel, const char *args,
+    struct tr_out *out, struct tr_window **w, size_t *nw,
+    struct tr_error *err)
+{
+	struct tr_buf	 q;
+	struct tr_error	 e2;
+	char		*notes = NULL;
+	int		 rc;
+
+	tr_buf_init(&q);
+	tr_buf_adds(&q, "steps --top 0");
+	if (sel->has_from)
+		tr_buf_printf(&q, " --from =%lld", (long long)sel->from);
+	if (sel->has_to)
+		tr_buf_printf(&q, " --to =%lld", (long long)sel->to);
+	if (sel->gpu >= 0)
+		tr_buf_printf(&q, " --gpu %lld", (long long)sel->gpu);
+	if (args != NULL)
+		tr_buf_printf(&q, " %s", args);
+	tr_error_init(&e2);
+	rc = tr_query_windows(db, q.data, w, nw, &notes, &e2);
+	free(notes);
+	if (rc != 0 && e2.code == TR_EDATA) {
+		/* No steps to tell slow ones by: say so, answer the rest. */
+		tr_out_note(out, "no slow_steps set: %s (gc --steps "
+		    "'--region NAME')", e2.msg);
+		rc = 1;
+	} else if (rc != 0) {
+		tr_error_set(err, e2.code, "gc --steps: %s", e2.msg);
+		rc = -1;
+	}
+	tr_buf_release(&q);
+	return (rc);
+}
+
 static void
 emit_evidence(struct tr_out *out, struct src *v, size_t n)
 {
 	size_t	i;
 
 	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 7, ev_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
-	tr_out_column_unit(out, 5, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ev_cols), ev_cols);
 	for (i = 0; i < n; i++) {
 		size_t	a = 0, b = 0;
 
@@ -752,6 +913,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	double			 threshold = 30;
 	int64_t			 gap = 300000000, min = 500000000, top = 10;
 	int			 evidence = 0;
+	const char		*steps = NULL;
 	struct tr_arg		 opts[] = {
 		{ "top", 'n', TR_ARG_INT, &top, 0, 1e9, "N",
 		    "assists: the N goroutines and stacks with the most "
@@ -764,36 +926,33 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    "(default 300ms)", 0, 0 },
 		{ "min", 0, TR_ARG_DURATION, &min, 0, 0, "DURATION",
 		    "episodes: at least this long (default 500ms)", 0, 0 },
+		{ "steps", 0, TR_ARG_STRING, &steps, 0, 0, "ARGS",
+		    "slow steps: found by 'steps ARGS' (default: its "
+		    "defaults)", 0, 0 },
 		{ "evidence", 0, TR_ARG_FLAG, &evidence, 0, 0, NULL,
 		    "add every GC cycle and pause (by id)", 0, 0 },
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
 	struct tr_sel		 sel;
-	struct tr_args		 args;
+	struct tr_args		 args = {
+		.name = "gc", .synopsis = "[OPTION...]",
+		.about = "GC cycles and stop-the-world pauses, mark assists "
+		    "by goroutine and stack,\nGC's share of wall time, heap "
+		    "and allocation rate, the minimum mutator\nutilisation, "
+		    "and GC next to the GPU (trace-query(1), gc).",
+		.args = opts, .sel = &sel
+	};
 	struct tr_attr		*a = NULL;
 	struct src		*v = NULL;
+	struct tr_window	*w = NULL;
+	size_t			 nw = 0;
 	int64_t			*ids = NULL, origin, woff;
-	int			 n = 0, i, haswall, rc = -1;
+	int			 n = 0, i, haswall, rc, slow;
 
 	tr_sel_init(&sel, GC_SEL);
-	memset(&args, 0, sizeof args);
-	args.name = "gc";
-	args.synopsis = "[OPTION...]";
-	args.about = "GC cycles and stop-the-world pauses, mark assists by "
-	    "goroutine and stack,\nGC's share of wall time, heap and "
-	    "allocation rate, the minimum mutator\nutilisation, and GC "
-	    "next to the GPU (trace-query(1), gc).";
-	args.args = opts;
-	args.sel = &sel;
-	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0)
-		goto out;
+	rc = -1;
 	if ((n = tr_gort_sources(db, &sel, "gc", "GC cycles, pauses, "
 	    "assists and the MMU come from one (runtime/trace)",
 	    "heap and allocs profiles ('trace-query top --type allocs')",
@@ -822,42 +981,47 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	if (tr_attr_ngpus(a) == 0)
 		tr_out_note(out, "no GPU telemetry: no GC-next-to-GPU set");
+	if ((slow = slow_steps(db, &sel, steps, out, &w, &nw, err)) < 0)
+		goto out;
 	emit_summary(out, v, (size_t)n);
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	emit_stw(out, v, (size_t)n);
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	if (emit_assists(out, a, v, (size_t)n, top) != 0 ||
-	    tr_out_finish(out) != 0)
-		goto werr;
+	    tr_out_finish_err(out, err) != 0) {
+		tr_out_write_error(err);
+		goto out;
+	}
 	emit_mmu(out, v, (size_t)n);
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	if (tr_attr_ngpus(a) > 0) {
 		emit_gpu(out, a, v, (size_t)n, threshold, gap, min);
-		if (tr_out_finish(out) != 0)
-			goto werr;
+		if (tr_out_finish_err(out, err) != 0)
+			goto out;
+	}
+	if (slow == 0 && (emit_slow(out, v, (size_t)n, w, nw) != 0 ||
+	    tr_out_finish_err(out, err) != 0)) {
+		tr_out_write_error(err);
+		goto out;
 	}
 	if (evidence) {
 		emit_evidence(out, v, (size_t)n);
-		if (tr_out_finish(out) != 0)
-			goto werr;
+		if (tr_out_finish_err(out, err) != 0)
+			goto out;
 	}
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	if (v != NULL)
 		for (i = 0; i < n; i++)
 			src_release(&v[i]);
 	free(v);
+	free(w);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -9,7 +9,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,36 +54,56 @@ static const char prof_sql[] =
     " WHERE p.type = '" TR_PROFILE_GOROUTINE "'\n"
     " GROUP BY p.id, s.callsite_id ORDER BY p.ts, p.id, s.callsite_id";
 
-static const char *const sum_cols[] = {
-	"source", "start_ns", "end_ns", "goroutines", "at_start", "created",
-	"ended", "alive_end", "peak", "peak_ts", "created_per_s_max",
-	"bursts", "leaks", "leaked"
+static const struct tr_out_col sum_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "start_ns", TR_UNIT_TS },
+	{ "end_ns", TR_UNIT_TS }, { "goroutines", TR_UNIT_NONE },
+	{ "at_start", TR_UNIT_NONE }, { "created", TR_UNIT_NONE },
+	{ "ended", TR_UNIT_NONE }, { "alive_end", TR_UNIT_NONE },
+	{ "peak", TR_UNIT_NONE }, { "peak_ts", TR_UNIT_TS },
+	{ "created_per_s_max", TR_UNIT_NONE }, { "bursts", TR_UNIT_NONE },
+	{ "leaks", TR_UNIT_NONE }, { "leaked", TR_UNIT_NONE }
 };
-static const char *const ser_cols[] = {
-	"source", "ts", "dur_ns", "alive", "created", "ended",
-	"created_per_s", "burst"
+static const struct tr_out_col ser_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "alive", TR_UNIT_NONE },
+	{ "created", TR_UNIT_NONE }, { "ended", TR_UNIT_NONE },
+	{ "created_per_s", TR_UNIT_NONE }, { "burst", TR_UNIT_NONE }
 };
-static const char *const grp_cols[] = {
-	"source", "function", "goroutines", "ended", "alive_end", "exec_ns",
-	"sched_wait_ns", "chan_ns", "sync_ns", "syscall_ns", "net_ns",
-	"sleep_ns", "other_ns", "assist_ns", "lifetime_p50_ns",
-	"lifetime_max_ns"
+static const struct tr_out_col grp_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "function", TR_UNIT_NONE },
+	{ "goroutines", TR_UNIT_NONE }, { "ended", TR_UNIT_NONE },
+	{ "alive_end", TR_UNIT_NONE }, { "exec_ns", TR_UNIT_NS },
+	{ "sched_wait_ns", TR_UNIT_NS }, { "chan_ns", TR_UNIT_NS },
+	{ "sync_ns", TR_UNIT_NS }, { "syscall_ns", TR_UNIT_NS },
+	{ "net_ns", TR_UNIT_NS }, { "sleep_ns", TR_UNIT_NS },
+	{ "other_ns", TR_UNIT_NS }, { "assist_ns", TR_UNIT_NS },
+	{ "lifetime_p50_ns", TR_UNIT_NS }, { "lifetime_max_ns", TR_UNIT_NS }
 };
-static const char *const leak_cols[] = {
-	"source", "leak", "count", "state", "reason", "callsite_id",
-	"function", "oldest_ts", "newest_ts", "min_age_ns", "stack"
+static const struct tr_out_col leak_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "leak", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "state", TR_UNIT_NONE },
+	{ "reason", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "oldest_ts", TR_UNIT_TS },
+	{ "newest_ts", TR_UNIT_TS }, { "min_age_ns", TR_UNIT_NS },
+	{ "stack", TR_UNIT_NONE }
 };
-static const char *const grow_cols[] = {
-	"source", "leak", "ts", "count"
+static const struct tr_out_col grow_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "leak", TR_UNIT_NONE },
+	{ "ts", TR_UNIT_TS }, { "count", TR_UNIT_NONE }
 };
-static const char *const prof_cols[] = {
-	"profile", "source", "ts", "goroutines"
+static const struct tr_out_col prof_cols[] = {
+	{ "profile", TR_UNIT_NONE }, { "source", TR_UNIT_NONE },
+	{ "ts", TR_UNIT_TS }, { "goroutines", TR_UNIT_NONE }
 };
-static const char *const pstk_cols[] = {
-	"callsite_id", "first", "last", "growth", "profiles", "stack"
+static const struct tr_out_col pstk_cols[] = {
+	{ "callsite_id", TR_UNIT_NONE }, { "first", TR_UNIT_NONE },
+	{ "last", TR_UNIT_NONE }, { "growth", TR_UNIT_NONE },
+	{ "profiles", TR_UNIT_NONE }, { "stack", TR_UNIT_NONE }
 };
-static const char *const ev_cols[] = {
-	"source", "leak", "goid", "track_id", "since_ts", "view"
+static const struct tr_out_col ev_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "leak", TR_UNIT_NONE },
+	{ "goid", TR_UNIT_NONE }, { "track_id", TR_UNIT_NONE },
+	{ "since_ts", TR_UNIT_TS }, { "view", TR_UNIT_NONE }
 };
 
 struct gor {
@@ -344,10 +363,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 	size_t	i, k, j;
 
 	tr_out_set_name(out, "goroutines");
-	tr_out_columns(out, 14, sum_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_TS);
-	tr_out_column_unit(out, 2, TR_UNIT_TS);
-	tr_out_column_unit(out, 9, TR_UNIT_TS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(sum_cols), sum_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		int64_t		 nat = 0, ncr = 0, nend = 0, alive = 0, when;
@@ -406,9 +422,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 		return (-1);
 
 	tr_out_set_name(out, "series");
-	tr_out_columns(out, 8, ser_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_TS);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ser_cols), ser_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		int64_t		 t;
@@ -444,9 +458,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 		return (-1);
 
 	tr_out_set_name(out, "groups");
-	tr_out_columns(out, 16, grp_cols);
-	for (k = 5; k < 16; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(grp_cols), grp_cols);
 	for (i = 0; i < n; i++) {
 		struct src	 *s = &v[i];
 		struct gor	**p;
@@ -508,10 +520,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 		return (-1);
 
 	tr_out_set_name(out, "leaks");
-	tr_out_columns(out, 11, leak_cols);
-	tr_out_column_unit(out, 7, TR_UNIT_TS);
-	tr_out_column_unit(out, 8, TR_UNIT_TS);
-	tr_out_column_unit(out, 9, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(leak_cols), leak_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < v[i].nlk; k++) {
 			const struct leak	*l = &v[i].lk[k];
@@ -539,8 +548,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 		return (-1);
 
 	tr_out_set_name(out, "leak_growth");
-	tr_out_columns(out, 4, grow_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_TS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(grow_cols), grow_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < v[i].nlk; k++) {
 			const struct leak	*l = &v[i].lk[k];
@@ -564,8 +572,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 	if (!evidence)
 		return (0);
 	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 6, ev_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ev_cols), ev_cols);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < norders[i]; k++) {
 			const struct gor	*g = orders[i][k];
@@ -617,8 +624,7 @@ emit_profiles(struct tr_db *db, struct tr_out *out, struct tr_attr *a,
 	if ((st = tr_db_prepare(db, prof_sql, err)) == NULL)
 		return (-1);
 	tr_out_set_name(out, "profiles");
-	tr_out_columns(out, 4, prof_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_TS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(prof_cols), prof_cols);
 	for (;;) {
 		int64_t	p, cs, val;
 
@@ -678,7 +684,7 @@ emit_profiles(struct tr_db *db, struct tr_out *out, struct tr_attr *a,
 		if (nps > 1)
 			qsort(ps, nps, sizeof *ps, cmp_pstack);
 		tr_out_set_name(out, "profile_stacks");
-		tr_out_columns(out, 6, pstk_cols);
+		tr_out_columns_of(out, TR_OUT_NCOLS(pstk_cols), pstk_cols);
 		for (i = 0; i < nps; i++) {
 			char	*t;
 
@@ -736,39 +742,27 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
 	struct tr_sel		 sel;
-	struct tr_args		 args;
+	struct tr_args		 args = {
+		.name = "goroutines", .synopsis = "[OPTION...]",
+		.about = "Goroutines over time, their creation rate with "
+		    "bursts, lifetimes by start\nfunction, and leaks: many "
+		    "goroutines blocked at one stack to the end\n"
+		    "(trace-query(1), goroutines).",
+		.args = opts, .sel = &sel, .step = &step
+	};
 	struct tr_attr		*a = NULL;
 	struct src		*v = NULL;
 	struct gor		***orders = NULL;
 	size_t			*norders = NULL;
 	int64_t			*ids = NULL, origin, woff;
-	int			 n = 0, i, haswall, rc = -1, np = 0;
+	int			 n = 0, i, haswall, rc, np = 0;
 	struct tr_error		 e2;
 
 	tr_sel_init(&sel, GOR_SEL);
-	memset(&args, 0, sizeof args);
-	args.name = "goroutines";
-	args.synopsis = "[OPTION...]";
-	args.about = "Goroutines over time, their creation rate with "
-	    "bursts, lifetimes by start\nfunction, and leaks: many "
-	    "goroutines blocked at one stack to the end\n"
-	    "(trace-query(1), goroutines).";
-	args.args = opts;
-	args.sel = &sel;
-	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (step <= 0) {
-		tr_error_set(err, TR_EUSAGE, "goroutines: --step must be "
-		    "more than 0");
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0 ||
-	    (a = tr_attr_open(db, &sel, err)) == NULL)
+	rc = -1;
+	if ((a = tr_attr_open(db, &sel, err)) == NULL)
 		goto out;
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
@@ -818,9 +812,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (emit_trace(out, a, v, (size_t)n, step, burst, top, evidence,
 	    orders, norders) != 0 || emit_profiles(db, out, a, &sel, 0,
 	    leak_min, err) < 0) {
-		if (err->code == 0)
-			tr_error_set(err, TR_EIO, "error writing output: %s",
-			    errno != 0 ? strerror(errno) : "write failed");
+		/* A store error of emit_profiles() comes first. */
+		tr_out_write_error(err);
 		goto out;
 	}
 	rc = 0;
@@ -835,8 +828,7 @@ out:
 	free(norders);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -13,7 +13,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -70,28 +69,45 @@ struct rank {
 	double		 d_space, d_objs, r;
 };
 
-static const char *const mem_cols[] = {
-	"row", "gpu", "pid", "process", "source", "start_ns", "end_ns",
-	"samples", "interval_ns", "start_bytes", "end_bytes", "peak_bytes",
-	"growth_bytes", "slope_bytes_per_min", "r2", "released_bytes",
-	"largest_step_bytes", "largest_step_ts", "verdict", "rule",
-	"heap_profiles", "heap_growth_bytes", "heap_objects_growth",
-	"goroutines_start", "goroutines_end", "goroutine_growth",
-	"goroutine_stack", "heap_stacks"
+static const struct tr_out_col mem_cols[] = {
+	{ "row", TR_UNIT_NONE }, { "gpu", TR_UNIT_NONE },
+	{ "pid", TR_UNIT_NONE }, { "process", TR_UNIT_NONE },
+	{ "source", TR_UNIT_NONE }, { "start_ns", TR_UNIT_TS },
+	{ "end_ns", TR_UNIT_TS }, { "samples", TR_UNIT_NONE },
+	{ "interval_ns", TR_UNIT_NS }, { "start_bytes", TR_UNIT_BYTES },
+	{ "end_bytes", TR_UNIT_BYTES }, { "peak_bytes", TR_UNIT_BYTES },
+	{ "growth_bytes", TR_UNIT_BYTES },
+	{ "slope_bytes_per_min", TR_UNIT_BYTES }, { "r2", TR_UNIT_NONE },
+	{ "released_bytes", TR_UNIT_BYTES },
+	{ "largest_step_bytes", TR_UNIT_BYTES },
+	{ "largest_step_ts", TR_UNIT_TS }, { "verdict", TR_UNIT_NONE },
+	{ "rule", TR_UNIT_NONE }, { "heap_profiles", TR_UNIT_NONE },
+	{ "heap_growth_bytes", TR_UNIT_BYTES },
+	{ "heap_objects_growth", TR_UNIT_NONE },
+	{ "goroutines_start", TR_UNIT_NONE },
+	{ "goroutines_end", TR_UNIT_NONE },
+	{ "goroutine_growth", TR_UNIT_NONE },
+	{ "goroutine_stack", TR_UNIT_NONE }, { "heap_stacks", TR_UNIT_NONE }
 };
-#define MEM_NCOLS	(int)(sizeof mem_cols / sizeof *mem_cols)
 
-static const char *const step_cols[] = {
-	"row", "rank", "ts", "delta_bytes", "before_bytes", "after_bytes"
+static const struct tr_out_col step_cols[] = {
+	{ "row", TR_UNIT_NONE }, { "rank", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "delta_bytes", TR_UNIT_BYTES }, { "before_bytes", TR_UNIT_BYTES },
+	{ "after_bytes", TR_UNIT_BYTES }
 };
 
-static const char *const stack_cols[] = {
-	"row", "rank", "stack", "inuse_space_delta", "inuse_objects_delta",
-	"r", "cgo", "first_profile", "last_profile"
+static const struct tr_out_col stack_cols[] = {
+	{ "row", TR_UNIT_NONE }, { "rank", TR_UNIT_NONE },
+	{ "stack", TR_UNIT_NONE }, { "inuse_space_delta", TR_UNIT_BYTES },
+	{ "inuse_objects_delta", TR_UNIT_NONE }, { "r", TR_UNIT_NONE },
+	{ "cgo", TR_UNIT_NONE }, { "first_profile", TR_UNIT_NONE },
+	{ "last_profile", TR_UNIT_NONE }
 };
 
-static const char *const ev_cols[] = {
-	"row", "what", "view", "id", "ts", "value"
+static const struct tr_out_col ev_cols[] = {
+	{ "row", TR_UNIT_NONE }, { "what", TR_UNIT_NONE },
+	{ "view", TR_UNIT_NONE }, { "id", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "value", TR_UNIT_NONE }
 };
 
 static void
@@ -819,17 +835,7 @@ emit_rows(struct ctx *c)
 	int		 cgo;
 
 	tr_out_set_name(out, "memory");
-	tr_out_columns(out, MEM_NCOLS, mem_cols);
-	tr_out_column_unit(out, 5, TR_UNIT_TS);
-	tr_out_column_unit(out, 6, TR_UNIT_TS);
-	tr_out_column_unit(out, 8, TR_UNIT_NS);
-	for (k = 9; k <= 12; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_BYTES);
-	tr_out_column_unit(out, 13, TR_UNIT_BYTES);
-	tr_out_column_unit(out, 15, TR_UNIT_BYTES);
-	tr_out_column_unit(out, 16, TR_UNIT_BYTES);
-	tr_out_column_unit(out, 17, TR_UNIT_TS);
-	tr_out_column_unit(out, 21, TR_UNIT_BYTES);
+	tr_out_columns_of(out, TR_OUT_NCOLS(mem_cols), mem_cols);
 	for (i = 0; i < c->ns; i++) {
 		const struct series	*s = &c->s[i];
 
@@ -930,10 +936,7 @@ emit_steps(struct ctx *c)
 	int64_t		 nk;
 
 	tr_out_set_name(out, "steps");
-	tr_out_columns(out, 6, step_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_TS);
-	for (k = 3; k <= 5; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_BYTES);
+	tr_out_columns_of(out, TR_OUT_NCOLS(step_cols), step_cols);
 	for (i = 0; i < c->ns; i++) {
 		const struct series	*s = &c->s[i];
 
@@ -987,8 +990,7 @@ emit_stacks(struct ctx *c)
 	int		 cgo;
 
 	tr_out_set_name(out, "heap_stacks");
-	tr_out_columns(out, 9, stack_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_BYTES);
+	tr_out_columns_of(out, TR_OUT_NCOLS(stack_cols), stack_cols);
 	for (i = 0; i < c->ns; i++) {
 		if (span_of(&c->heap, &c->s[i], &a, &b) < 2)
 			continue;
@@ -1040,8 +1042,7 @@ emit_evidence(struct ctx *c)
 	size_t		 i, j;
 
 	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 6, ev_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_TS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ev_cols), ev_cols);
 	for (i = 0; i < c->ns; i++) {
 		const struct series	*s = &c->s[i];
 
@@ -1146,34 +1147,27 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
 	struct tr_sel	 sel;
-	struct tr_args	 args;
+	struct tr_args	 args = {
+		.name = "gpu-mem", .synopsis = "[OPTION...]",
+		.about = "GPU memory per process and per GPU over the "
+		    "window: growth, slope\n(bytes per minute, least squares) "
+		    "with r2, the largest steps, what was\nreleased and a "
+		    "verdict (leak, plateau, sawtooth, flat, unknown) with\n"
+		    "the rule that fired; beside it the Go heap's growth by "
+		    "allocation stack\nand the goroutine count's "
+		    "(trace-query(1), gpu-mem).",
+		.args = opts, .sel = &sel
+	};
 	struct ctx	 c;
 	int64_t		 origin, woff, lo = INT64_MAX, hi = INT64_MIN;
-	int		 haswall, rc = -1;
+	int		 haswall, rc;
 	size_t		 i;
 
 	memset(&c, 0, sizeof c);	/* the snaps' maps too */
 	tr_sel_init(&sel, GPU_MEM_SEL);
-	memset(&args, 0, sizeof args);
-	args.name = "gpu-mem";
-	args.synopsis = "[OPTION...]";
-	args.about = "GPU memory per process and per GPU over the window: "
-	    "growth, slope\n(bytes per minute, least squares) with r2, the "
-	    "largest steps, what was\nreleased and a verdict (leak, "
-	    "plateau, sawtooth, flat, unknown) with\nthe rule that fired; "
-	    "beside it the Go heap's growth by allocation stack\nand the "
-	    "goroutine count's (trace-query(1), gpu-mem).";
-	args.args = opts;
-	args.sel = &sel;
-	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0)
-		goto out;
+	rc = -1;
 	if (read_series(db, &sel, &c.s, &c.ns, err) != 0)
 		goto out;
 	if (c.ns == 0) {
@@ -1207,8 +1201,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	c.o = &o;
 	if (emit_rows(&c) != 0 || emit_steps(&c) != 0 ||
 	    emit_stacks(&c) != 0 || (o.evidence && emit_evidence(&c) != 0)) {
-		tr_error_set(err, TR_EIO, "error writing output: %s",
-		    errno != 0 ? strerror(errno) : "write failed");
+		tr_out_write_error(err);
 		goto out;
 	}
 	notes(&c, &sel);
@@ -1218,8 +1211,7 @@ out:
 	series_free(c.s, c.ns);
 	snaps_release(&c.heap);
 	snaps_release(&c.gor);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

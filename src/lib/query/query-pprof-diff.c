@@ -102,17 +102,15 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_pprof_sel	 base, sel;
 	struct tr_sel		 gb, gn;
 	size_t			 i;
-	int			 rc = -1, skip;
+	int			 rc, skip;
 
 	tr_pprof_args_init(&a, "pprof-diff", TR_PPROF_ARGS_DIFF);
 	tr_sel_init(&gb, 0);
 	tr_sel_init(&gn, 0);
-	if (tr_pprof_args_parse(&a, argc, argv, err) != 0)
+	/* The selection is resolved below: for the series or each group. */
+	if ((rc = tr_pprof_args_begin(&a, argc, argv, NULL, err)) <= 0)
 		goto out;
-	if (a.args.help) {
-		rc = 0;
-		goto out;
-	}
+	rc = -1;
 	if (a.series && a.args.npos != 0) {
 		tr_error_set(err, TR_EUSAGE, "pprof-diff --series takes no "
 		    "BASE and NEW; select profiles with --source, --profile, "
@@ -160,7 +158,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		if (diff_one(db, &a, &base, &sel, 0, 0, out, err) != 0)
 			goto out;
 	}
-	rc = tr_out_finish(out);
+	rc = tr_out_finish_err(out, err);
 out:
 	tr_sel_release(&gb);
 	tr_sel_release(&gn);

@@ -33,13 +33,18 @@ static const char summary_sql[] =
 "       json_extract(s.meta, '$.same_samples_as')\n"
 "  FROM source s ORDER BY s.id";
 
-static const char *const cols[] = {
-	"source", "path", "format", "version", "clock", "aligned",
-	"offset_ns", "ts_min", "ts_max", "span_s", "samples", "slices",
-	"counters", "bytes", "count", "sources", "type", "host", "start",
-	"end"
+static const struct tr_out_col cols[] = {
+	{ "source", TR_UNIT_NONE }, { "path", TR_UNIT_NONE },
+	{ "format", TR_UNIT_NONE }, { "version", TR_UNIT_NONE },
+	{ "clock", TR_UNIT_NONE }, { "aligned", TR_UNIT_NONE },
+	{ "offset_ns", TR_UNIT_NS }, { "ts_min", TR_UNIT_TS },
+	{ "ts_max", TR_UNIT_TS }, { "span_s", TR_UNIT_NONE },
+	{ "samples", TR_UNIT_NONE }, { "slices", TR_UNIT_NONE },
+	{ "counters", TR_UNIT_NONE }, { "bytes", TR_UNIT_BYTES },
+	{ "count", TR_UNIT_NONE }, { "sources", TR_UNIT_NONE },
+	{ "type", TR_UNIT_NONE }, { "host", TR_UNIT_NONE },
+	{ "start", TR_UNIT_NONE }, { "end", TR_UNIT_NONE }
 };
-#define NCOLS	(sizeof cols / sizeof cols[0])
 
 /* Store ns as ISO 8601 UTC to the ms (tr_iso_utc()). */
 static void
@@ -167,29 +172,24 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    "a row for every source: no series grouped", 0, 0 },
 		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
 	};
-	struct tr_args	 args;
+	struct tr_args	 args = {
+		.name = "summary", .synopsis = "[--all]",
+		.about = "What is in the store: a row per source, with a "
+		    "series of pprof snapshots of\none kind (consecutive "
+		    "sources of one format, profile type and host) as\none "
+		    "row with its count and source range (trace-query(1), "
+		    "summary).",
+		.args = opts
+	};
 	struct group	 g;
 	sqlite3_stmt	*st = NULL;
 	int64_t		 origin, wall, timeline, unplaced = 0;
-	int		 has_wall, r, rc = -1;
+	int		 has_wall, r, rc;
 
-	memset(&args, 0, sizeof args);
 	memset(&g, 0, sizeof g);
-	args.name = "summary";
-	args.synopsis = "[--all]";
-	args.about = "What is in the store: a row per source, with a "
-	    "series of pprof snapshots of\none kind (consecutive sources "
-	    "of one format, profile type and host) as\none row with its "
-	    "count and source range (trace-query(1), summary).";
-	args.args = opts;
-	args.sel = NULL;
-	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
+	rc = -1;
 	if (tr_sel_store_origin(db, &origin, &has_wall, &wall, err) != 0)
 		goto out;
 	tr_out_set_clock(out, origin, has_wall, wall);
@@ -202,12 +202,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
 		goto out;
 	}
-	tr_out_columns(out, (int)NCOLS, cols);
 	/* The table reads offsets, times and sizes in units. */
-	tr_out_column_unit(out, 6, TR_UNIT_NS);
-	tr_out_column_unit(out, 7, TR_UNIT_TS);
-	tr_out_column_unit(out, 8, TR_UNIT_TS);
-	tr_out_column_unit(out, 13, TR_UNIT_BYTES);
+	tr_out_columns_of(out, TR_OUT_NCOLS(cols), cols);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		if (all || !continues(&g, st)) {
 			group_emit(out, &g, has_wall, wall, timeline > 0);
@@ -251,7 +247,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		goto out;
 	}
 	group_emit(out, &g, has_wall, wall, timeline > 0);
-	if (tr_out_finish(out) != 0)
+	if (tr_out_finish_err(out, err) != 0)
 		goto out;
 	if (unplaced > 0)
 		tr_out_note(out, "%" PRId64 " row%s of wall-clock sources not "
@@ -263,7 +259,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 out:
 	group_clear(&g);
 	sqlite3_finalize(st);
-	tr_args_release(&args);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -80,17 +80,12 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_pprof_args	a;
 	struct tr_pprof_report	rep;
 	struct tr_pprof_sel	ps;
-	int			rc = -1;
+	int			rc;
 
 	tr_pprof_args_init(&a, "top", 0);
-	if (tr_pprof_args_parse(&a, argc, argv, err) != 0)
+	if ((rc = tr_pprof_args_begin(&a, argc, argv, db, err)) <= 0)
 		goto out;
-	if (a.args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&a.sel, db, err) != 0)
-		goto out;
+	rc = -1;
 	tr_query_notes(out, a.sel.notes.data);
 	tr_query_notes(out, a.sel.snapshot_notes.data);
 	tr_pprof_sel_of(&ps, &a.sel);
@@ -99,7 +94,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	tr_out_columns(out, 7, top_columns);
 	tr_pprof_write_top(out, &rep, 0, 0);
 	tr_pprof_report_release(&rep);
-	rc = tr_out_finish(out);
+	rc = tr_out_finish_err(out, err);
 out:
 	tr_pprof_args_release(&a);
 	return (rc);

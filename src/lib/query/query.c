@@ -158,9 +158,8 @@ tr_query_sql(struct tr_db *db, const char *sql, struct tr_out *out,
 	}
 	rc = tr_out_stmt(out, db->sq, st, err) < 0 ? -1 : 0;
 	sqlite3_finalize(st);
-	if (rc == 0 && tr_out_finish(out) != 0)
-		rc = tr_error_set(err, TR_EIO, "error writing output: %s",
-		    errno != 0 ? strerror(errno) : "write failed");
+	if (rc == 0)
+		rc = tr_out_finish_err(out, err);
 	return (rc);
 }
 
