@@ -1097,8 +1097,8 @@ START_TEST(test_import_thread)
 	char			*got[2];
 
 	tr_buf_init(&text);
-	for (i = 0; i < 20000; i++)
-		tr_buf_printf(&text, "%s;x%d\n", stacks[i % 5], i % 700);
+	for (i = 0; i < 3000; i++)
+		tr_buf_printf(&text, "%s;x%d\n", stacks[i % 5], i % 300);
 	for (k = 0; k < 2; k++) {
 		tr_error_init(&err);
 		db[k] = tr_db_open(":memory:", 0, &err);
@@ -1106,18 +1106,18 @@ START_TEST(test_import_thread)
 		test_cache_cap = 50;
 		ck_assert_msg(import_mem(db[k], k ? &fake_thr : &fake, "one.txt",
 		    text.data, text.len, &res, &err) == 0, "%s", err.msg);
-		ck_assert_int_eq(res.samples, 20000);
-		ck_assert_int_eq(res.frames, 9 + 700);
+		ck_assert_int_eq(res.samples, 3000);
+		ck_assert_int_eq(res.frames, 9 + 300);
 		/* Again, over the rows of the first: all found. */
 		ck_assert_msg(import_mem(db[k], k ? &fake_thr : &fake,
 		    "two.txt", text.data, text.len - 1, &res, &err) == 0, "%s",
 		    err.msg);
 		test_cache_cap = 0;
-		ck_assert_int_eq(res.samples, 20000);
+		ck_assert_int_eq(res.samples, 3000);
 		ck_assert_int_eq(res.frames, 0);
 		ck_assert_int_eq(res.callsites, 0);
 		ck_assert_int_eq(q_int(db[k], "SELECT count(*) FROM sample"),
-		    40000);
+		    6000);
 		got[k] = q_text(db[k], q);
 	}
 	ck_assert_str_eq(got[0], got[1]);
