@@ -529,11 +529,12 @@ TR_DB_GO_VIEWS;
 
 /*
  * Version 3: the Go annotation views; then the derived tables, computed
- * from the slices already stored (migrate()).  To add to version 3 (until
- * it ships): new views and tables go in tr_db_schema (or the derived
- * schema) and here, through one macro each, as TR_DB_GO_ANNOTATION_VIEWS
- * does; check-db's test_migrate_v3 compares a migrated store's schema
- * with a new one's.
+ * from the slices already stored (migrate()).  Version 4: more derived
+ * tables (tr_derived_sched_schema), all computed again.  To add to
+ * version 4 (until it ships): new tables go in a derived schema executed
+ * by both the new store's step and the "version == 3" step of migrate();
+ * check-db's test_migrate_v3 and test_migrate_v4 compare a migrated
+ * store's schema with a new one's.
  */
 static const char migrate_v3[] =
 TR_DB_GO_ANNOTATION_VIEWS;
@@ -542,7 +543,7 @@ TR_DB_GO_ANNOTATION_VIEWS;
 static int
 migrate(struct tr_db *db, struct tr_error *err)
 {
-	int64_t	version, objects;
+	int64_t	version, objects, from;
 
 	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
 		return (-1);
@@ -558,7 +559,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	/* A new store gets the whole schema; an older one, its steps. */
 	if (version == 0) {
 		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_schema, err) != 0)
+		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_sched_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -574,24 +576,33 @@ migrate(struct tr_db *db, struct tr_error *err)
 	if (version == 1)
 		version = 2;
 	/*
-	 * Version 3: the derived tables of Go traces (store/derived.h),
-	 * computed from the slices already stored.
+	 * Version 3: the derived tables of Go traces (store/derived.h);
+	 * version 4 adds to them.  All computed from the slices already
+	 * stored once the tables of version 4 exist.
 	 */
+	from = version;
 	if (version == 2 && (tr_db_exec(db, migrate_v3, err) != 0 ||
-	    tr_db_exec(db, tr_derived_schema, err) != 0 ||
-	    tr_derived_rebuild_all(db, err) != 0)) {
+	    tr_db_exec(db, tr_derived_schema, err) != 0))
+		goto mfail;
+	if (version == 2)
+		version = 3;
+	if (version == 3 && (tr_db_exec(db, tr_derived_sched_schema,
+	    err) != 0 || tr_derived_rebuild_all(db, err) != 0))
+		goto mfail;
+	if (tr_db_exec(db, "PRAGMA user_version = "
+	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
+		goto fail;
+	return (tr_db_exec(db, "COMMIT", err));
+mfail:
+	{
 		char	why[sizeof err->msg];
 
 		snprintf(why, sizeof why, "%s", err->msg);
 		tr_error_init(err);
 		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
-		    "the store from schema version 2 to 3: %s", why);
-		goto fail;
+		    "the store from schema version %lld to %d: %s",
+		    (long long)from, from == 2 ? 3 : 4, why);
 	}
-	if (tr_db_exec(db, "PRAGMA user_version = "
-	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
-		goto fail;
-	return (tr_db_exec(db, "COMMIT", err));
 fail:
 	tr_db_exec(db, "ROLLBACK", NULL);
 	return (-1);
