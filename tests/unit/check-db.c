@@ -115,6 +115,25 @@ q_int(struct tr_db *db, const char *sql)
 	return (v);
 }
 
+/* The text of the first column of the first row ("" for NULL). */
+static char *
+q_text(struct tr_db *db, const char *sql)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	const char	*t;
+	char		*r;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, sql, &err);
+	ck_assert_msg(st != NULL, "%s: %s", sql, err.msg);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	t = (const char *)sqlite3_column_text(st, 0);
+	r = tr_xstrdup(t != NULL ? t : "");
+	sqlite3_finalize(st);
+	return (r);
+}
+
 /* Run raw SQL on a file with plain SQLite (to build odd files). */
 static void
 raw_sql(const char *path, const char *sql)
@@ -131,8 +150,8 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter", "frame", "go_bin", "go_state_stack",
-	"go_summary", "process", "profile", "sample", "slice_run", "source",
+	"callsite", "counter", "frame", "go_bin", "go_span",
+	"go_state_stack", "go_summary", "process", "profile", "sample", "slice_run", "source",
 	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
@@ -177,8 +196,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
-	ck_assert_int_eq(TR_DB_VERSION, 3);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(TR_DB_VERSION, 4);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -288,10 +307,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 4");
+	raw_sql(path, "PRAGMA user_version = 5");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 4 is newer than "
-	    "this tracekit's (3)", path);
+	snprintf(want, sizeof want, "%s: store schema version 5 is newer than "
+	    "this tracekit's (4)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -401,7 +420,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 4);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -416,7 +435,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 4);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -775,13 +794,13 @@ START_TEST(test_migrate_v3)
 	want = schema_text(db);
 	ck_assert_int_eq(tr_db_exec(db, "DROP VIEW go_task; DROP VIEW "
 	    "go_region; DROP VIEW go_log; DROP TABLE go_bin; DROP TABLE "
-	    "go_summary; DROP TABLE go_state_stack; PRAGMA user_version = 2",
-	    &err), 0);
+	    "go_summary; DROP TABLE go_state_stack; DROP TABLE go_span; "
+	    "PRAGMA user_version = 2", &err), 0);
 	tr_db_free(db);
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "3; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "4; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -800,6 +819,80 @@ START_TEST(test_migrate_v3)
 	tr_db_free(db);
 	free(before);
 	free(after);
+	free(have);
+	free(want);
+	free(path);
+}
+END_TEST
+
+/*
+ * A store of version 3 is version 4 without go_span and with version 3's
+ * runnable_peak (the highest 1 ms mean, not the exact peak): made here
+ * from a new store with a Go trace's tasks and regions in it by dropping
+ * the table and spoiling the peaks.  The migration brings back the same
+ * schema and the same rows, peaks included.
+ */
+START_TEST(test_migrate_v4)
+{
+	static const char	*const spans =
+	    "SELECT group_concat(r, ';') FROM (SELECT source_id || ',' || "
+	    "kind || ',' || name_id || ',' || ts || ',' || id || ',' || dur "
+	    "|| ',' || task_id || ',' || coalesce(goid, '-') || ',' || "
+	    "coalesce(depth, '-') || ',' || coalesce(callsite_id, '-') || "
+	    "',' || start_unknown || ',' || unfinished AS r FROM go_span "
+	    "ORDER BY source_id, kind, name_id, ts, id)";
+	static const char	*const bins =
+	    "SELECT count(*) || ',' || sum(running_ns) || ',' || "
+	    "sum(runnable_ns) || ',' || sum(runnable_peak) FROM go_bin";
+	const char		*data = getenv("TR_DATA");
+	struct tr_error		 err;
+	struct tr_import_opts	 opts;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			*path = tmp_path("v3.db"), *trace, *want;
+	char			*have, *before, *after, *b0, *b1;
+
+	if (data == NULL)
+		return;
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	trace = tr_xasprintf("%s/gotrace/go122-annotations.trace", data);
+	tr_import_opts_init(&opts);
+	ck_assert_msg(tr_import_file(db, trace, NULL, &opts, &res, &err) == 0,
+	    "%s", err.msg);
+	free(trace);
+	/* go122-annotations: 1 task, 5 regions */
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span WHERE "
+	    "kind = 'task'"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span WHERE "
+	    "kind = 'region'"), 5);
+	before = q_text(db, spans);
+	b0 = q_text(db, bins);
+	want = schema_text(db);
+	ck_assert_int_gt(q_int(db, "SELECT sum(runnable_peak) FROM go_bin"),
+	    0);
+	ck_assert_int_eq(tr_db_exec(db, "DROP TABLE go_span; UPDATE go_bin "
+	    "SET runnable_peak = runnable_peak / 2; "
+	    "PRAGMA user_version = 3", &err), 0);
+	tr_db_free(db);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
+	    "4; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	have = schema_text(db);
+	ck_assert_str_eq(have, want);
+	after = q_text(db, spans);
+	ck_assert_str_eq(after, before);
+	b1 = q_text(db, bins);
+	ck_assert_str_eq(b1, b0);
+	tr_db_free(db);
+	free(before);
+	free(after);
+	free(b0);
+	free(b1);
 	free(have);
 	free(want);
 	free(path);
@@ -1623,6 +1716,7 @@ main(void)
 	tcase_add_test(tc, test_busy_wait);
 	tcase_add_test(tc, test_empty_fixture);
 	tcase_add_test(tc, test_migrate_v3);
+	tcase_add_test(tc, test_migrate_v4);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);

@@ -538,11 +538,24 @@ TR_DB_GO_VIEWS;
 static const char migrate_v3[] =
 TR_DB_GO_ANNOTATION_VIEWS;
 
+/* "cannot migrate the store from schema version FROM to FROM + 1: ...". */
+static void
+migrate_error(struct tr_db *db, struct tr_error *err, int from)
+{
+	char	why[sizeof err->msg];
+
+	snprintf(why, sizeof why, "%s", err->msg);
+	tr_error_init(err);
+	tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate the "
+	    "store from schema version %d to %d: %s", from, from + 1, why);
+}
+
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
 migrate(struct tr_db *db, struct tr_error *err)
 {
 	int64_t	version, objects;
+	int	from2;
 
 	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
 		return (-1);
@@ -558,34 +571,34 @@ migrate(struct tr_db *db, struct tr_error *err)
 	/* A new store gets the whole schema; an older one, its steps. */
 	if (version == 0) {
 		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_schema, err) != 0)
+		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_schema_v4, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
 	if (version == 1 && tr_db_exec(db, migrate_v2, err) != 0) {
-		char	why[sizeof err->msg];
-
-		snprintf(why, sizeof why, "%s", err->msg);
-		tr_error_init(err);
-		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
-		    "the store from schema version 1 to 2: %s", why);
+		migrate_error(db, err, 1);
 		goto fail;
 	}
 	if (version == 1)
 		version = 2;
 	/*
-	 * Version 3: the derived tables of Go traces (store/derived.h),
-	 * computed from the slices already stored.
+	 * Version 3: the derived tables of Go traces (store/derived.h);
+	 * version 4 adds to them (and go_bin.runnable_peak is exact).  All
+	 * computed again, from the slices already stored, once the tables
+	 * of version 4 exist.
 	 */
+	from2 = version == 2;
 	if (version == 2 && (tr_db_exec(db, migrate_v3, err) != 0 ||
-	    tr_db_exec(db, tr_derived_schema, err) != 0 ||
+	    tr_db_exec(db, tr_derived_schema, err) != 0)) {
+		migrate_error(db, err, 2);
+		goto fail;
+	}
+	if (version == 2)
+		version = 3;
+	if (version == 3 && (tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0)) {
-		char	why[sizeof err->msg];
-
-		snprintf(why, sizeof why, "%s", err->msg);
-		tr_error_init(err);
-		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
-		    "the store from schema version 2 to 3: %s", why);
+		migrate_error(db, err, from2 ? 2 : 3);
 		goto fail;
 	}
 	if (tr_db_exec(db, "PRAGMA user_version = "
