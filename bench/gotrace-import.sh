@@ -19,6 +19,8 @@
 #               ends (default 400000; 0: no such trace)
 #   BENCH_DIR   scratch directory (default: a new one under $TMPDIR;
 #               removed at the end unless BENCH_KEEP=1)
+#   BENCH_SUMMARY  file to which a line per trace and tool is appended:
+#               "gotrace-NAME INPUT_MB TOOL WALL_S CPU_S PEAK_RSS_KB"
 set -u
 
 runs=${BENCH_RUNS:-3}
@@ -94,6 +96,14 @@ for f in "$@"; do
 		gw=$1 gc=$2 gr=$3
 	else
 		gw=- gc=- gr=0
+	fi
+	if [ -n "${BENCH_SUMMARY:-}" ]; then
+		n=$(basename "$f" .trace)
+		echo "gotrace-$n $mb trace-import $iw $ic $ir" \
+		    >>"$BENCH_SUMMARY"
+		[ "$gw" = - ] ||
+		    echo "gotrace-$n $mb go-tool-trace $gw $gc $gr" \
+		    >>"$BENCH_SUMMARY"
 	fi
 	awk -v n="$(basename "$f")" -v mb="$mb" -v rows="$rows" \
 	    -v iw="$iw" -v ic="$ic" -v ir="$ir" -v gw="$gw" -v gc="$gc" \

@@ -18,6 +18,9 @@
 #   BENCH_FREQ      perf record frequency in Hz (default 4999)
 #   BENCH_DIR       scratch directory (default: a new one under $TMPDIR;
 #                   removed at the end unless BENCH_KEEP=1)
+#   BENCH_SUMMARY   file to which a line per command is appended:
+#                   "STEP INPUT_MB TOOL WALL_S CPU_S PEAK_RSS_KB"
+#                   (bench/compare.sh reads them)
 set -u
 
 # One round of the recorded workload (the script runs itself for it):
@@ -129,6 +132,7 @@ else
 		rm -f "$work/probe.data"
 		echo "perf cannot record here: repeating the perf fixtures" >&2
 		find "$srcdir/tests/data/perf" -type f -name '*.txt' \
+		    ! -name 'bad-*' \
 		    2>/dev/null | LC_ALL=C sort > "$work/fixtures"
 		[ -s "$work/fixtures" ] ||
 		    die "no perf fixtures under tests/data/perf"
@@ -258,5 +262,22 @@ else
 fi
 echo "trace-import peak RSS: $(awk -v k="$(median 2 import)" \
     'BEGIN { printf "%.0f MB", k / 1024 }') (goal: at most 100 MB)"
+# summary STEP TOOL NAME: the medians of NAME as a line of $BENCH_SUMMARY
+summary() {
+	[ -n "${BENCH_SUMMARY:-}" ] || return 0
+	echo "$1 $size $2 $(median 1 "$3") $(median 3 "$3") $(median 2 "$3")" \
+	    >> "$BENCH_SUMMARY"
+}
+summary perf-import trace-import import
+summary perf-svg trace-flame svg
+if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
+	summary perf-import stackcollapse-perf.pl collapse
+	summary perf-svg flamegraph.pl flamegraph
+	if [ -n "${BENCH_SUMMARY:-}" ]; then
+		cmp -s "$work/tr.folded" "$work/fg.folded" && same=identical ||
+		    same=differ
+		echo "perf-folded $size $same" >> "$BENCH_SUMMARY"
+	fi
+fi
 [ -n "${BENCH_KEEP:-}" ] && echo "files kept in $work"
 exit 0

@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "align/align.h"
 #include "store/db.h"
 #include "base/out.h"
+#include "base/progress.h"
 #include "query/sel.h"
 #include "tool.h"
 #include "base/util.h"
@@ -80,6 +82,50 @@ add_stmt(struct tr_align_opts *o, enum tr_align_stmt_kind kind,
 		exit(tool_report(&err));
 }
 
+/*
+ * Progress on a terminal while SQLite works: the store's pages read into
+ * its cache (a move reads the rows it changes, and may read pages twice)
+ * of the store's size.
+ */
+struct align_progress {
+	struct tr_progress	*meter;
+	struct tr_db		*db;
+	const char		*name;
+	int64_t			 size;
+	int			 page;
+};
+
+static int
+align_progress(void *arg)
+{
+	struct align_progress	*pg = arg;
+	int			 cur = 0, hi = 0;
+
+	sqlite3_db_status(pg->db->sq, SQLITE_DBSTATUS_CACHE_MISS, &cur, &hi,
+	    0);
+	tr_progress_show(pg->meter, pg->name, "store pages read",
+	    (int64_t)cur * pg->page, pg->size);
+	return (0);
+}
+
+static void
+start_progress(struct tr_db *db, struct align_progress *pg)
+{
+	struct stat	st;
+	int64_t		page = 4096;
+
+	memset(pg, 0, sizeof *pg);
+	if ((pg->meter = tr_progress_new("trace-align", tool_quiet)) == NULL)
+		return;
+	pg->db = db;
+	pg->name = db->path;
+	pg->size = stat(db->path, &st) == 0 ? (int64_t)st.st_size : -1;
+	tr_db_int(db, "PRAGMA page_size", &page, NULL);
+	pg->page = (int)page;
+	/* Every 100000 virtual machine steps: a few ms. */
+	sqlite3_progress_handler(db->sq, 100000, align_progress, pg);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -112,10 +158,11 @@ main(int argc, char **argv)
 	struct tr_error		 err;
 	struct tr_out		*out;
 	struct tr_db		*db;
+	struct align_progress	 pg;
 	const char		*dbpath = NULL;
 	char			*end;
 	unsigned		 k;
-	int			 c, status = 0;
+	int			 c, rc, status = 0;
 
 	tool_init("trace-align");
 	tr_align_opts_init(&o);
@@ -221,14 +268,19 @@ main(int argc, char **argv)
 		return (tool_report(&err));
 	}
 	out = tool_out_new(fmt);
+	start_progress(db, &pg);
 	if (tr_sel_resolve(&sel, db, &err) != 0)
 		status = tool_report(&err);
 	else {
 		o.sources = sel.sources;
 		o.nsources = sel.nsources;
-		if (tr_align_run(db, &o, out, &err) != 0)
+		rc = tr_align_run(db, &o, out, &err);
+		tr_progress_clear(pg.meter);
+		if (rc != 0)
 			status = tool_report(&err);
 	}
+	sqlite3_progress_handler(db->sq, 0, NULL, NULL);
+	tr_progress_free(pg.meter);
 	tr_out_free(out);
 	tr_db_free(db);
 	tr_align_opts_release(&o);

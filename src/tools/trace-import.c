@@ -12,6 +12,7 @@
 
 #include "store/db.h"
 #include "import/importer.h"
+#include "base/progress.h"
 #include "tool.h"
 #include "base/util.h"
 
@@ -183,6 +184,15 @@ remove_if_empty(struct tr_db *db, const char *path)
 	free(shm);
 }
 
+/* The progress of an input on the terminal: its file bytes read. */
+static void
+progress(void *meter, const struct tr_input *in)
+{
+	tr_progress_show(meter, tr_input_name(in),
+	    strcmp(tr_input_compression(in), "none") != 0 ? "compressed" :
+	    NULL, tr_input_raw_read(in), tr_input_raw_size(in));
+}
+
 /* Import one named input; a directory imports what it recognises. */
 static int
 import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
@@ -193,7 +203,7 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 	struct stat		 st;
 	char			**paths = NULL, **notes = NULL;
 	size_t			 n = 0, nnotes = 0, i;
-	int			 status = 0;
+	int			 status = 0, rc;
 
 	tr_error_init(&err);
 	if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 &&
@@ -210,8 +220,10 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 		opts->skip_unknown = 1;
 		for (i = 0; i < n; i++) {
 			tr_error_init(&err);
-			if (tr_import_file(db, paths[i], NULL, opts, &res,
-			    &err) != 0)
+			rc = tr_import_file(db, paths[i], NULL, opts, &res,
+			    &err);
+			tr_progress_clear(opts->progress_arg);
+			if (rc != 0)
 				status = tool_report(&err);
 			else {
 				if (!res.skipped && !res.duplicate &&
@@ -228,7 +240,9 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 			tool_note("%s: no files in directory", arg);
 		return (status);
 	}
-	if (tr_import_file(db, arg, NULL, opts, &res, &err) != 0)
+	rc = tr_import_file(db, arg, NULL, opts, &res, &err);
+	tr_progress_clear(opts->progress_arg);
+	if (rc != 0)
 		return (tool_report(&err));
 	if (!res.duplicate && !res.same_skipped)
 		(*imported)++;
@@ -332,9 +346,13 @@ main(int argc, char **argv)
 	}
 
 	tr_error_init(&err);
+	if ((opts.progress_arg = tr_progress_new("trace-import", quiet)) !=
+	    NULL)
+		opts.progress = progress;
 	path = tr_xstrdup(tr_db_default_path(dbpath));
 	if ((db = tr_db_open(path, 0, &err)) == NULL) {
 		free(path);
+		tr_progress_free(opts.progress_arg);
 		return (tool_report(&err));
 	}
 	for (i = 0; i < nargs; i++)
@@ -345,6 +363,7 @@ main(int argc, char **argv)
 	else
 		tr_db_free(db);
 	free(path);
+	tr_progress_free(opts.progress_arg);
 	tool_close_stdout();
 	return (status);
 }

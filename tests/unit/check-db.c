@@ -150,9 +150,10 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter", "frame", "go_bin", "go_span",
-	"go_state_stack", "go_summary", "process", "profile", "sample", "slice_run", "source",
-	"str", "thread", "track", NULL
+	"callsite", "counter", "frame", "go_bin", "go_blocked_stack",
+	"go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
+	"go_state_stack", "go_summary", "go_wait_sec", "process", "profile",
+	"sample", "slice_run", "source", "str", "thread", "track", NULL
 };
 static const char *const views[] = {
 	"go_gc", "go_goroutine", "go_log", "go_region", "go_state", "go_stw",
@@ -758,6 +759,96 @@ schema_text(struct tr_db *db)
  * test data is at hand) by dropping them.  The migration brings back the
  * same schema, and the views the same rows.
  */
+/* What version 4 added. */
+#define V4_DROP "DROP TABLE go_blocked_stack; DROP TABLE go_sched_lat; " \
+	"DROP TABLE go_sched_long; DROP TABLE go_wait_sec; " \
+	"DROP TABLE go_mutex_waker; DROP TABLE go_span; "
+
+/* The rows of the tables of version 4, as text. */
+static char *
+v4_rows(struct tr_db *db)
+{
+	static const char *const q[] = {
+		"SELECT * FROM go_blocked_stack ORDER BY 1, 2, 3, 4",
+		"SELECT * FROM go_sched_lat ORDER BY 1, 2, 3, 4, 5",
+		"SELECT * FROM go_sched_long ORDER BY 1, 2, 3, 4",
+		"SELECT * FROM go_wait_sec ORDER BY 1, 2, 3",
+		"SELECT * FROM go_mutex_waker ORDER BY 1, 2, 3, 4"
+	};
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 k;
+
+	tr_error_init(&err);
+	tr_buf_init(&b);
+	for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+		st = tr_db_prepare(db, q[i], &err);
+		ck_assert_msg(st != NULL, "%s", err.msg);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			for (k = 0; k < sqlite3_column_count(st); k++) {
+				const unsigned char *t =
+				    sqlite3_column_text(st, k);
+
+				tr_buf_printf(&b, "%s,", t ? (const char *)t :
+				    "NULL");
+			}
+			tr_buf_adds(&b, "\n");
+		}
+		sqlite3_finalize(st);
+	}
+	return (b.data != NULL ? b.data : tr_xstrdup(""));
+}
+
+/*
+ * A store of version 3 (the tables of version 4 dropped) is migrated:
+ * the same schema as a new store's, the same rows as the import made.
+ */
+START_TEST(test_migrate_v4)
+{
+	const char		*data = getenv("TR_DATA");
+	struct tr_error		 err;
+	struct tr_import_opts	 opts;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			*path = tmp_path("v3.db"), *trace, *want;
+	char			*have, *before, *after;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	trace = tr_xasprintf("%s/gotrace/gen122.trace", data ? data :
+	    "tests/data");
+	tr_import_opts_init(&opts);
+	ck_assert_msg(tr_import_file(db, trace, NULL, &opts, &res, &err) == 0,
+	    "%s", err.msg);
+	free(trace);
+	before = v4_rows(db);
+	ck_assert_int_gt(strlen(before), 1000);
+	want = schema_text(db);
+	ck_assert_int_eq(tr_db_exec(db, V4_DROP "PRAGMA user_version = 3",
+	    &err), 0);
+	tr_db_free(db);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
+	    "4; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	have = schema_text(db);
+	ck_assert_str_eq(have, want);
+	after = v4_rows(db);
+	ck_assert_str_eq(after, before);
+	tr_db_free(db);
+	free(before);
+	free(after);
+	free(have);
+	free(want);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_migrate_v3)
 {
 	static const char	*const annotation_counts =
@@ -794,7 +885,7 @@ START_TEST(test_migrate_v3)
 	want = schema_text(db);
 	ck_assert_int_eq(tr_db_exec(db, "DROP VIEW go_task; DROP VIEW "
 	    "go_region; DROP VIEW go_log; DROP TABLE go_bin; DROP TABLE "
-	    "go_summary; DROP TABLE go_state_stack; DROP TABLE go_span; "
+	    "go_summary; DROP TABLE go_state_stack; " V4_DROP
 	    "PRAGMA user_version = 2", &err), 0);
 	tr_db_free(db);
 	/* The readers ask for the migration, and change nothing. */
@@ -832,7 +923,7 @@ END_TEST
  * the table and spoiling the peaks.  The migration brings back the same
  * schema and the same rows, peaks included.
  */
-START_TEST(test_migrate_v4)
+START_TEST(test_migrate_v4_spans)
 {
 	static const char	*const spans =
 	    "SELECT group_concat(r, ';') FROM (SELECT source_id || ',' || "
@@ -872,9 +963,9 @@ START_TEST(test_migrate_v4)
 	want = schema_text(db);
 	ck_assert_int_gt(q_int(db, "SELECT sum(runnable_peak) FROM go_bin"),
 	    0);
-	ck_assert_int_eq(tr_db_exec(db, "DROP TABLE go_span; UPDATE go_bin "
-	    "SET runnable_peak = runnable_peak / 2; "
-	    "PRAGMA user_version = 3", &err), 0);
+	ck_assert_int_eq(tr_db_exec(db, V4_DROP "UPDATE go_bin SET "
+	    "runnable_peak = runnable_peak / 2; PRAGMA user_version = 3",
+	    &err), 0);
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
@@ -1717,6 +1808,7 @@ main(void)
 	tcase_add_test(tc, test_empty_fixture);
 	tcase_add_test(tc, test_migrate_v3);
 	tcase_add_test(tc, test_migrate_v4);
+	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);

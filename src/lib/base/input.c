@@ -41,6 +41,10 @@ struct tr_input {
 	size_t		 raw_pos, raw_len;
 	int		 raw_eof;
 	int64_t		 raw_offset;	/* compressed bytes consumed */
+	int64_t		 raw_read;	/* read from fd */
+	int64_t		 raw_size;	/* of the file, or -1 */
+	void		(*progress)(void *, const struct tr_input *);
+	void		*progress_arg;
 
 	z_stream	 z;
 	int		 z_init;
@@ -80,6 +84,9 @@ raw_fill(struct tr_input *in, struct tr_error *err)
 	if (n == 0)
 		in->raw_eof = 1;
 	in->raw_len = (size_t)n;
+	in->raw_read += n;
+	if (in->progress != NULL)
+		in->progress(in->progress_arg, in);
 	return (0);
 }
 
@@ -253,6 +260,7 @@ input_new(const char *name, size_t cap)
 
 	in->name = tr_xstrdup(name);
 	in->fd = -1;
+	in->raw_size = -1;
 	in->cap = cap;
 	in->buf = tr_xmalloc(in->cap);
 	tr_digest_init(&in->digest);
@@ -283,6 +291,7 @@ detect_codec(struct tr_input *in, struct tr_error *err)
 				break;
 			}
 			in->raw_len += (size_t)n;
+			in->raw_read += n;
 		}
 	}
 	p = raw_ptr(in, &avail);
@@ -320,7 +329,9 @@ tr_input_open(const char *path, const char *display, struct tr_error *err)
 		    strerror(errno));
 		return (NULL);
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) != 0)
+		st.st_mode = 0;
+	if (S_ISDIR(st.st_mode)) {
 		tr_error_set_line(err, TR_EDATA, display, 0, 0,
 		    "is a directory");
 		if (fd != STDIN_FILENO)
@@ -330,6 +341,8 @@ tr_input_open(const char *path, const char *display, struct tr_error *err)
 	in = input_new(display, WINDOW);
 	in->fd = fd;
 	in->close_fd = fd != STDIN_FILENO;
+	if (S_ISREG(st.st_mode))
+		in->raw_size = (int64_t)st.st_size;
 	in->raw = tr_xmalloc(RAWBUF);
 	if (detect_codec(in, err) != 0) {
 		tr_input_free(in);
@@ -519,6 +532,26 @@ int64_t
 tr_input_decoded(const struct tr_input *in)
 {
 	return (in->decoded);
+}
+
+int64_t
+tr_input_raw_read(const struct tr_input *in)
+{
+	return (in->raw_read);
+}
+
+int64_t
+tr_input_raw_size(const struct tr_input *in)
+{
+	return (in->raw_size);
+}
+
+void
+tr_input_set_progress(struct tr_input *in,
+    void (*fn)(void *, const struct tr_input *), void *arg)
+{
+	in->progress = fn;
+	in->progress_arg = arg;
 }
 
 void

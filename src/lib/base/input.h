@@ -70,6 +70,18 @@ long		 tr_input_lineno(const struct tr_input *);
 int64_t		 tr_input_offset(const struct tr_input *);
 /* Decoded bytes produced so far (>= offset). */
 int64_t		 tr_input_decoded(const struct tr_input *);
+/*
+ * Raw bytes read so far from the file (compressed bytes for compressed
+ * input), and the file's size: -1 when unknown (a pipe, memory).
+ */
+int64_t		 tr_input_raw_read(const struct tr_input *);
+int64_t		 tr_input_raw_size(const struct tr_input *);
+/*
+ * Call fn(arg, input) after every read from the file (NULL: none), to
+ * show progress with tr_input_raw_read() and tr_input_raw_size().
+ */
+void		 tr_input_set_progress(struct tr_input *,
+		    void (*fn)(void *, const struct tr_input *), void *arg);
 
 /*
  * Digest of the decoded bytes produced so far, as text (a 128-bit

@@ -514,6 +514,7 @@ tr_import_file(struct tr_db *db, const char *path, const char *display,
 	memset(res, 0, sizeof *res);
 	if ((in = tr_input_open(path, display, err)) == NULL)
 		return (-1);
+	tr_input_set_progress(in, opts->progress, opts->progress_arg);
 	rc = tr_import_input(db, in, opts, res, err);
 	tr_input_free(in);
 	return (rc);

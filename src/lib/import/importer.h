@@ -62,6 +62,9 @@ struct tr_import_opts {
 	int		 keep_same;	/* import a source whose samples are
 					   an earlier source's all the same */
 	int		 strict;	/* quirks the peers accept: errors */
+	/* Called after each read of a file input (tr_input_set_progress). */
+	void		(*progress)(void *, const struct tr_input *);
+	void		*progress_arg;
 	size_t		 cache_cap;	/* entries per interning cache; 0: default */
 	size_t		 run_cap;	/* slices, and tracks, that may wait to be
 					   written in runs; 0: default (tests) */

@@ -11,6 +11,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "store/derived.h"
 
 static const char *const kind_names[] = {
 	"sync", "net", "syscall", "sched", "chan", "mutex", "sleep", "all",
@@ -140,7 +141,7 @@ static const struct {
 };
 
 struct charge {
-	int64_t	cs, ns;
+	int64_t	cs, ns, count;	/* count: intervals (1 for a replayed one) */
 };
 
 struct acc {
@@ -194,6 +195,7 @@ read_intervals(struct tr_db *db, const struct tr_sel *sel, const char *sql,
 			a->v = tr_xrealloc(a->v, a->cap * sizeof *a->v);
 		}
 		a->v[a->n].cs = sqlite3_column_int64(st, 1);
+		a->v[a->n].count = 1;
 		a->v[a->n++].ns = ns;
 	}
 	sqlite3_finalize(st);
@@ -211,6 +213,56 @@ is_new_format(const char *version)
 	if (version == NULL || sscanf(version, "%d.%d", &major, &minor) != 2)
 		return (0);
 	return (major > 1 || (major == 1 && minor >= 22));
+}
+
+/*
+ * Without a time, goroutine or window restriction, source 'src''s
+ * per-stack totals are go_blocked_stack's rows (store/derived.h), when
+ * the source has derived rows: returns 1 when it read them, 0 when the
+ * caller must replay the states, -1 on error.
+ */
+static int
+from_derived(struct tr_db *db, const struct tr_sel *sel,
+    enum tr_blocked_kind kind, int64_t src, int gen, struct acc *a,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int64_t		 bins = 0;
+	int		 rc;
+
+	if (sel->has_from || sel->has_to || sel->has_windows || sel->goid >= 0)
+		return (0);
+	if ((st = tr_db_prepare(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
+	    "WHERE source_id = ?1)", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, src);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		bins = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return (tr_db_error(db, err, "cannot read go_bin"));
+	if (!bins)
+		return (0);
+	if ((st = tr_db_prepare(db, "SELECT callsite_id, count, total_ns "
+	    "FROM go_blocked_stack WHERE source_id = ?1 AND rules = ?2 AND "
+	    "kind = ?3", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, src);
+	sqlite3_bind_text(st, 2, gen ? "gen" : "old", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, kind_names[kind], -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (a->n == a->cap) {
+			a->cap = a->cap ? 2 * a->cap : 1024;
+			a->v = tr_xrealloc(a->v, a->cap * sizeof *a->v);
+		}
+		a->v[a->n].cs = sqlite3_column_int64(st, 0);
+		a->v[a->n].count = sqlite3_column_int64(st, 1);
+		a->v[a->n++].ns = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read go_blocked_stack"));
+	return (1);
 }
 
 static int
@@ -244,7 +296,15 @@ tr_blocked_collect(struct tr_db *db, const struct tr_sel *sel,
 		if (!tr_sel_has_source(sel, src))
 			continue;
 		out->sources++;
-		if (is_new_format((const char *)sqlite3_column_text(st, 1)) ||
+		if ((rc = from_derived(db, sel, kind, src,
+		    is_new_format((const char *)sqlite3_column_text(st, 1)) ||
+		    sqlite3_column_type(st, 2) != SQLITE_NULL, &a, err)) < 0) {
+			sqlite3_finalize(st);
+			goto out;
+		}
+		if (rc == 1)
+			rc = 0;
+		else if (is_new_format((const char *)sqlite3_column_text(st, 1)) ||
 		    sqlite3_column_type(st, 2) != SQLITE_NULL) {
 			for (k = 0; k < 3 && new_sets[kind][k].state != NULL;
 			    k++) {
@@ -281,9 +341,9 @@ tr_blocked_collect(struct tr_db *db, const struct tr_sel *sel,
 		if (out->n == 0 || out->stacks[out->n - 1].callsite_id !=
 		    a.v[i].cs)
 			out->stacks[out->n++].callsite_id = a.v[i].cs;
-		out->stacks[out->n - 1].count++;
+		out->stacks[out->n - 1].count += a.v[i].count;
 		out->stacks[out->n - 1].ns += a.v[i].ns;
-		out->count++;
+		out->count += a.v[i].count;
 		out->ns += a.v[i].ns;
 	}
 	ret = 0;

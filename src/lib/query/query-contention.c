@@ -8,7 +8,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,21 +58,34 @@ static const char prof_sql[] =
     " ORDER BY ps.type, ps.d DESC, ps.cs";
 static const char tracks_sql[] =
     "SELECT id, ref, name FROM track WHERE source_id = ?1 AND kind = '"
-    TR_TRACK_GOROUTINE "' ORDER BY ref";
+    TR_TRACK_GOROUTINE "' ORDER BY id";
 
-static const char *const tot_cols[] = {
-	"kind", "count", "total_ns"
+static const struct tr_out_col tot_cols[] = {
+	{ "kind", TR_UNIT_NONE }, { "count", TR_UNIT_NONE },
+	{ "total_ns", TR_UNIT_NS }
 };
-static const char *const st_cols[] = {
-	"kind", "callsite_id", "count", "total_ns", "stack"
+static const struct tr_out_col st_cols[] = {
+	{ "kind", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "stack", TR_UNIT_NONE }
 };
-static const char *const pr_cols[] = {
-	"profile", "callsite_id", "contentions", "delay_ns", "trace_ns",
-	"stack"
+static const struct tr_out_col pr_cols[] = {
+	{ "profile", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "contentions", TR_UNIT_NONE }, { "delay_ns", TR_UNIT_NS },
+	{ "trace_ns", TR_UNIT_NS }, { "stack", TR_UNIT_NONE }
 };
-static const char *const cp_cols[] = {
-	"source", "start_ns", "end_ns", "dur_ns", "sync_ns", "chan_ns",
-	"sync_goroutines", "chan_goroutines", "goroutines"
+static const struct tr_out_col ho_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "waker_goid", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "blocked_ns", TR_UNIT_NS },
+	{ "share", TR_UNIT_SHARE }, { "stack", TR_UNIT_NONE }
+};
+static const struct tr_out_col cp_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "start_ns", TR_UNIT_TS },
+	{ "end_ns", TR_UNIT_TS }, { "dur_ns", TR_UNIT_NS },
+	{ "sync_ns", TR_UNIT_NS }, { "chan_ns", TR_UNIT_NS },
+	{ "sync_goroutines", TR_UNIT_NONE },
+	{ "chan_goroutines", TR_UNIT_NONE }, { "goroutines", TR_UNIT_NONE }
 };
 
 struct win {
@@ -82,38 +94,117 @@ struct win {
 	char	*who;
 };
 
-struct gb {
-	int64_t	 goid, chan, sync;
+/* The goroutines of a source, by track. */
+struct gor {
+	int64_t	 track, goid;
 	char	*fn;
+	int64_t	 chan, sync;	/* in the window being summed */
 };
 
-struct walk {
-	int64_t	 lo, hi, chan, sync;
+struct gors {
+	struct gor	*v;
+	size_t		 n;
 };
+
+static void
+gors_release(struct gors *g)
+{
+	size_t	i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->v[i].fn);
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
+}
+
+static int
+gors_load(struct tr_db *db, int64_t src, struct gors *g, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	if ((st = tr_db_prepare(db, tracks_sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, src);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char	*t = sqlite3_column_text(st, 2);
+		struct gor		*p;
+
+		g->v = tr_xrealloc(g->v, (g->n + 1) * sizeof *g->v);
+		p = &g->v[g->n++];
+		p->track = sqlite3_column_int64(st, 0);
+		p->goid = sqlite3_column_int64(st, 1);
+		p->fn = tr_xstrdup(t != NULL && *t ? (const char *)t : "?");
+		p->chan = p->sync = 0;
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read the goroutines"));
+	return (0);
+}
+
+static struct gor *
+gor_of(const struct gors *g, int64_t track)
+{
+	size_t	a = 0, b = g->n, m;
+
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (g->v[m].track < track)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return (a < g->n && g->v[a].track == track ? &g->v[a] : NULL);
+}
 
 /*
- * A goroutine's part in a window: its sync waits there, and its channel
- * waits that end inside (a goroutine parked on a channel for good is
- * not in the stall).
+ * A read of the states of [a, b), a part of window [lo, hi) whose whole
+ * seconds [A, B) go_wait_sec gives.  A goroutine's part in the window:
+ * its sync waits there, and its channel waits that end inside (a
+ * goroutine parked on a channel for good is not in the stall), the time
+ * of each inside the window.
  */
+struct walk {
+	struct gors	*g;
+	int64_t		 lo, hi, a, b, A, B;
+	int		 first;
+};
+
 static int
 on_state(void *arg, const struct tr_derived_state *s, struct tr_error *err)
 {
 	struct walk	*w = arg;
+	struct gor	*g;
+	int64_t		 x, y;
 
 	(void)err;
-	if (s->kind == TR_DK_SYNC)
-		w->sync += s->dur;
-	else if (s->kind == TR_DK_CHAN && s->end < w->hi)
-		w->chan += s->dur;
+	if ((s->kind != TR_DK_SYNC && s->kind != TR_DK_CHAN) ||
+	    s->end <= s->start || (g = gor_of(w->g, s->track_id)) == NULL)
+		return (0);
+	if (s->kind == TR_DK_SYNC) {
+		x = s->start > w->a ? s->start : w->a;
+		y = s->end < w->b ? s->end : w->b;
+		if (y > x)
+			g->sync += y - x;
+		return (0);
+	}
+	if (s->end >= w->a && s->end < w->b)
+		g->chan += s->end - (s->start > w->lo ? s->start : w->lo);
+	/* go_wait_sec counted it whole: its part before the window goes. */
+	else if (w->first && s->start < w->lo && s->end >= w->A &&
+	    s->end < w->B)
+		g->chan -= w->lo - s->start;
 	return (0);
 }
 
 static int
 cmp_gb(const void *a, const void *b)
 {
-	const struct gb	*x = a, *y = b;
-	int64_t		 p = x->chan + x->sync, q = y->chan + y->sync;
+	const struct gor	*x = *(struct gor *const *)a;
+	const struct gor	*y = *(struct gor *const *)b;
+	int64_t			 p = x->chan + x->sync, q = y->chan + y->sync;
 
 	if (p != q)
 		return (p > q ? -1 : 1);
@@ -122,62 +213,329 @@ cmp_gb(const void *a, const void *b)
 
 /* The goroutines in window 'w' of source 'src'. */
 static int
-involved(struct tr_db *db, int64_t src, struct win *w, struct tr_error *err)
+involved(struct tr_db *db, int64_t src, struct gors *gs, struct win *w,
+    struct tr_error *err)
 {
-	sqlite3_stmt	*st;
-	struct gb	*g = NULL;
-	size_t		 n = 0, i;
-	struct tr_buf	 b;
-	int		 r, rc = -1;
+	sqlite3_stmt	 *st;
+	struct gor	**o = NULL;
+	struct walk	  k;
+	size_t		  n = 0, i;
+	struct tr_buf	  b;
+	int		  r;
+	int64_t		  S = TR_DERIVED_LAT_BIN;
 
-	if ((st = tr_db_prepare(db, tracks_sql, err)) == NULL)
+	for (i = 0; i < gs->n; i++)
+		gs->v[i].chan = gs->v[i].sync = 0;
+	memset(&k, 0, sizeof k);
+	k.g = gs;
+	k.lo = w->lo;
+	k.hi = w->hi;
+	/* The whole seconds inside. */
+	k.A = w->lo + ((S - w->lo % S) % S + S) % S;
+	k.B = w->hi - ((w->hi % S) + S) % S;
+	if (k.B <= k.A)
+		k.A = k.B = w->hi;
+	k.a = w->lo;
+	k.b = k.A;
+	k.first = 1;
+	if (tr_derived_source_states(db, src, k.a, k.b, on_state, &k,
+	    err) != 0)
 		return (-1);
-	sqlite3_bind_int64(st, 1, src);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct walk		 k;
-		const unsigned char	*t = sqlite3_column_text(st, 2);
+	if (k.B > k.A) {
+		if ((st = tr_db_prepare(db, "SELECT track_id, sum(sync_ns), "
+		    "sum(chan_end_ns) FROM go_wait_sec WHERE source_id = ?1 "
+		    "AND ts >= ?2 AND ts < ?3 GROUP BY track_id", err)) == NULL)
+			return (-1);
+		sqlite3_bind_int64(st, 1, src);
+		sqlite3_bind_int64(st, 2, k.A);
+		sqlite3_bind_int64(st, 3, k.B);
+		while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+			struct gor	*g = gor_of(gs,
+			    sqlite3_column_int64(st, 0));
 
-		memset(&k, 0, sizeof k);
-		k.lo = w->lo;
-		k.hi = w->hi;
-		if (tr_derived_track_states(db, sqlite3_column_int64(st, 0),
-		    w->lo, w->hi, on_state, &k, err) != 0)
-			goto out;
-		if (k.chan == 0 && k.sync == 0)
-			continue;
-		g = tr_xrealloc(g, (n + 1) * sizeof *g);
-		g[n].goid = sqlite3_column_int64(st, 1);
-		g[n].chan = k.chan;
-		g[n].sync = k.sync;
-		g[n].fn = tr_xstrdup(t != NULL && *t ? (const char *)t : "?");
-		n++;
+			if (g == NULL)
+				continue;
+			g->sync += sqlite3_column_int64(st, 1);
+			g->chan += sqlite3_column_int64(st, 2);
+		}
+		sqlite3_finalize(st);
+		if (r != SQLITE_DONE)
+			return (tr_db_error(db, err, "cannot read go_wait_sec"));
+		if (k.B < w->hi) {
+			k.a = k.B;
+			k.b = w->hi;
+			k.first = 0;
+			if (tr_derived_source_states(db, src, k.a, k.b,
+			    on_state, &k, err) != 0)
+				return (-1);
+		}
 	}
-	if (r != SQLITE_DONE) {
-		tr_db_error(db, err, "cannot read the goroutines");
-		goto out;
-	}
+	o = tr_xcalloc(gs->n + 1, sizeof *o);
+	for (i = 0; i < gs->n; i++)
+		if (gs->v[i].chan != 0 || gs->v[i].sync != 0)
+			o[n++] = &gs->v[i];
 	if (n > 1)
-		qsort(g, n, sizeof *g, cmp_gb);
+		qsort(o, n, sizeof *o, cmp_gb);
 	tr_buf_init(&b);
 	for (i = 0; i < n; i++) {
-		w->chan_ns += g[i].chan;
-		w->sync_ns += g[i].sync;
-		w->nchan += g[i].chan > 0;
-		w->nsync += g[i].sync > 0;
+		w->chan_ns += o[i]->chan;
+		w->sync_ns += o[i]->sync;
+		w->nchan += o[i]->chan > 0;
+		w->nsync += o[i]->sync > 0;
 		if (i < 5)
 			tr_buf_printf(&b, "%s%lld %s %s %.0fms", i ? "; " : "",
-			    (long long)g[i].goid, g[i].fn, g[i].sync >=
-			    g[i].chan ? "sync" : "chan", (double)(g[i].sync +
-			    g[i].chan) / 1e6);
+			    (long long)o[i]->goid, o[i]->fn, o[i]->sync >=
+			    o[i]->chan ? "sync" : "chan", (double)(o[i]->sync +
+			    o[i]->chan) / 1e6);
 	}
 	w->who = b.data != NULL ? b.data : tr_xstrdup("");
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	for (i = 0; i < n; i++)
-		free(g[i].fn);
-	free(g);
-	return (rc);
+	free(o);
+	return (0);
+}
+
+/* --- who held the mutexes ------------------------------------------ */
+
+/* A mutex wait ended in the window, or the runnable state after one. */
+struct mw {
+	int64_t	 track, t;		/* its end, or the state's start */
+	int64_t	 dur, cs;		/* a wait: its length and stack */
+	int64_t	 waker;			/* a runnable state: who woke it */
+	int	 wait;
+};
+
+struct mws {
+	struct mw	*v;
+	size_t		 n, cap;
+	int64_t		 lo, hi;
+	int64_t		 sync, unblocked;	/* str ids */
+};
+
+static int
+on_mutex(void *arg, const struct tr_derived_state *s, struct tr_error *err)
+{
+	struct mws	*m = arg;
+	struct mw	*p;
+	int64_t		 waker = 0;
+	int		 wait;
+
+	(void)err;
+	if (s->kind == TR_DK_SYNC && s->category_id == m->sync &&
+	    s->end > s->start && s->end >= m->lo && s->end < m->hi)
+		wait = 1;
+	else if (s->kind == TR_DK_RUNNABLE && s->category_id ==
+	    m->unblocked && s->start >= m->lo && s->start <= m->hi &&
+	    tr_derived_waker(s->args, s->args_len, &waker) && waker > 0)
+		wait = 0;
+	else
+		return (0);
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 1024;
+		m->v = tr_xrealloc(m->v, m->cap * sizeof *m->v);
+	}
+	p = &m->v[m->n++];
+	p->track = s->track_id;
+	p->t = wait ? s->end : s->start;
+	p->dur = wait ? s->end - s->start : 0;
+	p->cs = s->callsite_id;
+	p->waker = waker;
+	p->wait = wait;
+	return (0);
+}
+
+/* By track and time, the wait before the state that follows it. */
+static int
+cmp_mw(const void *a, const void *b)
+{
+	const struct mw	*x = a, *y = b;
+
+	if (x->track != y->track)
+		return (x->track < y->track ? -1 : 1);
+	if (x->t != y->t)
+		return (x->t < y->t ? -1 : 1);
+	return (y->wait - x->wait);
+}
+
+/* One holder: a goroutine and the stack where it woke the waiters. */
+struct holder {
+	int64_t	 waker, cs, n, ns;
+};
+
+static int
+cmp_holder(const void *a, const void *b)
+{
+	const struct holder	*x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return (x->ns > y->ns ? -1 : 1);
+	if (x->waker != y->waker)
+		return (x->waker < y->waker ? -1 : 1);
+	return (x->cs < y->cs ? -1 : x->cs > y->cs);
+}
+
+static int
+cmp_holder_key(const void *a, const void *b)
+{
+	const struct holder	*x = a, *y = b;
+
+	if (x->waker != y->waker)
+		return (x->waker < y->waker ? -1 : 1);
+	return (x->cs < y->cs ? -1 : x->cs > y->cs);
+}
+
+/*
+ * The holders of source 'src' over [lo, hi): from go_mutex_waker for
+ * the whole source, else from the states of the window (the waits that
+ * end in it, each with the runnable state that starts where it ends).
+ */
+static int
+holders_of(struct tr_db *db, int64_t src, const struct tr_sel *sel,
+    int64_t lo, int64_t hi, struct holder **out, size_t *nout,
+    struct tr_error *err)
+{
+	struct holder	*h = NULL;
+	size_t		 n = 0, i, j;
+	sqlite3_stmt	*st;
+	int		 r;
+
+	*out = NULL;
+	*nout = 0;
+	if (!sel->has_from && !sel->has_to) {
+		if ((st = tr_db_prepare(db, "SELECT coalesce(waker_goid, 0), "
+		    "coalesce(callsite_id, 0), sum(count), sum(total_ns) FROM "
+		    "go_mutex_waker WHERE source_id = ?1 GROUP BY 1, 2", err))
+		    == NULL)
+			return (-1);
+		sqlite3_bind_int64(st, 1, src);
+		while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+			h = tr_xrealloc(h, (n + 1) * sizeof *h);
+			h[n].waker = sqlite3_column_int64(st, 0);
+			h[n].cs = sqlite3_column_int64(st, 1);
+			h[n].n = sqlite3_column_int64(st, 2);
+			h[n++].ns = sqlite3_column_int64(st, 3);
+		}
+		sqlite3_finalize(st);
+		if (r != SQLITE_DONE) {
+			free(h);
+			return (tr_db_error(db, err, "cannot read "
+			    "go_mutex_waker"));
+		}
+	} else {
+		struct mws	m;
+
+		memset(&m, 0, sizeof m);
+		m.lo = lo;
+		m.hi = hi;
+		if (tr_db_int(db, "SELECT coalesce((SELECT id FROM str WHERE "
+		    "s = '" TR_GO_REASON_SYNC "'), -1)", &m.sync, err) != 0 ||
+		    tr_db_int(db, "SELECT coalesce((SELECT id FROM str WHERE "
+		    "s = 'unblocked'), -1)", &m.unblocked, err) != 0 ||
+		    tr_derived_source_states(db, src, lo, hi, on_mutex, &m,
+		    err) != 0) {
+			free(m.v);
+			return (-1);
+		}
+		if (m.n > 1)
+			qsort(m.v, m.n, sizeof *m.v, cmp_mw);
+		for (i = 0; i < m.n; i++) {
+			struct holder	k;
+
+			if (!m.v[i].wait)
+				continue;
+			k.waker = k.cs = 0;
+			if (i + 1 < m.n && !m.v[i + 1].wait && m.v[i + 1].track ==
+			    m.v[i].track && m.v[i + 1].t == m.v[i].t) {
+				k.waker = m.v[i + 1].waker;
+				k.cs = m.v[i + 1].cs;
+			}
+			h = tr_xrealloc(h, (n + 1) * sizeof *h);
+			h[n] = k;
+			h[n].n = 1;
+			h[n++].ns = m.v[i].dur;
+		}
+		free(m.v);
+		/* One row per (waker, stack). */
+		if (n > 1)
+			qsort(h, n, sizeof *h, cmp_holder_key);
+		for (i = 0, j = 0; i < n; i++) {
+			if (j > 0 && cmp_holder_key(&h[j - 1], &h[i]) == 0) {
+				h[j - 1].n += h[i].n;
+				h[j - 1].ns += h[i].ns;
+			} else
+				h[j++] = h[i];
+		}
+		n = j;
+	}
+	if (n > 1)
+		qsort(h, n, sizeof *h, cmp_holder);
+	*out = h;
+	*nout = n;
+	return (0);
+}
+
+/*
+ * The "holders" set: for each source, the --top goroutines that ended
+ * mutex waits (the runtime's "sync" reason), by the stack where they
+ * did, with the blocked time they account for.
+ */
+static int
+emit_holders(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
+    struct tr_out *out, const int64_t *ids, int n, int64_t top,
+    struct tr_error *err)
+{
+	int	i;
+	size_t	j, k;
+
+	tr_out_set_name(out, "holders");
+	tr_out_columns_of(out, TR_OUT_NCOLS(ho_cols), ho_cols);
+	for (i = 0; i < n; i++) {
+		struct holder	*h;
+		struct gors	 gs = { NULL, 0 };
+		size_t		 nh;
+		int64_t		 lo, hi, tot = 0;
+
+		if (tr_gort_span(db, sel, ids[i], &lo, &hi, err) != 0 ||
+		    holders_of(db, ids[i], sel, lo, hi, &h, &nh, err) != 0)
+			return (-2);
+		if (gors_load(db, ids[i], &gs, err) != 0) {
+			free(h);
+			return (-2);
+		}
+		for (j = 0; j < nh; j++)
+			tot += h[j].ns;
+		for (j = 0; j < nh && (int64_t)j < top; j++) {
+			const char	*fn = "(none: not unblocked in the trace)";
+			char		*t = h[j].cs > 0 ?
+			    tr_attr_stack_text(a, h[j].cs) : NULL;
+
+			for (k = 0; h[j].waker > 0 && k < gs.n; k++)
+				if (gs.v[k].goid == h[j].waker) {
+					fn = gs.v[k].fn;
+					break;
+				}
+			if (h[j].waker > 0 && k == gs.n)
+				fn = "?";
+			tr_out_int(out, ids[i]);
+			if (h[j].waker > 0)
+				tr_out_int(out, h[j].waker);
+			else
+				tr_out_null(out);
+			tr_out_text(out, fn);
+			if (h[j].cs > 0)
+				tr_out_int(out, h[j].cs);
+			else
+				tr_out_null(out);
+			tr_out_int(out, h[j].n);
+			tr_out_int(out, h[j].ns);
+			tr_out_real(out, tot > 0 ? (double)h[j].ns /
+			    (double)tot : 0);
+			tr_out_text(out, t != NULL ? t : "");
+			tr_out_end_row(out);
+			free(t);
+		}
+		free(h);
+		gors_release(&gs);
+	}
+	return (tr_out_finish(out) != 0 ? -1 : 0);
 }
 
 /*
@@ -192,6 +550,7 @@ compound(struct tr_db *db, int64_t src, int64_t lo, int64_t hi,
     double minsync, double minchan, int64_t gap, int64_t min,
     struct win **out, size_t *nout, struct tr_error *err)
 {
+	struct gors			 gs = { NULL, 0 };
 	struct tr_derived_totals	*t;
 	int64_t				 nb, i, a = -1, e = -1;
 	struct win			*v = NULL;
@@ -237,8 +596,14 @@ compound(struct tr_db *db, int64_t src, int64_t lo, int64_t hi,
 
 			w.sync_ns = w.chan_ns = w.nsync = w.nchan = 0;
 			w.who = NULL;
-			if (involved(db, src, &w, err) != 0) {
+			if (gs.v == NULL && gors_load(db, src, &gs, err) != 0) {
 				free(v);
+				gors_release(&gs);
+				return (-1);
+			}
+			if (involved(db, src, &gs, &w, err) != 0) {
+				free(v);
+				gors_release(&gs);
 				return (-1);
 			}
 			if ((double)w.chan_ns < minchan *
@@ -250,6 +615,7 @@ compound(struct tr_db *db, int64_t src, int64_t lo, int64_t hi,
 			(*out)[(*nout)++] = w;
 		}
 	free(v);
+	gors_release(&gs);
 	return (0);
 }
 
@@ -315,8 +681,7 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 	if (n > 1)
 		qsort(v, n, sizeof *v, cmp_kst);
 	tr_out_set_name(out, "totals");
-	tr_out_columns(out, 3, tot_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(tot_cols), tot_cols);
 	for (k = 0; k < 3; k++) {
 		int64_t	c = 0, t = 0;
 
@@ -329,11 +694,10 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 		tr_out_int(out, t);
 		tr_out_end_row(out);
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	tr_out_set_name(out, "stacks");
-	tr_out_columns(out, 5, st_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(st_cols), st_cols);
 	row = 0;
 	for (i = 0; i < n && row < top; i++) {
 		char	*t = tr_attr_stack_text(a, v[i].cs);
@@ -351,13 +715,9 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 		free(t);
 		row++;
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	for (k = 0; k < 3; k++)
 		tr_blocked_release(&b[k]);
@@ -409,14 +769,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0 ||
-	    (a = tr_attr_open(db, &sel, err)) == NULL)
+	rc = -1;
+	if ((a = tr_attr_open(db, &sel, err)) == NULL)
 		goto out;
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
@@ -443,9 +799,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		goto out;
 
 	tr_out_set_name(out, "profiles");
-	tr_out_columns(out, 6, pr_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(pr_cols), pr_cols);
 	if ((st = tr_db_prepare(db, prof_sql, err)) == NULL)
 		goto out;
 	{
@@ -484,15 +838,18 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_db_error(db, err, "cannot read the profiles");
 		goto out;
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
+
+	if (n > 0 && (r = emit_holders(db, &sel, a, out, ids, n, top,
+	    err)) != 0) {
+		if (r == -1)
+			tr_out_write_error(err);
+		goto out;
+	}
 
 	tr_out_set_name(out, "compound");
-	tr_out_columns(out, 9, cp_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_TS);
-	tr_out_column_unit(out, 2, TR_UNIT_TS);
-	for (k = 3; k < 6; k++)
-		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(cp_cols), cp_cols);
 	for (i = 0; i < n; i++) {
 		struct win	*w = NULL;
 		size_t		 nw = 0;
@@ -518,19 +875,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		}
 		free(w);
 	}
-	if (tr_out_finish(out) != 0)
-		goto werr;
+	if (tr_out_finish_err(out, err) != 0)
+		goto out;
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	sqlite3_finalize(st);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -3,14 +3,20 @@
  * runnable -> running delay of every runnable state of a Go trace:
  * its distribution overall (the wake-up latency after a create or an
  * unblock, as go tool trace -pprof=sched counts it, and all runnable time
- * with preemptions and Gosched), by reason, by start function and over
- * time; the goroutines starved for longer than --starve; how evenly the
- * Ps were busy; and the wake-up latency by the waking stack.
+ * with preemptions and Gosched), by reason, by goroutine group (creation
+ * stack) and over time; the goroutines starved for longer than --starve;
+ * how evenly the Ps were busy; and the wake-up latency by the waking
+ * stack.
+ *
+ * It reads the derived tables (store/derived.h): go_sched_lat's
+ * histograms for every second of store time that lies whole in the
+ * window and in one step of the series, go_sched_long's states of a
+ * millisecond or more (exact tails, the starved), and the states
+ * themselves only for the seconds cut by the window or a step.
  */
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,14 +30,20 @@
 #include "store/derived.h"
 
 #define SL_SEL	(TR_SEL_SOURCE | TR_SEL_TIME)
+#define BIN	TR_DERIVED_LAT_BIN
+#define NB	TR_DERIVED_LAT_NBUCKET
 
 static const char tracks_sql[] =
-    "SELECT t.id, t.ref, t.name FROM track t\n"
-    " WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GOROUTINE "'\n"
-    " ORDER BY t.ref";
-static const char reason_sql[] =
-    "SELECT id, s FROM str WHERE s IN ('" TR_GO_REASON_CREATED "', "
-    "'unblocked')";
+    "SELECT id, ref, name, json_extract(meta, '$.callsite_id') FROM track\n"
+    " WHERE source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "'\n"
+    " ORDER BY id";
+static const char lat_sql[] =
+    "SELECT ts, reason, callsite_id, bucket, count, total_ns, min_ns,\n"
+    "       max_ns\n"
+    "  FROM go_sched_lat WHERE source_id = ?1 AND ts >= ?2 AND ts < ?3";
+static const char long_sql[] =
+    "SELECT ts, dur, track_id, reason FROM go_sched_long\n"
+    " WHERE source_id = ?1 AND ts >= ?2 AND ts < ?3";
 static const char str_sql[] = "SELECT s FROM str WHERE id = ?1";
 /* Ps: their running slices (few runs: one track per P). */
 static const char procs_sql[] =
@@ -41,83 +53,120 @@ static const char procs_sql[] =
     "   AND s.run_end_ts >= ?2 AND s.run_ts < ?3\n"
     " ORDER BY t.ref";
 
-static const char *const lat_cols[] = {
-	"source", "kind", "count", "total_ns", "p50_ns", "p90_ns", "p99_ns",
-	"max_ns", "starved", "verdict"
+static const struct tr_out_col lat_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "kind", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "p50_ns", TR_UNIT_NS }, { "p90_ns", TR_UNIT_NS },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS },
+	{ "starved", TR_UNIT_NONE }, { "verdict", TR_UNIT_NONE },
+	{ "pct_error", TR_UNIT_NONE }
 };
-static const char *const rs_cols[] = {
-	"source", "reason", "count", "total_ns", "p50_ns", "p99_ns", "max_ns"
+static const struct tr_out_col rs_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "reason", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "p50_ns", TR_UNIT_NS }, { "p99_ns", TR_UNIT_NS },
+	{ "max_ns", TR_UNIT_NS }, { "pct_error", TR_UNIT_NONE }
 };
-static const char *const grp_cols[] = {
-	"source", "function", "goroutines", "count", "total_ns", "p50_ns",
-	"p90_ns", "p99_ns", "max_ns", "starved"
+static const struct tr_out_col grp_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "callsite_id", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "goroutines", TR_UNIT_NONE },
+	{ "count", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS },
+	{ "p50_ns", TR_UNIT_NS }, { "p90_ns", TR_UNIT_NS },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS },
+	{ "starved", TR_UNIT_NONE }, { "stack", TR_UNIT_NONE },
+	{ "pct_error", TR_UNIT_NONE }
 };
-static const char *const ser_cols[] = {
-	"source", "ts", "dur_ns", "count", "runnable_ns", "runnable_mean",
-	"p99_ns", "max_ns", "starved"
+static const struct tr_out_col ser_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "count", TR_UNIT_NONE },
+	{ "runnable_ns", TR_UNIT_NS }, { "runnable_mean", TR_UNIT_NONE },
+	{ "p99_ns", TR_UNIT_NS }, { "max_ns", TR_UNIT_NS },
+	{ "starved", TR_UNIT_NONE }, { "pct_error", TR_UNIT_NONE }
 };
-static const char *const st_cols[] = {
-	"source", "goid", "function", "starved", "longest_ns", "longest_ts",
-	"reason", "total_ns"
+static const struct tr_out_col st_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "goid", TR_UNIT_NONE },
+	{ "function", TR_UNIT_NONE }, { "starved", TR_UNIT_NONE },
+	{ "longest_ns", TR_UNIT_NS }, { "longest_ts", TR_UNIT_TS },
+	{ "reason", TR_UNIT_NONE }, { "total_ns", TR_UNIT_NS }
 };
-static const char *const p_cols[] = {
-	"source", "p", "busy_ns", "share"
+static const struct tr_out_col p_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "p", TR_UNIT_NONE },
+	{ "busy_ns", TR_UNIT_NS }, { "share", TR_UNIT_SHARE }
 };
-static const char *const sk_cols[] = {
-	"callsite_id", "count", "total_ns", "stack"
+static const struct tr_out_col sk_cols[] = {
+	{ "callsite_id", TR_UNIT_NONE }, { "count", TR_UNIT_NONE },
+	{ "total_ns", TR_UNIT_NS }, { "stack", TR_UNIT_NONE }
 };
-static const char *const ev_cols[] = {
-	"source", "goid", "track_id", "ts", "dur_ns", "reason", "view"
+static const struct tr_out_col ev_cols[] = {
+	{ "source", TR_UNIT_NONE }, { "goid", TR_UNIT_NONE },
+	{ "track_id", TR_UNIT_NONE }, { "ts", TR_UNIT_TS },
+	{ "dur_ns", TR_UNIT_NS }, { "reason", TR_UNIT_NONE },
+	{ "view", TR_UNIT_NONE }
 };
 
-/* One runnable state. */
-struct rs {
-	int64_t	 ts, dur;		/* whole state (clipped to the span) */
-	int64_t	 reason;		/* category id */
-	size_t	 g;			/* goroutine index */
+/* The reasons met, interned: index -> string. */
+struct reasons {
+	char	**s;
+	size_t	  n;
+};
+
+static int
+reason_of(struct reasons *r, const char *s)
+{
+	size_t	i;
+
+	if (s == NULL)
+		s = "";
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->s[i], s) == 0)
+			return ((int)i);
+	r->s = tr_xrealloc(r->s, (r->n + 1) * sizeof *r->s);
+	r->s[r->n] = tr_xstrdup(s);
+	return ((int)r->n++);
+}
+
+/* Runnable states of one bucket (a bin's row, or one state). */
+struct cell {
+	int64_t	 ts;		/* the bin's start, or the state's */
+	int	 reason, grp, bucket;
+	int64_t	 n, ns, min, max;
+};
+
+/* A state of the tail: go_sched_long's, or read. */
+struct lng {
+	int64_t	 ts, dur;
+	size_t	 g;		/* goroutine index */
+	int	 reason;
 };
 
 struct gor {
-	int64_t	 track, goid;
+	int64_t	 track, goid, cs;
 	char	*fn;
+	int	 grp;
+};
+
+struct grp {
+	int64_t	 cs;		/* creation stack, 0: unknown */
+	int64_t	 n;		/* goroutines */
+	char	*fn;		/* their start function(s) */
 };
 
 struct src {
 	int64_t		 id, lo, hi;
+	int64_t		 wlo, whi;	/* the window asked (or none) */
+	int64_t		 g0, step;	/* the series' grid */
+	int64_t		 nstep;
+	int64_t		 tail;		/* longs: every state this long */
 	struct gor	*g;
 	size_t		 ng;
-	struct rs	*r;
-	size_t		 nr, cap;
+	struct grp	*gr;
+	size_t		 ngr;
+	struct cell	*c;
+	size_t		 nc, capc;
+	struct lng	*l;
+	size_t		 nl, capl;
+	int64_t		 read_ns;	/* of the window read from states */
 };
-
-struct walkarg {
-	struct src	*s;
-	size_t		 g;
-};
-
-static int
-on_state(void *arg, const struct tr_derived_state *ds, struct tr_error *err)
-{
-	struct walkarg	*w = arg;
-	struct src	*s = w->s;
-	struct rs	*r;
-
-	(void)err;
-	/* A state counts in the window where it starts. */
-	if (ds->kind != TR_DK_RUNNABLE || ds->start < s->lo ||
-	    ds->start >= s->hi)
-		return (0);
-	if (s->nr == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->r = tr_xrealloc(s->r, s->cap * sizeof *s->r);
-	}
-	r = &s->r[s->nr++];
-	r->ts = ds->start;
-	r->dur = ds->end - ds->start;
-	r->reason = ds->category_id;
-	r->g = w->g;
-	return (0);
-}
 
 static void
 src_release(struct src *s)
@@ -126,145 +175,660 @@ src_release(struct src *s)
 
 	for (i = 0; i < s->ng; i++)
 		free(s->g[i].fn);
+	for (i = 0; i < s->ngr; i++)
+		free(s->gr[i].fn);
 	free(s->g);
-	free(s->r);
+	free(s->gr);
+	free(s->c);
+	free(s->l);
+}
+
+static struct cell *
+cell_new(struct src *s)
+{
+	if (s->nc == s->capc) {
+		s->capc = s->capc ? 2 * s->capc : 1024;
+		s->c = tr_xrealloc(s->c, s->capc * sizeof *s->c);
+	}
+	return (&s->c[s->nc++]);
+}
+
+static void
+lng_add(struct src *s, int64_t ts, int64_t dur, size_t g, int reason)
+{
+	if (s->nl == s->capl) {
+		s->capl = s->capl ? 2 * s->capl : 1024;
+		s->l = tr_xrealloc(s->l, s->capl * sizeof *s->l);
+	}
+	s->l[s->nl].ts = ts;
+	s->l[s->nl].dur = dur;
+	s->l[s->nl].g = g;
+	s->l[s->nl++].reason = reason;
+}
+
+/* The goroutine of a track (they are sorted by track), or -1. */
+static ssize_t
+gor_of(const struct src *s, int64_t track)
+{
+	size_t	a = 0, b = s->ng, m;
+
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (s->g[m].track < track)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return (a < s->ng && s->g[a].track == track ? (ssize_t)a : -1);
+}
+
+static int
+grp_of(const struct src *s, int64_t cs)
+{
+	size_t	a = 0, b = s->ngr, m;
+
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (s->gr[m].cs < cs)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return (a < s->ngr && s->gr[a].cs == cs ? (int)a : -1);
+}
+
+static int
+cmp_gcs(const void *a, const void *b)
+{
+	const struct gor	*x = *(struct gor *const *)a;
+	const struct gor	*y = *(struct gor *const *)b;
+	int			 c;
+
+	if (x->cs != y->cs)
+		return (x->cs < y->cs ? -1 : 1);
+	if ((c = strcmp(x->fn, y->fn)) != 0)
+		return (c);
+	return (x->track < y->track ? -1 : x->track > y->track);
+}
+
+/*
+ * The groups: goroutines by creation stack, each with its start
+ * function (the one most of them have; "F and N more" when they differ).
+ */
+static void
+make_groups(struct src *s)
+{
+	struct gor	**o = tr_xcalloc(s->ng + 1, sizeof *o);
+	size_t		  i, j, k, best, bn, nf;
+
+	for (i = 0; i < s->ng; i++)
+		o[i] = &s->g[i];
+	if (s->ng > 1)
+		qsort(o, s->ng, sizeof *o, cmp_gcs);
+	for (i = 0; i < s->ng; i = j) {
+		for (j = i; j < s->ng && o[j]->cs == o[i]->cs; j++)
+			;
+		best = i;
+		bn = 0;
+		nf = 0;
+		for (k = i; k < j; ) {
+			size_t	e;
+
+			for (e = k; e < j && strcmp(o[e]->fn, o[k]->fn) == 0;
+			    e++)
+				;
+			if (e - k > bn) {
+				bn = e - k;
+				best = k;
+			}
+			nf++;
+			k = e;
+		}
+		s->gr = tr_xrealloc(s->gr, (s->ngr + 1) * sizeof *s->gr);
+		s->gr[s->ngr].cs = o[i]->cs;
+		s->gr[s->ngr].n = (int64_t)(j - i);
+		s->gr[s->ngr].fn = nf > 1 ? tr_xasprintf("%s and %zu more",
+		    o[best]->fn, nf - 1) : tr_xstrdup(o[best]->fn);
+		for (k = i; k < j; k++)
+			o[k]->grp = (int)s->ngr;
+		s->ngr++;
+	}
+	free(o);
+}
+
+static int
+load_tracks(struct tr_db *db, struct src *s, struct tr_error *err)
+{
+	sqlite3_stmt		*st;
+	const unsigned char	*t;
+	int			 r;
+
+	if ((st = tr_db_prepare(db, tracks_sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gor	*g;
+
+		s->g = tr_xrealloc(s->g, (s->ng + 1) * sizeof *s->g);
+		g = &s->g[s->ng++];
+		g->track = sqlite3_column_int64(st, 0);
+		g->goid = sqlite3_column_int64(st, 1);
+		t = sqlite3_column_text(st, 2);
+		g->fn = tr_xstrdup(t != NULL && *t ? (const char *)t :
+		    "(unknown)");
+		g->cs = sqlite3_column_int64(st, 3);
+		g->grp = -1;
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read the goroutines"));
+	make_groups(s);
+	return (0);
+}
+
+/* The step of the series that time t falls in. */
+static int64_t
+step_of(const struct src *s, int64_t t)
+{
+	return ((t - s->g0) / s->step);
+}
+
+/*
+ * Whether second bin b (its start) can be read from the histograms: it
+ * lies whole in the window asked (no state starts outside the source's
+ * span) and in one step.
+ */
+static int
+bin_whole(const struct src *s, int64_t b)
+{
+	int64_t	next;
+
+	if (b < s->wlo || b > s->whi - BIN)
+		return (0);
+	next = s->g0 + (step_of(s, b) + 1) * s->step;
+	return (next >= b + BIN);
+}
+
+/* Read from the states: the runnable ones starting in [a, b). */
+struct rd {
+	struct src	*s;
+	struct reasons	*r;
+	struct tr_db	*db;
+	int64_t		 a, b;
+	struct tr_imap	*cats;		/* category id -> reason + 1 */
+	struct tr_imap	*cells;		/* hash -> cell index + 1 */
+};
+
+static int
+on_state(void *arg, const struct tr_derived_state *ds, struct tr_error *err)
+{
+	struct rd	*w = arg;
+	struct src	*s = w->s;
+	struct cell	*c;
+	ssize_t		 g;
+	int		 reason;
+	void		*v;
+	int64_t		 dur = ds->end - ds->start, key[4];
+	uint64_t	 h;
+
+	if (ds->kind != TR_DK_RUNNABLE || ds->start < w->a ||
+	    ds->start >= w->b)
+		return (0);
+	if ((g = gor_of(s, ds->track_id)) < 0)
+		return (0);
+	if ((v = tr_imap_get(w->cats, (uint64_t)ds->category_id)) != NULL)
+		reason = (int)((uintptr_t)v - 1);
+	else {
+		sqlite3_stmt		*st;
+		const unsigned char	*t = NULL;
+
+		if ((st = tr_db_prepare(w->db, str_sql, err)) == NULL)
+			return (-1);
+		sqlite3_bind_int64(st, 1, ds->category_id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			t = sqlite3_column_text(st, 0);
+		reason = reason_of(w->r, (const char *)t);
+		sqlite3_finalize(st);
+		tr_imap_put(w->cats, (uint64_t)ds->category_id,
+		    (void *)(uintptr_t)(reason + 1));
+	}
+	/* One cell per step, reason, group and bucket. */
+	key[0] = step_of(s, ds->start);
+	key[1] = reason;
+	key[2] = s->g[g].grp;
+	key[3] = tr_derived_lat_bucket(dur);
+	h = tr_hash64(key, sizeof key);
+	for (;;) {
+		if ((v = tr_imap_get(w->cells, h)) == NULL) {
+			c = cell_new(s);
+			c->ts = s->g0 + key[0] * s->step;
+			if (c->ts < s->lo)
+				c->ts = s->lo;
+			c->reason = reason;
+			c->grp = s->g[g].grp;
+			c->bucket = (int)key[3];
+			c->n = c->ns = c->max = 0;
+			c->min = dur;
+			tr_imap_put(w->cells, h, (void *)(uintptr_t)s->nc);
+			break;
+		}
+		c = &s->c[(uintptr_t)v - 1];
+		if (step_of(s, c->ts) == key[0] && c->reason == reason &&
+		    c->grp == key[2] && c->bucket == key[3])
+			break;
+		h++;
+	}
+	c->n++;
+	c->ns += dur;
+	if (dur > c->max)
+		c->max = dur;
+	if (dur < c->min)
+		c->min = dur;
+	if (dur >= s->tail)
+		lng_add(s, ds->start, dur, (size_t)g, reason);
+	return (0);
+}
+
+static int
+read_states(struct tr_db *db, struct src *s, struct reasons *r, int64_t a,
+    int64_t b, struct tr_error *err)
+{
+	struct rd	w;
+	struct tr_imap	cats, cells;
+	int		rc;
+
+	tr_imap_init(&cats);
+	tr_imap_init(&cells);
+	w.cells = &cells;
+	w.s = s;
+	w.r = r;
+	w.db = db;
+	w.a = a;
+	w.b = b;
+	w.cats = &cats;
+	s->read_ns += b - a;
+	rc = tr_derived_source_states(db, s->id, a, b, on_state, &w, err);
+	tr_imap_release(&cats);
+	tr_imap_release(&cells);
+	return (rc);
+}
+
+/* The histogram rows and long states of the whole bins. */
+static int
+read_bins(struct tr_db *db, struct src *s, struct reasons *r,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = tr_db_prepare(db, lat_sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	sqlite3_bind_int64(st, 2, s->lo - BIN);
+	sqlite3_bind_int64(st, 3, s->hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t		 ts = sqlite3_column_int64(st, 0);
+		struct cell	*c;
+		int		 g;
+
+		if (!bin_whole(s, ts))
+			continue;
+		g = grp_of(s, sqlite3_column_int64(st, 2));
+		c = cell_new(s);
+		c->ts = ts;
+		c->reason = reason_of(r, (const char *)
+		    sqlite3_column_text(st, 1));
+		c->grp = g;
+		c->bucket = sqlite3_column_int(st, 3);
+		c->n = sqlite3_column_int64(st, 4);
+		c->ns = sqlite3_column_int64(st, 5);
+		c->min = sqlite3_column_int64(st, 6);
+		c->max = sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read go_sched_lat"));
+	if ((st = tr_db_prepare(db, long_sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->id);
+	sqlite3_bind_int64(st, 2, s->lo);
+	sqlite3_bind_int64(st, 3, s->hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t	ts = sqlite3_column_int64(st, 0), b = ts / BIN * BIN;
+		ssize_t	g;
+
+		if (ts % BIN < 0)
+			b -= BIN;
+		if (!bin_whole(s, b) ||
+		    (g = gor_of(s, sqlite3_column_int64(st, 2))) < 0)
+			continue;
+		lng_add(s, ts, sqlite3_column_int64(st, 1), (size_t)g,
+		    reason_of(r, (const char *)sqlite3_column_text(st, 3)));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read go_sched_long"));
+	return (0);
 }
 
 static int
 load(struct tr_db *db, struct src *s, const struct tr_sel *sel,
-    struct tr_error *err)
+    struct reasons *r, int64_t starve, int64_t step, struct tr_error *err)
 {
-	sqlite3_stmt		*st;
-	struct walkarg		 w;
-	const unsigned char	*t;
-	int			 r;
-	size_t			 i;
+	int64_t	b, a, first, last, derived = 0;
+	int	whole;
 
 	if (tr_gort_span(db, sel, s->id, &s->lo, &s->hi, err) != 0)
 		return (-1);
 	if (s->hi <= s->lo)
 		s->hi = s->lo + 1;
-	if ((st = tr_db_prepare(db, tracks_sql, err)) == NULL)
+	s->wlo = sel->has_from ? sel->from : INT64_MIN;
+	s->whi = sel->has_to ? sel->to : INT64_MAX;
+	/* Steps of whole seconds lie on the grid of the bins. */
+	s->step = step;
+	s->g0 = step % BIN == 0 ? s->lo - ((s->lo % BIN) + BIN) % BIN : s->lo;
+	s->nstep = (s->hi - s->g0 + step - 1) / step;
+	if (load_tracks(db, s, err) != 0)
 		return (-1);
-	sqlite3_bind_int64(st, 1, s->id);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		s->g = tr_xrealloc(s->g, (s->ng + 1) * sizeof *s->g);
-		s->g[s->ng].track = sqlite3_column_int64(st, 0);
-		s->g[s->ng].goid = sqlite3_column_int64(st, 1);
-		t = sqlite3_column_text(st, 2);
-		s->g[s->ng].fn = tr_xstrdup(t != NULL && *t ?
-		    (const char *)t : "(unknown)");
-		s->ng++;
-	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read the goroutines"));
-	w.s = s;
-	for (i = 0; i < s->ng; i++) {
-		w.g = i;
-		if (tr_derived_track_states(db, s->g[i].track, s->lo, s->hi,
-		    on_state, &w, err) != 0)
+	{
+		sqlite3_stmt	*st;
+
+		if ((st = tr_db_prepare(db, "SELECT EXISTS (SELECT 1 FROM "
+		    "go_bin WHERE source_id = ?1)", err)) == NULL)
 			return (-1);
+		sqlite3_bind_int64(st, 1, s->id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			derived = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	/*
+	 * The long states are a tail of the distribution: those of a
+	 * millisecond or more; those longer than --starve when it is
+	 * shorter (then every state is read).
+	 */
+	whole = derived && starve >= TR_DERIVED_LAT_LONG;
+	s->tail = starve >= TR_DERIVED_LAT_LONG ? TR_DERIVED_LAT_LONG :
+	    starve + 1;
+	if (s->tail < 1)
+		s->tail = 1;
+	if (whole && read_bins(db, s, r, err) != 0)
+		return (-1);
+	/* The rest, in runs of bins that are not whole. */
+	first = s->lo - ((s->lo % BIN) + BIN) % BIN;
+	last = s->hi;
+	a = -1;
+	for (b = first; b < last + BIN; b += BIN) {
+		int	rd = b < last && !(whole && bin_whole(s, b));
+
+		if (rd && a < 0)
+			a = b;
+		if (!rd && a >= 0) {
+			if (read_states(db, s, r, a > s->lo ? a : s->lo,
+			    b < s->hi ? b : s->hi, err) != 0)
+				return (-1);
+			a = -1;
+		}
 	}
 	return (0);
 }
 
-/* Sort a copy of the durations of r[0..n) that 'keep' keeps. */
-static int64_t *
-durs(const struct rs *r, size_t n, size_t *m, int (*keep)(const struct rs *,
-    const void *), const void *arg)
-{
-	int64_t	*d = tr_xcalloc(n + 1, sizeof *d);
-	size_t	 i;
+/* --- distributions --------------------------------------------------- */
 
-	*m = 0;
-	for (i = 0; i < n; i++)
-		if (keep == NULL || keep(&r[i], arg))
-			d[(*m)++] = r[i].dur;
-	tr_gort_sort(d, *m);
-	return (d);
-}
+/* One distribution's result. */
+struct dres {
+	int64_t	 n, ns, max, starved, p50, p90, p99;
+	int	 approx;		/* a percentile from a bucket */
+};
 
-struct ids {
-	int64_t	created, unblocked;
+struct ent {
+	int64_t	 d;
+	int	 bucket;
+	int64_t	 n, min, max;
+};
+
+struct lent {
+	int64_t	 d, dur;
 };
 
 static int
-is_wakeup(const struct rs *r, const void *arg)
+cmp_ent(const void *a, const void *b)
 {
-	const struct ids	*k = arg;
+	const struct ent	*x = a, *y = b;
 
-	return (r->reason == k->created || r->reason == k->unblocked);
+	if (x->d != y->d)
+		return (x->d < y->d ? -1 : 1);
+	return (x->bucket - y->bucket);
 }
 
 static int
-is_reason(const struct rs *r, const void *arg)
+cmp_lent(const void *a, const void *b)
 {
-	return (r->reason == *(const int64_t *)arg);
+	const struct lent	*x = a, *y = b;
+
+	if (x->d != y->d)
+		return (x->d < y->d ? -1 : 1);
+	return (x->dur < y->dur ? -1 : x->dur > y->dur);
+}
+
+/* Nearest rank of p in n (as tr_gort_pct()). */
+static int64_t
+rank(double p, int64_t n)
+{
+	int64_t	k = (int64_t)(p * (double)n - 1e-9);
+
+	if ((double)k < p * (double)n - 1e-9)
+		k++;
+	if (k < 1)
+		k = 1;
+	return (k > n ? n : k);
+}
+
+typedef int64_t dim_fn(const struct src *, const void *x, int cell,
+    const void *arg);
+
+/*
+ * The distributions of dimension 'dim' (d in [0, nd) of each cell and
+ * long state; -1: in none): res[0..nd).  Percentiles in the tail (the
+ * long states) are exact; below it, the largest value of the bucket
+ * that holds the rank (at most 1/32 above the exact value).
+ */
+static void
+dists(const struct src *s, dim_fn *dim, const void *arg, int64_t nd,
+    int64_t starve, struct dres *res)
+{
+	struct ent	*e = tr_xcalloc(s->nc + 1, sizeof *e);
+	struct lent	*l = tr_xcalloc(s->nl + 1, sizeof *l);
+	size_t		 ne = 0, nl = 0, i, j, li;
+	int64_t		 d;
+	static const double	ps[3] = { 0.5, 0.9, 0.99 };
+
+	memset(res, 0, (size_t)nd * sizeof *res);
+	for (i = 0; i < s->nc; i++) {
+		if ((d = dim(s, &s->c[i], 1, arg)) < 0 || d >= nd)
+			continue;
+		e[ne].d = d;
+		e[ne].bucket = s->c[i].bucket;
+		e[ne].n = s->c[i].n;
+		e[ne].min = s->c[i].min;
+		e[ne++].max = s->c[i].max;
+		res[d].n += s->c[i].n;
+		res[d].ns += s->c[i].ns;
+		if (s->c[i].max > res[d].max)
+			res[d].max = s->c[i].max;
+	}
+	for (i = 0; i < s->nl; i++) {
+		if ((d = dim(s, &s->l[i], 0, arg)) < 0 || d >= nd)
+			continue;
+		l[nl].d = d;
+		l[nl++].dur = s->l[i].dur;
+		if (s->l[i].dur > starve)
+			res[d].starved++;
+	}
+	if (ne > 1)
+		qsort(e, ne, sizeof *e, cmp_ent);
+	if (nl > 1)
+		qsort(l, nl, sizeof *l, cmp_lent);
+	for (i = 0, li = 0; i < ne; i = j) {
+		int64_t	nlong = 0, k, cum, v[3];
+		size_t	l0, q;
+		int	p;
+
+		d = e[i].d;
+		for (j = i; j < ne && e[j].d == d; j++)
+			;
+		/* Merge the rows of one bucket: they are adjacent. */
+		while (li < nl && l[li].d < d)
+			li++;
+		l0 = li;
+		while (li < nl && l[li].d == d) {
+			li++;
+			nlong++;
+		}
+		for (p = 0; p < 3; p++) {
+			k = rank(ps[p], res[d].n);
+			if (k > res[d].n - nlong) {
+				v[p] = l[l0 + (size_t)(k - (res[d].n - nlong)) -
+				    1].dur;
+				continue;
+			}
+			cum = 0;
+			v[p] = 0;
+			for (q = i; q < j; q++) {
+				int64_t	bm = e[q].max, bn = e[q].min;
+
+				cum += e[q].n;
+				while (q + 1 < j && e[q + 1].bucket ==
+				    e[q].bucket) {
+					q++;
+					cum += e[q].n;
+					if (e[q].max > bm)
+						bm = e[q].max;
+					if (e[q].min < bn)
+						bn = e[q].min;
+				}
+				if (cum >= k) {
+					/* Exact when the bucket holds one
+					   value. */
+					v[p] = bm;
+					if (bn != bm)
+						res[d].approx = 1;
+					break;
+				}
+			}
+		}
+		res[d].p50 = v[0];
+		res[d].p90 = v[1];
+		res[d].p99 = v[2];
+	}
+	free(e);
+	free(l);
+}
+
+static int
+is_wake(const struct src *s, const void *x, int cell, const void *arg)
+{
+	const int	*w = arg;
+	int		 r = cell ? ((const struct cell *)x)->reason :
+	    ((const struct lng *)x)->reason;
+
+	(void)s;
+	return (r == w[0] || r == w[1] ? 0 : -1);
 }
 
 static int64_t
-sum(const int64_t *d, size_t n)
+dim_wake(const struct src *s, const void *x, int cell, const void *arg)
 {
-	int64_t	t = 0;
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		t += d[i];
-	return (t);
+	return (is_wake(s, x, cell, arg));
 }
 
 static int64_t
-over(const int64_t *d, size_t n, int64_t lim)
+dim_all(const struct src *s, const void *x, int cell, const void *arg)
 {
-	int64_t	c = 0;
-	size_t	i;
+	(void)s;
+	(void)x;
+	(void)cell;
+	(void)arg;
+	return (0);
+}
 
-	for (i = 0; i < n; i++)
-		c += d[i] > lim;
-	return (c);
+static int64_t
+dim_reason(const struct src *s, const void *x, int cell, const void *arg)
+{
+	(void)s;
+	(void)arg;
+	return (cell ? ((const struct cell *)x)->reason :
+	    ((const struct lng *)x)->reason);
+}
+
+static int64_t
+dim_grp(const struct src *s, const void *x, int cell, const void *arg)
+{
+	(void)arg;
+	return (cell ? ((const struct cell *)x)->grp :
+	    s->g[((const struct lng *)x)->g].grp);
+}
+
+static int64_t
+dim_step(const struct src *s, const void *x, int cell, const void *arg)
+{
+	int64_t	t = cell ? ((const struct cell *)x)->ts :
+	    ((const struct lng *)x)->ts;
+
+	(void)arg;
+	/* A whole bin may start before the source's first state. */
+	if (cell && t < s->lo && t + BIN > s->lo)
+		t = s->lo;
+	return (t < s->lo || t >= s->hi ? -1 : step_of(s, t));
 }
 
 static void
-dist(struct tr_out *out, const int64_t *d, size_t n, int p90)
+dist_out(struct tr_out *out, const struct dres *d, int p90)
 {
-	tr_out_int(out, (int64_t)n);
-	tr_out_int(out, sum(d, n));
-	tr_out_int(out, tr_gort_pct(d, n, 0.5));
+	tr_out_int(out, d->n);
+	tr_out_int(out, d->ns);
+	tr_out_int(out, d->p50);
 	if (p90)
-		tr_out_int(out, tr_gort_pct(d, n, 0.9));
-	tr_out_int(out, tr_gort_pct(d, n, 0.99));
-	tr_out_int(out, n ? d[n - 1] : 0);
+		tr_out_int(out, d->p90);
+	tr_out_int(out, d->p99);
+	tr_out_int(out, d->max);
 }
 
-static char *
-str_of(struct tr_db *db, int64_t id)
+/* --- the sets -------------------------------------------------------- */
+
+/*
+ * How far above the exact nearest-rank values a row's percentiles may
+ * lie, as a share: 0, or 1/32 when one came from a bucket.
+ */
+static void
+pct_error(struct tr_out *out, const struct dres *d)
 {
-	sqlite3_stmt		*st;
-	const unsigned char	*t;
-	char			*s = NULL;
-
-	if (sqlite3_prepare_v2(db->sq, str_sql, -1, &st, NULL) != SQLITE_OK)
-		return (tr_xstrdup(""));
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    (t = sqlite3_column_text(st, 0)) != NULL)
-		s = tr_xstrdup((const char *)t);
-	sqlite3_finalize(st);
-	return (s != NULL ? s : tr_xstrdup(""));
+	tr_out_real(out, d->approx ? 1.0 / 32 : 0);
 }
+
+struct ord {
+	int64_t		 ns;
+	size_t		 i;
+	const char	*name;
+};
 
 static int
-cmp_i64v(const void *a, const void *b)
+cmp_ord(const void *a, const void *b)
 {
-	const int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+	const struct ord	*x = a, *y = b;
+	int			 c;
 
-	return (x < y ? -1 : x > y);
+	if (x->ns != y->ns)
+		return (x->ns > y->ns ? -1 : 1);
+	if (x->name != NULL && y->name != NULL &&
+	    (c = strcmp(x->name, y->name)) != 0)
+		return (c);
+	return (x->i < y->i ? -1 : x->i > y->i);
 }
 
 struct gs {
 	size_t	 g;
-	int64_t	 starved, longest, longest_ts, longest_reason, total;
+	int64_t	 starved, longest, longest_ts, total;
+	int	 longest_reason;
 };
 
 static int
@@ -277,31 +841,14 @@ cmp_gs(const void *a, const void *b)
 	return (x->g < y->g ? -1 : x->g > y->g);
 }
 
-struct fg {
-	const char	*fn;
-	size_t		 i, n;		/* goroutine indexes, sorted by fn */
-	int64_t		 tot;
-};
-
 static int
-cmp_fg(const void *a, const void *b)
+cmp_lng_ev(const void *a, const void *b)
 {
-	const struct fg	*x = a, *y = b;
+	const struct lng	*x = a, *y = b;
 
-	if (x->tot != y->tot)
-		return (x->tot > y->tot ? -1 : 1);
-	return (strcmp(x->fn, y->fn));
-}
-
-static const struct src *fn_src;
-
-static int
-cmp_gfn(const void *a, const void *b)
-{
-	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
-	int	c = strcmp(fn_src->g[x].fn, fn_src->g[y].fn);
-
-	return (c != 0 ? c : (x < y ? -1 : x > y));
+	if (x->g != y->g)
+		return (x->g < y->g ? -1 : 1);
+	return (x->ts < y->ts ? -1 : x->ts > y->ts);
 }
 
 static int
@@ -315,230 +862,210 @@ cmp_bstack(const void *pa, const void *pb)
 	    x->callsite_id > y->callsite_id);
 }
 
+/* A goroutine's runnable time in the window (states starting in it). */
+struct tot {
+	int64_t	lo, hi, ns;
+};
+
 static int
-emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_attr *a,
-    struct src *v, size_t n, const struct ids *k, int64_t starve,
-    int64_t step, int64_t top, int evidence, struct tr_error *err)
+on_total(void *arg, const struct tr_derived_state *ds, struct tr_error *err)
 {
-	size_t	i, j, m;
-	int	r;
+	struct tot	*t = arg;
+
+	(void)err;
+	if (ds->kind == TR_DK_RUNNABLE && ds->start >= t->lo &&
+	    ds->start < t->hi)
+		t->ns += ds->end - ds->start;
+	return (0);
+}
+
+static int
+gor_total(struct tr_db *db, const struct src *s, size_t g, int64_t *ns,
+    struct tr_error *err)
+{
+	struct tot	t;
+
+	t.lo = s->lo;
+	t.hi = s->hi;
+	t.ns = 0;
+	if (tr_derived_track_states(db, s->g[g].track, s->lo, s->hi,
+	    on_total, &t, err) != 0)
+		return (-1);
+	*ns = t.ns;
+	return (0);
+}
+
+static int
+emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out,
+    struct tr_attr *a, struct src *v, size_t n, struct reasons *rs,
+    int64_t starve, int64_t top, int evidence, struct tr_error *err)
+{
+	size_t	i, j;
+	int	r, pro = 0;
+	int	wake[2];
+
+	wake[0] = reason_of(rs, TR_GO_REASON_CREATED);
+	wake[1] = reason_of(rs, "unblocked");
 
 	tr_out_set_name(out, "latency");
-	tr_out_columns(out, 10, lat_cols);
-	for (j = 3; j < 8; j++)
-		tr_out_column_unit(out, (int)j, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(lat_cols), lat_cols);
 	for (i = 0; i < n; i++) {
 		int	kind;
 
 		for (kind = 0; kind < 2; kind++) {
-			int64_t	*d = durs(v[i].r, v[i].nr, &m, kind == 0 ?
-			    is_wakeup : NULL, k);
-			int64_t	 ns = over(d, m, starve);
-			char	*vd;
+			struct dres	d;
+			char		*vd;
 
-			tr_out_int(out, v[i].id);
+			dists(&v[i], kind == 0 ? dim_wake : dim_all, wake, 1,
+			    starve, &d);
+						tr_out_int(out, v[i].id);
 			tr_out_text(out, kind == 0 ? "wakeup" : "all");
-			dist(out, d, m, 1);
-			tr_out_int(out, ns);
-			vd = ns > 0 ? tr_xasprintf("starved: %lld runnable "
-			    "for more than %.3g ms, the longest %.3g ms",
-			    (long long)ns, (double)starve / 1e6,
-			    (double)d[m - 1] / 1e6) : tr_xasprintf("no "
+			dist_out(out, &d, 1);
+			tr_out_int(out, d.starved);
+			vd = d.starved > 0 ? tr_xasprintf("starved: %lld "
+			    "runnable for more than %.3g ms, the longest %.3g "
+			    "ms", (long long)d.starved, (double)starve / 1e6,
+			    (double)d.max / 1e6) : tr_xasprintf("no "
 			    "runnable state longer than %.3g ms",
 			    (double)starve / 1e6);
 			tr_out_text(out, vd);
 			free(vd);
+			pct_error(out, &d);
 			tr_out_end_row(out);
-			free(d);
 		}
 	}
 	if (tr_out_finish(out) != 0)
 		return (-1);
 
 	tr_out_set_name(out, "reasons");
-	tr_out_columns(out, 7, rs_cols);
-	for (j = 3; j < 7; j++)
-		tr_out_column_unit(out, (int)j, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(rs_cols), rs_cols);
 	for (i = 0; i < n; i++) {
-		int64_t	*rid = tr_xcalloc(v[i].nr + 1, sizeof *rid);
-		size_t	 nu = 0;
+		struct dres	*d = tr_xcalloc(rs->n + 1, sizeof *d);
+		struct ord	*o = tr_xcalloc(rs->n + 1, sizeof *o);
+		size_t		 no = 0;
 
-		for (j = 0; j < v[i].nr; j++)
-			rid[j] = v[i].r[j].reason;
-		if (v[i].nr > 1)
-			qsort(rid, v[i].nr, sizeof *rid, cmp_i64v);
-		for (j = 0; j < v[i].nr; j++)
-			if (nu == 0 || rid[nu - 1] != rid[j])
-				rid[nu++] = rid[j];
-		for (j = 0; j < nu; j++) {
-			int64_t	*d = durs(v[i].r, v[i].nr, &m, is_reason,
-			    &rid[j]);
-			char	*t = str_of(db, rid[j]);
-
+		dists(&v[i], dim_reason, NULL, (int64_t)rs->n, starve, d);
+		for (j = 0; j < rs->n; j++)
+			if (d[j].n > 0) {
+				o[no].ns = d[j].ns;
+				o[no].name = rs->s[j];
+				o[no++].i = j;
+			}
+		if (no > 1)
+			qsort(o, no, sizeof *o, cmp_ord);
+		for (j = 0; j < no; j++) {
 			tr_out_int(out, v[i].id);
-			tr_out_text(out, t);
-			dist(out, d, m, 0);
+			tr_out_text(out, rs->s[o[j].i]);
+			dist_out(out, &d[o[j].i], 0);
+			pct_error(out, &d[o[j].i]);
 			tr_out_end_row(out);
-			free(t);
-			free(d);
 		}
-		free(rid);
+		free(o);
+		free(d);
 	}
 	if (tr_out_finish(out) != 0)
 		return (-1);
 
 	tr_out_set_name(out, "groups");
-	tr_out_columns(out, 10, grp_cols);
-	for (j = 4; j < 9; j++)
-		tr_out_column_unit(out, (int)j, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(grp_cols), grp_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
-		size_t		*ord, ng = 0, x, y;
-		struct fg	*fg = NULL;
-		int64_t		*gt = tr_xcalloc(s->ng + 1, sizeof *gt);
-		size_t		*gi = tr_xcalloc(s->ng + 1, sizeof *gi);
+		struct dres	*d = tr_xcalloc(s->ngr + 1, sizeof *d);
+		struct ord	*o = tr_xcalloc(s->ngr + 1, sizeof *o);
+		size_t		 no = 0;
 
-		for (j = 0; j < s->nr; j++)
-			gt[s->r[j].g] += s->r[j].dur;
-		ord = tr_xcalloc(s->ng + 1, sizeof *ord);
-		for (j = 0; j < s->ng; j++)
-			ord[j] = j;
-		fn_src = s;
-		if (s->ng > 1)
-			qsort(ord, s->ng, sizeof *ord, cmp_gfn);
-		for (x = 0; x < s->ng; x = y) {
-			int64_t	tot = 0;
-
-			for (y = x; y < s->ng && strcmp(s->g[ord[y]].fn,
-			    s->g[ord[x]].fn) == 0; y++) {
-				tot += gt[ord[y]];
-				gi[ord[y]] = ng;
+		dists(s, dim_grp, NULL, (int64_t)s->ngr, starve, d);
+		for (j = 0; j < s->ngr; j++)
+			if (d[j].n > 0) {
+				o[no].ns = d[j].ns;
+				o[no].name = NULL;
+				o[no++].i = j;
 			}
-			fg = tr_xrealloc(fg, (ng + 1) * sizeof *fg);
-			fg[ng].fn = s->g[ord[x]].fn;
-			fg[ng].i = x;
-			fg[ng].n = y - x;
-			fg[ng].tot = tot;
-			ng++;
+		if (no > 1)
+			qsort(o, no, sizeof *o, cmp_ord);
+		for (j = 0; j < no && (int64_t)j < top; j++) {
+			const struct grp	*g = &s->gr[o[j].i];
+			char			*t = g->cs > 0 ?
+			    tr_attr_stack_text(a, g->cs) : NULL;
+
+			tr_out_int(out, s->id);
+			if (g->cs > 0)
+				tr_out_int(out, g->cs);
+			else
+				tr_out_null(out);
+			tr_out_text(out, g->fn);
+			tr_out_int(out, g->n);
+			dist_out(out, &d[o[j].i], 1);
+			tr_out_int(out, d[o[j].i].starved);
+			tr_out_text(out, t != NULL ? t : g->cs > 0 ? "" :
+			    "(unknown: created before the trace)");
+			pct_error(out, &d[o[j].i]);
+			tr_out_end_row(out);
+			free(t);
 		}
-		/* Each group's durations: one pass, then sort each. */
-		{
-			int64_t	**gd = tr_xcalloc(ng + 1, sizeof *gd);
-			size_t	 *gn = tr_xcalloc(ng + 1, sizeof *gn);
-			size_t	 *gc = tr_xcalloc(ng + 1, sizeof *gc);
-			struct fg *by = tr_xcalloc(ng + 1, sizeof *by);
-
-			for (j = 0; j < s->nr; j++)
-				gc[gi[s->r[j].g]]++;
-			for (j = 0; j < ng; j++)
-				gd[j] = tr_xcalloc(gc[j] + 1, sizeof **gd);
-			for (j = 0; j < s->nr; j++) {
-				size_t	q = gi[s->r[j].g];
-
-				gd[q][gn[q]++] = s->r[j].dur;
-			}
-			for (j = 0; j < ng; j++) {
-				tr_gort_sort(gd[j], gn[j]);
-				by[j] = fg[j];
-				by[j].i = j;	/* its arrays */
-			}
-			if (ng > 1)
-				qsort(by, ng, sizeof *by, cmp_fg);
-			for (j = 0; j < ng && (int64_t)j < top; j++) {
-				size_t	q = by[j].i;
-
-				tr_out_int(out, s->id);
-				tr_out_text(out, by[j].fn);
-				tr_out_int(out, (int64_t)by[j].n);
-				dist(out, gd[q], gn[q], 1);
-				tr_out_int(out, over(gd[q], gn[q], starve));
-				tr_out_end_row(out);
-			}
-			for (j = 0; j < ng; j++)
-				free(gd[j]);
-			free(gd);
-			free(gn);
-			free(gc);
-			free(by);
-		}
-		free(fg);
-		free(ord);
-		free(gt);
-		free(gi);
+		free(o);
+		free(d);
 	}
 	if (tr_out_finish(out) != 0)
 		return (-1);
 
 	tr_out_set_name(out, "series");
-	tr_out_columns(out, 9, ser_cols);
-	tr_out_column_unit(out, 1, TR_UNIT_TS);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	tr_out_column_unit(out, 6, TR_UNIT_NS);
-	tr_out_column_unit(out, 7, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(ser_cols), ser_cols);
 	for (i = 0; i < n; i++) {
-		struct src	*s = &v[i];
-		int64_t		 t, nstep = (s->hi - s->lo + step - 1) / step;
-		int64_t		**sd = tr_xcalloc((size_t)nstep + 1,
-		    sizeof *sd);
-		size_t		 *sn = tr_xcalloc((size_t)nstep + 1,
-		    sizeof *sn), *sc = tr_xcalloc((size_t)nstep + 1,
-		    sizeof *sc);
-		int64_t		 *rns = tr_xcalloc((size_t)nstep + 1,
-		    sizeof *rns);
+		struct src			*s = &v[i];
+		struct dres			*d = tr_xcalloc((size_t)s->nstep +
+		    1, sizeof *d);
+		struct tr_derived_totals	*t = tr_xcalloc((size_t)s->nstep +
+		    1, sizeof *t);
+		int64_t				 k;
 
-		for (j = 0; j < s->nr; j++) {
-			int64_t	a0 = s->r[j].ts, a1 = a0 + s->r[j].dur, q;
+		dists(s, dim_step, NULL, s->nstep, starve, d);
+		if (tr_derived_series(db, s->id, s->g0, s->step, s->nstep, t,
+		    err) != 0) {
+			free(d);
+			free(t);
+			return (-2);
+		}
+		for (k = 0; k < s->nstep; k++) {
+			int64_t	b0 = s->g0 + k * s->step, b1 = b0 + s->step;
 
-			sc[(a0 - s->lo) / step]++;
-			/* The runnable time falls in every step it spans. */
-			for (q = (a0 - s->lo) / step; q < nstep; q++) {
-				int64_t	b0 = s->lo + q * step, b1 = b0 + step;
-				int64_t	x = a0 > b0 ? a0 : b0;
-				int64_t	y = a1 < b1 ? a1 : b1;
-
-				if (y <= x)
-					break;
-				rns[q] += y - x;
+			if (b0 < s->lo)
+				b0 = s->lo;
+			if (b1 > s->hi)
+				b1 = s->hi;
+			/* A step cut by the window asked: its own part. */
+			if (s->g0 + k * s->step < s->wlo || s->g0 + (k + 1) *
+			    s->step > s->whi) {
+				if (tr_derived_totals(db, s->id, b0 > s->wlo ?
+				    b0 : s->wlo, b1 < s->whi ? b1 : s->whi,
+				    &t[k], err) != 0) {
+					free(d);
+					free(t);
+					return (-2);
+				}
 			}
-		}
-		for (t = 0; t < nstep; t++)
-			sd[t] = tr_xcalloc(sc[t] + 1, sizeof **sd);
-		for (j = 0; j < s->nr; j++) {
-			int64_t	q = (s->r[j].ts - s->lo) / step;
-
-			sd[q][sn[q]++] = s->r[j].dur;
-		}
-		for (t = 0; t < nstep; t++) {
-			int64_t	b0 = s->lo + t * step;
-			int64_t	b1 = b0 + step < s->hi ? b0 + step : s->hi;
-
-			tr_gort_sort(sd[t], sn[t]);
+			pro |= !t[k].exact;
 			tr_out_int(out, s->id);
 			tr_out_int(out, b0);
 			tr_out_int(out, b1 - b0);
-			tr_out_int(out, (int64_t)sn[t]);
-			tr_out_int(out, rns[t]);
-			tr_out_real(out, (double)rns[t] / (double)(b1 - b0));
-			tr_out_int(out, tr_gort_pct(sd[t], sn[t], 0.99));
-			tr_out_int(out, sn[t] ? sd[t][sn[t] - 1] : 0);
-			tr_out_int(out, over(sd[t], sn[t], starve));
+			tr_out_int(out, d[k].n);
+			tr_out_int(out, t[k].ns[TR_DK_RUNNABLE]);
+			tr_out_real(out, (double)t[k].ns[TR_DK_RUNNABLE] /
+			    (double)(b1 - b0));
+			tr_out_int(out, d[k].p99);
+			tr_out_int(out, d[k].max);
+			tr_out_int(out, d[k].starved);
+			pct_error(out, &d[k]);
 			tr_out_end_row(out);
-			free(sd[t]);
 		}
-		free(sd);
-		free(sn);
-		free(sc);
-		free(rns);
+		free(d);
+		free(t);
 	}
 	if (tr_out_finish(out) != 0)
 		return (-1);
 
 	tr_out_set_name(out, "starved");
-	tr_out_columns(out, 8, st_cols);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	tr_out_column_unit(out, 5, TR_UNIT_TS);
-	tr_out_column_unit(out, 7, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(st_cols), st_cols);
 	for (i = 0; i < n; i++) {
 		struct src	*s = &v[i];
 		struct gs	*g = tr_xcalloc(s->ng + 1, sizeof *g);
@@ -546,16 +1073,17 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_a
 
 		for (j = 0; j < s->ng; j++)
 			g[j].g = j;
-		for (j = 0; j < s->nr; j++) {
-			struct gs	*p = &g[s->r[j].g];
+		for (j = 0; j < s->nl; j++) {
+			struct gs	*p = &g[s->l[j].g];
 
-			p->total += s->r[j].dur;
-			if (s->r[j].dur > starve)
-				p->starved++;
-			if (s->r[j].dur > p->longest) {
-				p->longest = s->r[j].dur;
-				p->longest_ts = s->r[j].ts;
-				p->longest_reason = s->r[j].reason;
+			if (s->l[j].dur <= starve)
+				continue;
+			p->starved++;
+			if (s->l[j].dur > p->longest || (s->l[j].dur ==
+			    p->longest && s->l[j].ts < p->longest_ts)) {
+				p->longest = s->l[j].dur;
+				p->longest_ts = s->l[j].ts;
+				p->longest_reason = s->l[j].reason;
 			}
 		}
 		for (j = 0; j < s->ng; j++)
@@ -564,18 +1092,19 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_a
 		if (ns > 1)
 			qsort(g, ns, sizeof *g, cmp_gs);
 		for (j = 0; j < ns && (int64_t)j < top; j++) {
-			char	*t = str_of(db, g[j].longest_reason);
-
+			if (gor_total(db, s, g[j].g, &g[j].total, err) != 0) {
+				free(g);
+				return (-2);
+			}
 			tr_out_int(out, s->id);
 			tr_out_int(out, s->g[g[j].g].goid);
 			tr_out_text(out, s->g[g[j].g].fn);
 			tr_out_int(out, g[j].starved);
 			tr_out_int(out, g[j].longest);
 			tr_out_int(out, g[j].longest_ts);
-			tr_out_text(out, t);
+			tr_out_text(out, rs->s[g[j].longest_reason]);
 			tr_out_int(out, g[j].total);
 			tr_out_end_row(out);
-			free(t);
 		}
 		free(g);
 	}
@@ -583,9 +1112,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_a
 		return (-1);
 
 	tr_out_set_name(out, "procs");
-	tr_out_columns(out, 4, p_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
-	tr_out_column_unit(out, 3, TR_UNIT_SHARE);
+	tr_out_columns_of(out, TR_OUT_NCOLS(p_cols), p_cols);
 	for (i = 0; i < n; i++) {
 		sqlite3_stmt	*st;
 		int64_t		 p = -1, busy = 0;
@@ -634,8 +1161,7 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_a
 		return (-1);
 
 	tr_out_set_name(out, "stacks");
-	tr_out_columns(out, 4, sk_cols);
-	tr_out_column_unit(out, 2, TR_UNIT_NS);
+	tr_out_columns_of(out, TR_OUT_NCOLS(sk_cols), sk_cols);
 	{
 		struct tr_blocked	 b;
 		struct tr_blocked_stack	*bs;
@@ -660,30 +1186,33 @@ emit(struct tr_db *db, const struct tr_sel *sel, struct tr_out *out, struct tr_a
 	}
 	if (tr_out_finish(out) != 0)
 		return (-1);
+	if (pro)
+		tr_out_note(out, "series: runnable_ns of a step that cuts a "
+		    "10 ms bin of go_bin shares it pro rata");
 	if (!evidence)
 		return (0);
 	tr_out_set_name(out, "evidence");
-	tr_out_columns(out, 7, ev_cols);
-	tr_out_column_unit(out, 3, TR_UNIT_TS);
-	tr_out_column_unit(out, 4, TR_UNIT_NS);
-	for (i = 0; i < n; i++)
-		for (j = 0; j < v[i].nr; j++) {
-			const struct rs	*p = &v[i].r[j];
-			char		*t;
+	tr_out_columns_of(out, TR_OUT_NCOLS(ev_cols), ev_cols);
+	for (i = 0; i < n; i++) {
+		struct src	*s = &v[i];
+
+		if (s->nl > 1)
+			qsort(s->l, s->nl, sizeof *s->l, cmp_lng_ev);
+		for (j = 0; j < s->nl; j++) {
+			const struct lng	*p = &s->l[j];
 
 			if (p->dur <= starve)
 				continue;
-			t = str_of(db, p->reason);
-			tr_out_int(out, v[i].id);
-			tr_out_int(out, v[i].g[p->g].goid);
-			tr_out_int(out, v[i].g[p->g].track);
+			tr_out_int(out, s->id);
+			tr_out_int(out, s->g[p->g].goid);
+			tr_out_int(out, s->g[p->g].track);
 			tr_out_int(out, p->ts);
 			tr_out_int(out, p->dur);
-			tr_out_text(out, t);
+			tr_out_text(out, rs->s[p->reason]);
 			tr_out_text(out, "go_state");
 			tr_out_end_row(out);
-			free(t);
 		}
+	}
 	return (tr_out_finish(out));
 }
 
@@ -710,8 +1239,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_args		 args;
 	struct tr_attr		*a = NULL;
 	struct src		*v = NULL;
-	struct ids		 k;
-	sqlite3_stmt		*st = NULL;
+	struct reasons		 rs = { NULL, 0 };
 	int64_t			*ids = NULL, origin, woff;
 	int			 n = 0, i, haswall, rc = -1;
 
@@ -720,25 +1248,16 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.name = "sched-latency";
 	args.synopsis = "[OPTION...]";
 	args.about = "How long goroutines waited for a P: the runnable -> "
-	    "running delay overall,\nby reason, by start function and over "
+	    "running delay overall,\nby reason, by creation stack and over "
 	    "time, the starved goroutines, the\nPs' balance, and the "
 	    "wake-up latency by stack (trace-query(1),\nsched-latency).";
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	args.step = &step;
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (step <= 0) {
-		tr_error_set(err, TR_EUSAGE, "sched-latency: --step must be "
-		    "more than 0");
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0)
-		goto out;
+	rc = -1;
 	if ((n = tr_gort_sources(db, &sel, "sched-latency", "scheduling "
 	    "delays are only in one (runtime/trace)", "none (no profile "
 	    "records scheduling delays)", &ids, err)) < 0) {
@@ -749,33 +1268,19 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		goto out;
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
-	k.created = k.unblocked = -1;
-	if ((st = tr_db_prepare(db, reason_sql, err)) == NULL)
-		goto out;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const unsigned char	*t = sqlite3_column_text(st, 1);
-
-		if (t != NULL && strcmp((const char *)t,
-		    TR_GO_REASON_CREATED) == 0)
-			k.created = sqlite3_column_int64(st, 0);
-		else
-			k.unblocked = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
 	v = tr_xcalloc((size_t)n, sizeof *v);
 	for (i = 0; i < n; i++) {
 		v[i].id = ids[i];
-		if (load(db, &v[i], &sel, err) != 0)
+		if (load(db, &v[i], &sel, &rs, starve, step, err) != 0)
 			goto out;
 	}
-	switch (emit(db, &sel, out, a, v, (size_t)n, &k, starve, step, top,
+	switch (emit(db, &sel, out, a, v, (size_t)n, &rs, starve, top,
 	    evidence, err)) {
 	case 0:
 		rc = 0;
 		break;
 	case -1:
-		tr_error_set(err, TR_EIO, "error writing output: %s",
-		    errno != 0 ? strerror(errno) : "write failed");
+		tr_out_write_error(err);
 		break;
 	default:
 		break;
@@ -785,10 +1290,12 @@ out:
 		for (i = 0; i < n; i++)
 			src_release(&v[i]);
 	free(v);
+	for (i = 0; i < (int)rs.n; i++)
+		free(rs.s[i]);
+	free(rs.s);
 	free(ids);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

@@ -529,33 +529,21 @@ TR_DB_GO_VIEWS;
 
 /*
  * Version 3: the Go annotation views; then the derived tables, computed
- * from the slices already stored (migrate()).  To add to version 3 (until
- * it ships): new views and tables go in tr_db_schema (or the derived
- * schema) and here, through one macro each, as TR_DB_GO_ANNOTATION_VIEWS
- * does; check-db's test_migrate_v3 compares a migrated store's schema
- * with a new one's.
+ * from the slices already stored (migrate()).  Version 4: more derived
+ * tables (tr_derived_sched_schema), all computed again.  To add to
+ * version 4 (until it ships): new tables go in a derived schema executed
+ * by both the new store's step and the "version == 3" step of migrate();
+ * check-db's test_migrate_v3 and test_migrate_v4 compare a migrated
+ * store's schema with a new one's.
  */
 static const char migrate_v3[] =
 TR_DB_GO_ANNOTATION_VIEWS;
-
-/* "cannot migrate the store from schema version FROM to FROM + 1: ...". */
-static void
-migrate_error(struct tr_db *db, struct tr_error *err, int from)
-{
-	char	why[sizeof err->msg];
-
-	snprintf(why, sizeof why, "%s", err->msg);
-	tr_error_init(err);
-	tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate the "
-	    "store from schema version %d to %d: %s", from, from + 1, why);
-}
 
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
 migrate(struct tr_db *db, struct tr_error *err)
 {
-	int64_t	version, objects;
-	int	from2;
+	int64_t	version, objects, from;
 
 	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
 		return (-1);
@@ -572,12 +560,18 @@ migrate(struct tr_db *db, struct tr_error *err)
 	if (version == 0) {
 		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_schema_v4, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
 	if (version == 1 && tr_db_exec(db, migrate_v2, err) != 0) {
-		migrate_error(db, err, 1);
+		char	why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		tr_error_init(err);
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
+		    "the store from schema version 1 to 2: %s", why);
 		goto fail;
 	}
 	if (version == 1)
@@ -585,26 +579,33 @@ migrate(struct tr_db *db, struct tr_error *err)
 	/*
 	 * Version 3: the derived tables of Go traces (store/derived.h);
 	 * version 4 adds to them (and go_bin.runnable_peak is exact).  All
-	 * computed again, from the slices already stored, once the tables
-	 * of version 4 exist.
+	 * computed from the slices already stored once the tables of
+	 * version 4 exist.
 	 */
-	from2 = version == 2;
+	from = version;
 	if (version == 2 && (tr_db_exec(db, migrate_v3, err) != 0 ||
-	    tr_db_exec(db, tr_derived_schema, err) != 0)) {
-		migrate_error(db, err, 2);
-		goto fail;
-	}
+	    tr_db_exec(db, tr_derived_schema, err) != 0))
+		goto mfail;
 	if (version == 2)
 		version = 3;
-	if (version == 3 && (tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
-	    tr_derived_rebuild_all(db, err) != 0)) {
-		migrate_error(db, err, from2 ? 2 : 3);
-		goto fail;
-	}
+	if (version == 3 && (tr_db_exec(db, tr_derived_sched_schema,
+	    err) != 0 || tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
+	    tr_derived_rebuild_all(db, err) != 0))
+		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
 		goto fail;
 	return (tr_db_exec(db, "COMMIT", err));
+mfail:
+	{
+		char	why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		tr_error_init(err);
+		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
+		    "the store from schema version %lld to %d: %s",
+		    (long long)from, from == 2 ? 3 : 4, why);
+	}
 fail:
 	tr_db_exec(db, "ROLLBACK", NULL);
 	return (-1);

@@ -302,6 +302,7 @@ struct tr_derived {
 	int64_t		 tmin, tmax;	/* goroutine states: first, last */
 	int		 any;		/* a Go track was seen */
 	struct tr_imap	 stack_map;	/* hash of (name, cat, cs) -> it */
+	struct tr_dsched *sched;	/* derived-sched.c's tables */
 };
 
 struct tr_derived *
@@ -315,6 +316,7 @@ tr_derived_new(struct tr_db *db, int64_t source_id)
 	tr_imap_init(&d->tracks);
 	tr_imap_init(&d->goids);
 	tr_imap_init(&d->stack_map);
+	d->sched = tr_dsched_new(source_id);
 	d->lo = d->tmin = INT64_MAX;
 	d->hi = d->tmax = INT64_MIN;
 	return (d);
@@ -345,6 +347,7 @@ tr_derived_free(struct tr_derived *d)
 		for (i = 0; i < d->nbins; i++)
 			free(d->bins[i].edge);
 	}
+	tr_dsched_free(d->sched);
 	free(d->bins);
 	free(d);
 }
@@ -602,6 +605,10 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	t->g->first = INT64_MAX;
 	t->g->last = INT64_MIN;
 	tr_imap_put(&d->goids, (uint64_t)ref, t);
+	if (meta == NULL || !json_int(meta, strlen(meta), "callsite_id",
+	    &created))
+		created = 0;
+	tr_dsched_goroutine(d->sched, track_id, created);
 	if (meta != NULL && json_int(meta, strlen(meta), "created", &created))
 		return (bins_count(d, created, 0, err));
 	return (0);
@@ -653,16 +660,21 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 		return (-1);
 	switch (t->type) {
 	case T_GOROUTINE:
+		if ((cat = names_get(&d->names, category_id, err)) == NULL)
+			return (-1);
+		tr_dsched_state(d->sched, track_id, ts, dur,
+		    nm->cls == N_RUNNING ? TR_DSCHED_RUNNING :
+		    nm->cls == N_RUNNABLE ? TR_DSCHED_RUNNABLE :
+		    nm->cls == N_BLOCKED ? TR_DSCHED_BLOCKED : TR_DSCHED_OTHER,
+		    category_id, cat->s, callsite_id, args, args_len,
+		    has_unfinished(args, args_len));
 		if (nm->cls == N_RUNNING)
 			k = TR_DK_RUNNING;
 		else if (nm->cls == N_RUNNABLE)
 			k = TR_DK_RUNNABLE;
-		else if (nm->cls == N_BLOCKED) {
-			if ((cat = names_get(&d->names, category_id, err)) ==
-			    NULL)
-				return (-1);
+		else if (nm->cls == N_BLOCKED)
 			k = cat->kind;
-		} else
+		else
 			return (0);	/* an instant ("syscall") */
 		g = t->g;
 		g->ns[k] += dur;
@@ -885,7 +897,8 @@ tr_derived_write(struct tr_derived *d, struct tr_error *err)
 	}
 	free(keys);
 	if (write_bins(d, err) != 0 || write_summary(d, err) != 0 ||
-	    write_stacks(d, err) != 0)
+	    write_stacks(d, err) != 0 || tr_dsched_write(d->sched, d->db,
+	    err) != 0)
 		return (-1);
 	return (0);
 }
@@ -1275,7 +1288,9 @@ static int
 delete_rows(struct tr_db *db, int64_t source_id, struct tr_error *err)
 {
 	static const char *const tables[] = {
-		"go_bin", "go_summary", "go_state_stack", "go_span"
+		"go_bin", "go_summary", "go_state_stack", "go_blocked_stack",
+		"go_sched_lat", "go_sched_long", "go_wait_sec",
+		"go_mutex_waker", "go_span"
 	};
 	sqlite3_stmt	*st;
 	char		*sql;
@@ -1634,7 +1649,7 @@ tr_derived_totals(struct tr_db *db, int64_t source_id, int64_t lo,
 
 struct walk {
 	struct names		*names;
-	int64_t			 lo, hi;
+	int64_t			 lo, hi, track;
 	tr_derived_state_fn	*fn;
 	void			*arg;
 };
@@ -1668,37 +1683,46 @@ walk_state(void *arg, const struct rslice *s, struct tr_error *err)
 	ds.name_id = s->name_id;
 	ds.category_id = s->cat_id;
 	ds.callsite_id = s->cs;
+	ds.track_id = w->track;
+	ds.args = s->args;
+	ds.args_len = s->args_len;
 	return (w->fn(w->arg, &ds, err));
 }
 
-int
-tr_derived_track_states(struct tr_db *db, int64_t track_id, int64_t lo,
-    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+/*
+ * Walk the states of the runs that 'sql' selects (columns ts, slices,
+ * id, track_id; parameters ?1 key, ?2 lo, ?3 hi), clipped to [lo, hi)
+ * when 'clip'.
+ */
+static int
+walk_runs(struct tr_db *db, const char *sql, int64_t key, int64_t lo,
+    int64_t hi, int clip, tr_derived_state_fn *fn, void *arg,
+    struct tr_error *err)
 {
 	struct names	 names;
 	struct walk	 w;
 	sqlite3_stmt	*st;
 	int		 rc, r = 0;
 
-	st = tr_db_prepare(db, "SELECT ts, slices, id FROM slice_run WHERE "
-	    "track_id = ?1 AND ts < ?3 AND end_ts > ?2 ORDER BY ts, id", err);
-	if (st == NULL)
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (-1);
 	names_init(&names, db);
 	w.names = &names;
-	w.lo = lo;
-	w.hi = hi;
+	w.lo = clip ? lo : INT64_MIN;
+	w.hi = clip ? hi : INT64_MAX;
 	w.fn = fn;
 	w.arg = arg;
-	sqlite3_bind_int64(st, 1, track_id);
+	sqlite3_bind_int64(st, 1, key);
 	sqlite3_bind_int64(st, 2, lo);
 	sqlite3_bind_int64(st, 3, hi);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		w.track = sqlite3_column_int64(st, 3);
 		if ((r = walk_run((const char *)sqlite3_column_text(st, 1),
 		    (size_t)sqlite3_column_bytes(st, 1),
 		    sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
 		    walk_state, &w, err)) != 0)
 			break;
+	}
 	sqlite3_finalize(st);
 	names_release(&names);
 	if (r != 0)
@@ -1706,4 +1730,25 @@ tr_derived_track_states(struct tr_db *db, int64_t track_id, int64_t lo,
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot read slice_run"));
 	return (0);
+}
+
+int
+tr_derived_track_states(struct tr_db *db, int64_t track_id, int64_t lo,
+    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+{
+	return (walk_runs(db, "SELECT ts, slices, id, track_id FROM slice_run "
+	    "WHERE track_id = ?1 AND ts < ?3 AND end_ts > ?2 ORDER BY ts, id",
+	    track_id, lo, hi, 1, fn, arg, err));
+}
+
+int
+tr_derived_source_states(struct tr_db *db, int64_t source_id, int64_t lo,
+    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *err)
+{
+	/* Every state of the runs: the caller picks. */
+	return (walk_runs(db, "SELECT r.ts, r.slices, r.id, r.track_id FROM "
+	    "slice_run r WHERE r.source_id = ?1 AND r.ts <= ?3 AND "
+	    "r.end_ts >= ?2 AND r.track_id IN (SELECT id FROM track WHERE "
+	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "')", source_id,
+	    lo, hi, 0, fn, arg, err));
 }

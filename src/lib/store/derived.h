@@ -178,6 +178,9 @@ struct tr_derived_state {
 	int64_t		 start, end;	/* the whole state */
 	enum tr_dk	 kind;		/* TR_DK_RUNNING .. TR_DK_OTHER */
 	int64_t		 name_id, category_id, callsite_id;
+	int64_t		 track_id;
+	const char	*args;		/* its JSON args (not NUL-ended), */
+	size_t		 args_len;	/* or NULL, 0 */
 };
 typedef int tr_derived_state_fn(void *arg, const struct tr_derived_state *,
 	    struct tr_error *);
@@ -191,5 +194,75 @@ typedef int tr_derived_state_fn(void *arg, const struct tr_derived_state *,
  */
 int	tr_derived_track_states(struct tr_db *, int64_t track_id, int64_t lo,
 	    int64_t hi, tr_derived_state_fn *fn, void *arg, struct tr_error *);
+
+/* --- the scheduler and blocking tables (derived-sched.c) ------------- */
+
+/*
+ * go_blocked_stack: per source, rules ("old": the trace format up to Go
+ * 1.21; "gen": the generation format of Go 1.22 on; both are computed,
+ * a reader takes those of its source's format), kind and stack, the
+ * intervals go tool trace -pprof=KIND counts (query/blocked.h): count,
+ * total_ns.  go_sched_lat: per source, TR_DERIVED_LAT_BIN of store time
+ * (where the state starts), reason, creation stack of the goroutine
+ * (NULL: unknown) and bucket of duration (tr_derived_lat_bucket()), the
+ * runnable states: count, total_ns, max_ns.  go_sched_long: every
+ * runnable state of TR_DERIVED_LAT_LONG or longer: ts, dur, track_id,
+ * reason.  Part of the schema of version 4.
+ */
+#define TR_DERIVED_LAT_BIN	INT64_C(1000000000)	/* ns */
+#define TR_DERIVED_LAT_LONG	INT64_C(1000000)	/* ns */
+#define TR_DERIVED_LAT_NBUCKET	(64 + 58 * 32)
+
+extern const char tr_derived_sched_schema[];
+
+/* The kinds of go_blocked_stack, in the order of enum tr_blocked_kind. */
+enum {
+	TR_DB_KIND_SYNC, TR_DB_KIND_NET, TR_DB_KIND_SYSCALL, TR_DB_KIND_SCHED,
+	TR_DB_KIND_CHAN, TR_DB_KIND_MUTEX, TR_DB_KIND_SLEEP, TR_DB_KIND_ALL,
+	TR_DB_NKIND
+};
+extern const char *const tr_blocked_kind_stems[TR_DB_NKIND];
+
+/*
+ * The bucket of a duration: itself below 64 ns, else 32 buckets per
+ * power of two, each [lo, lo + lo / 32) at most (a value is at most
+ * 1/32 above its bucket's lower end).  The lower end of bucket b.
+ */
+int	tr_derived_lat_bucket(int64_t);
+int64_t	tr_derived_lat_bucket_lo(int);
+
+/* What the accumulator passes of a goroutine state. */
+enum { TR_DSCHED_RUNNING, TR_DSCHED_RUNNABLE, TR_DSCHED_BLOCKED,
+	TR_DSCHED_OTHER };
+
+struct tr_dsched;
+struct tr_dsched *tr_dsched_new(int64_t source_id);
+void	tr_dsched_free(struct tr_dsched *);
+/* A goroutine track, and its creation stack (0: unknown). */
+void	tr_dsched_goroutine(struct tr_dsched *, int64_t track_id,
+	    int64_t create_cs);
+/*
+ * A slice of a goroutine track, each goroutine's in their order:
+ * 'cls' TR_DSCHED_*, 'reason' the string of category 'cat' (NULL: none;
+ * borrowed until tr_dsched_write()), 'args' its JSON text.
+ */
+void	tr_dsched_state(struct tr_dsched *, int64_t track_id, int64_t ts,
+	    int64_t dur, int cls, int64_t cat, const char *reason, int64_t cs,
+	    const char *args, size_t args_len, int unfinished);
+int	tr_dsched_write(struct tr_dsched *, struct tr_db *,
+	    struct tr_error *);
+/* The member "waker" of a state's JSON args: 1 with *goid, or 0. */
+int	tr_derived_waker(const char *args, size_t len, int64_t *goid);
+
+/*
+ * Call 'fn' for each state of the goroutine tracks of source 'source_id'
+ * whose run overlaps [lo, hi] (reading only those runs, by the run
+ * index), with its track in ds->track_id; states are not clipped (ts and
+ * dur are the whole state).  Returns 0, fn's non-zero return, or -1 with
+ * 'err' set.
+ */
+int	tr_derived_source_states(struct tr_db *, int64_t source_id,
+	    int64_t lo, int64_t hi, tr_derived_state_fn *fn, void *arg,
+	    struct tr_error *);
 
 #endif

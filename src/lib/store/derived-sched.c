@@ -1,0 +1,847 @@
+/*
+ * The derived tables of the scheduler and blocking queries (derived.h,
+ * trace-store(5) "Derived tables"): go_blocked_stack, the per-stack
+ * intervals go tool trace -pprof counts, replayed as the state slices of
+ * each goroutine come (in their order); go_sched_lat, histograms of the
+ * runnable states per second, reason and creation stack; go_sched_long,
+ * every runnable state of a millisecond or more.  Fed by the accumulator
+ * of derived.c, which owns the names it passes.
+ */
+#include "config.h"
+#include "store/derived.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/names.h"
+#include "base/util.h"
+
+const char tr_derived_sched_schema[] =
+"CREATE TABLE go_blocked_stack (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  rules TEXT NOT NULL,\n"
+"  kind TEXT NOT NULL,\n"
+"  callsite_id INTEGER NOT NULL REFERENCES callsite,\n"
+"  count INTEGER NOT NULL,\n"
+"  total_ns INTEGER NOT NULL,\n"
+"  PRIMARY KEY (source_id, rules, kind, callsite_id)\n"
+") WITHOUT ROWID;\n"
+"CREATE TABLE go_sched_lat (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  ts INTEGER NOT NULL,\n"
+"  reason TEXT,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  bucket INTEGER NOT NULL,\n"
+"  count INTEGER NOT NULL,\n"
+"  total_ns INTEGER NOT NULL,\n"
+"  min_ns INTEGER NOT NULL,\n"
+"  max_ns INTEGER NOT NULL\n"
+");\n"
+"CREATE INDEX go_sched_lat_source ON go_sched_lat (source_id, ts);\n"
+"CREATE TABLE go_sched_long (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  ts INTEGER NOT NULL,\n"
+"  dur INTEGER NOT NULL,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  reason TEXT\n"
+");\n"
+"CREATE INDEX go_sched_long_source ON go_sched_long (source_id, ts);\n"
+"CREATE TABLE go_wait_sec (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  ts INTEGER NOT NULL,\n"
+"  track_id INTEGER NOT NULL REFERENCES track,\n"
+"  sync_ns INTEGER NOT NULL,\n"
+"  chan_end_ns INTEGER NOT NULL,\n"
+"  PRIMARY KEY (source_id, ts, track_id)\n"
+") WITHOUT ROWID;\n"
+"CREATE TABLE go_mutex_waker (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  waker_goid INTEGER,\n"
+"  callsite_id INTEGER REFERENCES callsite,\n"
+"  blocked_callsite_id INTEGER REFERENCES callsite,\n"
+"  count INTEGER NOT NULL,\n"
+"  total_ns INTEGER NOT NULL\n"
+");\n"
+"CREATE INDEX go_mutex_waker_source ON go_mutex_waker (source_id);\n";
+
+const char *const tr_blocked_kind_stems[TR_DB_NKIND] = {
+	"sync", "net", "syscall", "sched", "chan", "mutex", "sleep", "all"
+};
+
+int
+tr_derived_lat_bucket(int64_t v)
+{
+	int	e = 0;
+
+	if (v < 64)
+		return (v < 0 ? 0 : (int)v);
+	while ((v >> e) > 1)
+		e++;
+	return (64 + (e - 6) * 32 + (int)((v >> (e - 5)) & 31));
+}
+
+int64_t
+tr_derived_lat_bucket_lo(int b)
+{
+	int	e;
+
+	if (b < 64)
+		return (b);
+	e = (b - 64) / 32 + 6;
+	return ((INT64_C(1) << e) + ((int64_t)((b - 64) % 32) << (e - 5)));
+}
+
+/*
+ * The replays of the generation format (blocked.h): a state into which
+ * a transition opens an interval, and the test of its runtime reason.
+ */
+enum { G_RUNNING, G_RUNNABLE, G_SYSCALL, G_WAITING };
+enum {
+	M_SYNC, M_NET, M_CHAN, M_MUTEX, M_SLEEP, M_WAIT, M_SYSCALL,
+	M_RUNNABLE, NM
+};
+
+/* The kind (TR_DB_KIND_*) each machine charges. */
+static const int m_kind[NM][2] = {
+	{ TR_DB_KIND_SYNC, -1 }, { TR_DB_KIND_NET, -1 },
+	{ TR_DB_KIND_CHAN, -1 }, { TR_DB_KIND_MUTEX, -1 },
+	{ TR_DB_KIND_SLEEP, -1 }, { TR_DB_KIND_ALL, -1 },
+	{ TR_DB_KIND_SYSCALL, TR_DB_KIND_ALL },
+	{ TR_DB_KIND_SCHED, TR_DB_KIND_ALL },
+};
+
+struct open {
+	int64_t	 b, cs;			/* cs 0: none open */
+};
+
+struct pend {
+	int64_t	 b, e, cs;
+	int	 m;
+};
+
+struct dg {
+	int64_t		 track, grp;
+	int64_t		 fr;		/* first running state seen */
+	struct open	 m[NM];
+	struct pend	*pend;		/* closed before fr was known */
+	size_t		 npend;
+	int64_t		 mu_end, mu_dur, mu_cs;	/* a mutex wait, its end */
+};
+
+struct charge {
+	int64_t	 rules, kind, cs;	/* rules: 0 old, 1 gen */
+	int64_t	 n, ns;
+};
+
+struct cell {
+	int64_t		 bin, cat, grp;
+	int		 bucket;
+	const char	*reason;	/* borrowed */
+	int64_t		 n, ns, min, max;
+};
+
+struct lng {
+	int64_t		 ts, dur, track;
+	const char	*reason;
+};
+
+/* Mutex waits by the goroutine that ended them: go_mutex_waker. */
+struct mwake {
+	int64_t		 waker, cs, bcs;	/* 0: none */
+	int64_t		 n, ns;
+};
+
+/* A goroutine's waits in a second: go_wait_sec. */
+struct wsec {
+	int64_t		 sec, track;
+	int64_t		 sync, chan;
+};
+
+struct tr_dsched {
+	int64_t		 source_id;
+	struct tr_imap	 waits;		/* hash -> struct wsec */
+	struct tr_imap	 wakers;	/* hash -> struct mwake */
+	struct tr_imap	 gs;		/* track -> struct dg */
+	struct tr_imap	 charges;	/* hash -> struct charge */
+	struct tr_imap	 cells;		/* hash -> struct cell */
+	struct lng	*l;
+	size_t		 nl, capl;
+};
+
+struct tr_dsched *
+tr_dsched_new(int64_t source_id)
+{
+	struct tr_dsched	*s = tr_xcalloc(1, sizeof *s);
+
+	s->source_id = source_id;
+	tr_imap_init(&s->gs);
+	tr_imap_init(&s->charges);
+	tr_imap_init(&s->cells);
+	tr_imap_init(&s->waits);
+	tr_imap_init(&s->wakers);
+	return (s);
+}
+
+static void
+dg_free(void *p)
+{
+	struct dg	*g = p;
+
+	if (g != NULL)
+		free(g->pend);
+	free(g);
+}
+
+void
+tr_dsched_free(struct tr_dsched *s)
+{
+	if (s == NULL)
+		return;
+	tr_imap_free(&s->gs, dg_free);
+	tr_imap_free(&s->charges, free);
+	tr_imap_free(&s->cells, free);
+	tr_imap_free(&s->waits, free);
+	tr_imap_free(&s->wakers, free);
+	free(s->l);
+	free(s);
+}
+
+void
+tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
+{
+	struct dg	*g = tr_xcalloc(1, sizeof *g);
+	int		 i;
+
+	g->track = track_id;
+	g->grp = grp > 0 ? grp : 0;
+	g->fr = INT64_MAX;
+	for (i = 0; i < NM; i++)
+		g->m[i].cs = 0;
+	dg_free(tr_imap_del(&s->gs, (uint64_t)track_id));
+	tr_imap_put(&s->gs, (uint64_t)track_id, g);
+}
+
+static void
+charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t ns)
+{
+	int64_t		 key[3];
+	uint64_t	 h;
+	struct charge	*c;
+
+	key[0] = rules;
+	key[1] = kind;
+	key[2] = cs;
+	h = tr_hash64(key, sizeof key);
+	while ((c = tr_imap_get(&s->charges, h)) != NULL &&
+	    (c->rules != rules || c->kind != kind || c->cs != cs))
+		h++;
+	if (c == NULL) {
+		c = tr_xcalloc(1, sizeof *c);
+		c->rules = rules;
+		c->kind = kind;
+		c->cs = cs;
+		tr_imap_put(&s->charges, h, c);
+	}
+	c->n++;
+	c->ns += ns;
+}
+
+/* An interval of machine m of the generation format, clipped. */
+static void
+gen_interval(struct tr_dsched *s, int m, int64_t b, int64_t e, int64_t cs,
+    int64_t fr)
+{
+	int	k;
+
+	if (fr != INT64_MAX && fr > b)
+		b = fr;
+	if (e <= b)
+		return;
+	for (k = 0; k < 2; k++)
+		if (m_kind[m][k] >= 0)
+			charge(s, 1, m_kind[m][k], cs, e - b);
+}
+
+/* The string member "reason" of JSON object text: [*p, *p + *n). */
+static void
+json_reason(const char *a, size_t len, const char **p, size_t *n)
+{
+	static const char	key[] = "\"reason\":\"";
+	size_t			i, j;
+
+	*p = "";
+	*n = 0;
+	for (i = 0; a != NULL && i + sizeof key - 1 <= len; i++) {
+		if (memcmp(a + i, key, sizeof key - 1) != 0)
+			continue;
+		i += sizeof key - 1;
+		for (j = i; j < len && a[j] != '"'; j++)
+			if (a[j] == '\\')
+				j++;
+		*p = a + i;
+		*n = (j < len ? j : len) - i;
+		return;
+	}
+}
+
+/* SQLite's LIKE '%w%' (ASCII case-insensitive) on [p, p + n). */
+static int
+has_word(const char *p, size_t n, const char *w)
+{
+	size_t	wl = strlen(w), i;
+
+	for (i = 0; i + wl <= n; i++)
+		if (strncasecmp(p + i, w, wl) == 0)
+			return (1);
+	return (0);
+}
+
+static int
+is_eq(const char *p, size_t n, const char *w)
+{
+	return (strlen(w) == n && strncasecmp(p, w, n) == 0);
+}
+
+/* Whether a transition into machine m's state opens one (its reason). */
+static int
+m_passes(int m, const char *r, size_t n)
+{
+	switch (m) {
+	case M_SYNC:
+		return (has_word(r, n, "chan") || has_word(r, n, "sync") ||
+		    has_word(r, n, "select"));
+	case M_NET:
+		return (is_eq(r, n, "network"));
+	case M_CHAN:
+		return (has_word(r, n, "chan") || has_word(r, n, "select"));
+	case M_MUTEX:
+		return (is_eq(r, n, "sync"));
+	case M_SLEEP:
+		return (is_eq(r, n, "sleep"));
+	default:
+		return (1);
+	}
+}
+
+static int
+m_state(int m)
+{
+	return (m == M_SYSCALL ? G_SYSCALL : m == M_RUNNABLE ? G_RUNNABLE :
+	    G_WAITING);
+}
+
+static int
+in_set(const char *r, const char *const *set)
+{
+	for (; r != NULL && *set != NULL; set++)
+		if (strcmp(r, *set) == 0)
+			return (1);
+	return (0);
+}
+
+/* The old format's rules: each state on its own (blocked.h). */
+static void
+old_state(struct tr_dsched *s, int cls, const char *r, int64_t cs,
+    int64_t dur)
+{
+	static const char *const sync[] = {
+		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
+		TR_GO_REASON_SELECT, TR_GO_REASON_SYNC, TR_GO_REASON_COND,
+		TR_GO_REASON_GC, NULL
+	};
+	static const char *const chan[] = {
+		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
+		TR_GO_REASON_SELECT, NULL
+	};
+	static const char *const wake[] = {
+		TR_GO_REASON_CREATED, "unblocked", NULL
+	};
+
+	if (cls == TR_DSCHED_RUNNABLE) {
+		if (in_set(r, wake)) {
+			charge(s, 0, TR_DB_KIND_SCHED, cs, dur);
+			charge(s, 0, TR_DB_KIND_ALL, cs, dur);
+		}
+		return;
+	}
+	if (cls != TR_DSCHED_BLOCKED)
+		return;
+	charge(s, 0, TR_DB_KIND_ALL, cs, dur);
+	if (in_set(r, sync))
+		charge(s, 0, TR_DB_KIND_SYNC, cs, dur);
+	if (in_set(r, chan))
+		charge(s, 0, TR_DB_KIND_CHAN, cs, dur);
+	if (r == NULL)
+		return;
+	if (strcmp(r, TR_GO_REASON_NET) == 0)
+		charge(s, 0, TR_DB_KIND_NET, cs, dur);
+	else if (strcmp(r, TR_GO_REASON_SYSCALL) == 0)
+		charge(s, 0, TR_DB_KIND_SYSCALL, cs, dur);
+	else if (strcmp(r, TR_GO_REASON_SYNC) == 0)
+		charge(s, 0, TR_DB_KIND_MUTEX, cs, dur);
+	else if (strcmp(r, TR_GO_REASON_SLEEP) == 0)
+		charge(s, 0, TR_DB_KIND_SLEEP, cs, dur);
+}
+
+static void
+lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
+    int64_t cat, const char *reason)
+{
+	int64_t		 key[4];
+	uint64_t	 h;
+	struct cell	*c;
+	int64_t		 bin = ts / TR_DERIVED_LAT_BIN;
+	int		 b = tr_derived_lat_bucket(dur);
+
+	if (ts % TR_DERIVED_LAT_BIN < 0)
+		bin--;
+	key[0] = bin;
+	key[1] = cat;
+	key[2] = g->grp;
+	key[3] = b;
+	h = tr_hash64(key, sizeof key);
+	while ((c = tr_imap_get(&s->cells, h)) != NULL &&
+	    (c->bin != bin || c->cat != cat || c->grp != g->grp ||
+	    c->bucket != b))
+		h++;
+	if (c == NULL) {
+		c = tr_xcalloc(1, sizeof *c);
+		c->bin = bin;
+		c->cat = cat;
+		c->grp = g->grp;
+		c->bucket = b;
+		c->reason = reason;
+		c->min = dur;
+		tr_imap_put(&s->cells, h, c);
+	}
+	if (dur < c->min)
+		c->min = dur;
+	c->n++;
+	c->ns += dur;
+	if (dur > c->max)
+		c->max = dur;
+	if (dur < TR_DERIVED_LAT_LONG)
+		return;
+	if (s->nl == s->capl) {
+		s->capl = s->capl ? 2 * s->capl : 1024;
+		s->l = tr_xrealloc(s->l, s->capl * sizeof *s->l);
+	}
+	s->l[s->nl].ts = ts;
+	s->l[s->nl].dur = dur;
+	s->l[s->nl].track = g->track;
+	s->l[s->nl++].reason = reason;
+}
+
+static int64_t
+sec_of(int64_t t)
+{
+	return (t / TR_DERIVED_LAT_BIN - (t % TR_DERIVED_LAT_BIN < 0));
+}
+
+static struct wsec *
+wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
+{
+	int64_t		 key[2];
+	uint64_t	 h;
+	struct wsec	*w;
+
+	key[0] = track;
+	key[1] = sec;
+	h = tr_hash64(key, sizeof key);
+	while ((w = tr_imap_get(&s->waits, h)) != NULL &&
+	    (w->track != track || w->sec != sec))
+		h++;
+	if (w == NULL) {
+		w = tr_xcalloc(1, sizeof *w);
+		w->track = track;
+		w->sec = sec;
+		tr_imap_put(&s->waits, h, w);
+	}
+	return (w);
+}
+
+/*
+ * go_wait_sec: a sync wait's time in each second it spans, a channel
+ * wait's whole length in the second where it ends.
+ */
+static void
+wait_add(struct tr_dsched *s, int64_t track, const char *r, int64_t ts,
+    int64_t dur)
+{
+	static const char *const sync[] = {
+		TR_GO_REASON_SYNC, TR_GO_REASON_COND, NULL
+	};
+	static const char *const chan[] = {
+		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
+		TR_GO_REASON_SELECT, NULL
+	};
+	int64_t	e = ts + dur, k, a, b;
+
+	if (dur <= 0)
+		return;
+	if (in_set(r, chan)) {
+		wsec_get(s, track, sec_of(e))->chan += dur;
+		return;
+	}
+	if (!in_set(r, sync))
+		return;
+	for (k = sec_of(ts); k <= sec_of(e - 1); k++) {
+		a = k * TR_DERIVED_LAT_BIN;
+		b = a + TR_DERIVED_LAT_BIN;
+		wsec_get(s, track, k)->sync += (e < b ? e : b) - (ts > a ? ts :
+		    a);
+	}
+}
+
+static void
+mwake_add(struct tr_dsched *s, int64_t waker, int64_t cs, int64_t bcs,
+    int64_t dur)
+{
+	int64_t		 key[3];
+	uint64_t	 h;
+	struct mwake	*m;
+
+	key[0] = waker;
+	key[1] = cs;
+	key[2] = bcs;
+	h = tr_hash64(key, sizeof key);
+	while ((m = tr_imap_get(&s->wakers, h)) != NULL &&
+	    (m->waker != waker || m->cs != cs || m->bcs != bcs))
+		h++;
+	if (m == NULL) {
+		m = tr_xcalloc(1, sizeof *m);
+		m->waker = waker;
+		m->cs = cs;
+		m->bcs = bcs;
+		tr_imap_put(&s->wakers, h, m);
+	}
+	m->n++;
+	m->ns += dur;
+}
+
+int
+tr_derived_waker(const char *a, size_t len, int64_t *goid)
+{
+	static const char	key[] = "\"waker\":";
+	size_t			i;
+
+	for (i = 0; a != NULL && i + sizeof key - 1 < len; i++) {
+		if (memcmp(a + i, key, sizeof key - 1) != 0)
+			continue;
+		i += sizeof key - 1;
+		if (a[i] < '0' || a[i] > '9')
+			return (0);
+		*goid = 0;
+		while (i < len && a[i] >= '0' && a[i] <= '9')
+			*goid = *goid * 10 + (a[i++] - '0');
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * A mutex wait (the runtime's "sync" reason) is ended by the goroutine
+ * that unblocked it: the waker of the runnable state that follows it.
+ */
+static void
+mutex_wait(struct tr_dsched *s, struct dg *g, int cls, const char *reason,
+    int64_t ts, int64_t dur, int64_t cs, const char *args, size_t args_len)
+{
+	int64_t	waker;
+
+	if (g->mu_dur > 0) {
+		if (cls == TR_DSCHED_RUNNABLE && ts == g->mu_end &&
+		    reason != NULL && strcmp(reason, "unblocked") == 0 &&
+		    tr_derived_waker(args, args_len, &waker) && waker > 0)
+			mwake_add(s, waker, cs > 0 ? cs : 0, g->mu_cs,
+			    g->mu_dur);
+		else
+			mwake_add(s, 0, 0, g->mu_cs, g->mu_dur);
+		g->mu_dur = 0;
+	}
+	if (cls == TR_DSCHED_BLOCKED && dur > 0 && reason != NULL &&
+	    strcmp(reason, TR_GO_REASON_SYNC) == 0) {
+		g->mu_end = ts + dur;
+		g->mu_dur = dur;
+		g->mu_cs = cs > 0 ? cs : 0;
+	}
+}
+
+void
+tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
+    int64_t dur, int cls, int64_t cat, const char *reason, int64_t cs,
+    const char *args, size_t args_len, int unfinished)
+{
+	struct dg	*g;
+	const char	*r;
+	size_t		 rn;
+	int		 gst, m;
+
+	if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) == NULL)
+		return;
+	if (cls == TR_DSCHED_RUNNABLE)
+		lat_add(s, g, ts, dur, cat, reason);
+	if (cls == TR_DSCHED_RUNNING && ts < g->fr)
+		g->fr = ts;
+	if (cls == TR_DSCHED_BLOCKED)
+		wait_add(s, track_id, reason, ts, dur);
+	if (cls != TR_DSCHED_OTHER)
+		mutex_wait(s, g, cls, reason, ts, dur, cs, args, args_len);
+	if (cs <= 0)
+		return;
+	/* The old format's intervals. */
+	if (!unfinished && dur > 0)
+		old_state(s, cls, reason, cs, dur);
+	/* The generation format's: a transition with a stack. */
+	gst = cls == TR_DSCHED_RUNNING ? G_RUNNING :
+	    cls == TR_DSCHED_RUNNABLE ? G_RUNNABLE : reason != NULL &&
+	    strcmp(reason, TR_GO_REASON_SYSCALL) == 0 ? G_SYSCALL : G_WAITING;
+	json_reason(args, args_len, &r, &rn);
+	for (m = 0; m < NM; m++) {
+		struct open	*o = &g->m[m];
+
+		if (gst != m_state(m)) {
+			if (o->cs == 0)
+				continue;
+			if (g->fr != INT64_MAX && g->fr <= o->b)
+				gen_interval(s, m, o->b, ts, o->cs, INT64_MAX);
+			else {
+				/* The first run may be fed later. */
+				g->pend = tr_xrealloc(g->pend, (g->npend + 1) *
+				    sizeof *g->pend);
+				g->pend[g->npend].b = o->b;
+				g->pend[g->npend].e = ts;
+				g->pend[g->npend].cs = o->cs;
+				g->pend[g->npend++].m = m;
+			}
+			o->cs = 0;
+		} else if (o->cs == 0 && m_passes(m, r, rn)) {
+			/*
+			 * Opens at the first passing transition of a run of
+			 * transitions into the state: one still open stays.
+			 */
+			o->b = ts;
+			o->cs = cs;
+		}
+	}
+}
+
+/* --- writing --------------------------------------------------------- */
+
+static int
+write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct charge	*c;
+	struct dg	*g;
+	size_t		 n, i, j;
+	int		 rc = SQLITE_DONE;
+
+	/* The intervals that waited for their goroutine's first run. */
+	keys = tr_imap_keys(&s->gs, &n);
+	for (i = 0; i < n; i++) {
+		g = tr_imap_get(&s->gs, keys[i]);
+		for (j = 0; j < g->npend; j++)
+			gen_interval(s, g->pend[j].m, g->pend[j].b,
+			    g->pend[j].e, g->pend[j].cs, g->fr);
+	}
+	free(keys);
+	st = tr_db_prepare(db, "INSERT INTO go_blocked_stack VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	keys = tr_imap_keys(&s->charges, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		c = tr_imap_get(&s->charges, keys[i]);
+		sqlite3_bind_text(st, 2, c->rules ? "gen" : "old", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, tr_blocked_kind_stems[c->kind], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, c->cs);
+		sqlite3_bind_int64(st, 5, c->n);
+		sqlite3_bind_int64(st, 6, c->ns);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_blocked_stack"));
+	return (0);
+}
+
+static void
+bind_reason(sqlite3_stmt *st, int col, const char *r)
+{
+	if (r != NULL)
+		sqlite3_bind_text(st, col, r, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static int
+write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct cell	*c;
+	size_t		 n, i;
+	int		 rc = SQLITE_DONE;
+
+	st = tr_db_prepare(db, "INSERT INTO go_sched_lat VALUES (?1, ?2, ?3, "
+	    "?4, ?5, ?6, ?7, ?8, ?9)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	keys = tr_imap_keys(&s->cells, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		c = tr_imap_get(&s->cells, keys[i]);
+		sqlite3_bind_int64(st, 2, c->bin * TR_DERIVED_LAT_BIN);
+		bind_reason(st, 3, c->reason);
+		if (c->grp > 0)
+			sqlite3_bind_int64(st, 4, c->grp);
+		else
+			sqlite3_bind_null(st, 4);
+		sqlite3_bind_int(st, 5, c->bucket);
+		sqlite3_bind_int64(st, 6, c->n);
+		sqlite3_bind_int64(st, 7, c->ns);
+		sqlite3_bind_int64(st, 8, c->min);
+		sqlite3_bind_int64(st, 9, c->max);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_sched_lat"));
+	st = tr_db_prepare(db, "INSERT INTO go_sched_long VALUES (?1, ?2, ?3, "
+	    "?4, ?5)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	for (i = 0; i < s->nl && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(st, 2, s->l[i].ts);
+		sqlite3_bind_int64(st, 3, s->l[i].dur);
+		sqlite3_bind_int64(st, 4, s->l[i].track);
+		bind_reason(st, 5, s->l[i].reason);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_sched_long"));
+	return (0);
+}
+
+static int
+cmp_wsec(const void *a, const void *b)
+{
+	const struct wsec	*x = *(struct wsec *const *)a;
+	const struct wsec	*y = *(struct wsec *const *)b;
+
+	if (x->sec != y->sec)
+		return (x->sec < y->sec ? -1 : 1);
+	return (x->track < y->track ? -1 : x->track > y->track);
+}
+
+static int
+write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	 *st;
+	uint64_t	 *keys;
+	struct wsec	**v;
+	size_t		  n, i;
+	int		  rc = SQLITE_DONE;
+
+	keys = tr_imap_keys(&s->waits, &n);
+	v = tr_xcalloc(n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = tr_imap_get(&s->waits, keys[i]);
+	free(keys);
+	/* In the key's order. */
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_wsec);
+	st = tr_db_prepare(db, "INSERT INTO go_wait_sec VALUES (?1, ?2, ?3, "
+	    "?4, ?5)", err);
+	if (st == NULL) {
+		free(v);
+		return (-1);
+	}
+	sqlite3_bind_int64(st, 1, s->source_id);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(st, 2, v[i]->sec * TR_DERIVED_LAT_BIN);
+		sqlite3_bind_int64(st, 3, v[i]->track);
+		sqlite3_bind_int64(st, 4, v[i]->sync);
+		sqlite3_bind_int64(st, 5, v[i]->chan);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	free(v);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_wait_sec"));
+	return (0);
+}
+
+static void
+bind_id(sqlite3_stmt *st, int col, int64_t v)
+{
+	if (v > 0)
+		sqlite3_bind_int64(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static int
+write_wakers(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct mwake	*m;
+	struct dg	*g;
+	size_t		 n, i;
+	int		 rc = SQLITE_DONE;
+
+	/* A wait still open at the end: no one ended it. */
+	keys = tr_imap_keys(&s->gs, &n);
+	for (i = 0; i < n; i++) {
+		g = tr_imap_get(&s->gs, keys[i]);
+		if (g->mu_dur > 0)
+			mwake_add(s, 0, 0, g->mu_cs, g->mu_dur);
+		g->mu_dur = 0;
+	}
+	free(keys);
+	st = tr_db_prepare(db, "INSERT INTO go_mutex_waker VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	keys = tr_imap_keys(&s->wakers, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		m = tr_imap_get(&s->wakers, keys[i]);
+		bind_id(st, 2, m->waker);
+		bind_id(st, 3, m->cs);
+		bind_id(st, 4, m->bcs);
+		sqlite3_bind_int64(st, 5, m->n);
+		sqlite3_bind_int64(st, 6, m->ns);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_mutex_waker"));
+	return (0);
+}
+
+int
+tr_dsched_write(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	if (write_charges(s, db, err) != 0 || write_lat(s, db, err) != 0 ||
+	    write_waits(s, db, err) != 0 || write_wakers(s, db, err) != 0)
+		return (-1);
+	return (0);
+}
