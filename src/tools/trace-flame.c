@@ -15,6 +15,7 @@
 #include "flame/flame-windows.h"
 #include "flame/pprof-export.h"
 #include "query/query.h"
+#include "query/args.h"
 #include "tool.h"
 #include "base/util.h"
 
@@ -31,6 +32,14 @@ static const char usage_text[] =
 "      --blocked KIND   the Go trace's time blocked, by the stack that\n"
 "                       blocked, in ns: sync, net, syscall, sched (as\n"
 "                       go tool trace -pprof), chan, mutex, sleep, all\n"
+"      --diff-base 'OPTIONS'\n"
+"                       a differential graph: the selection against\n"
+"                       the base that OPTIONS select (-d DB, selection\n"
+"                       and window options, as one word), red more,\n"
+"                       blue less; --folded prints \"stack base count\"\n"
+"      --no-normalize   do not scale the base to the graph's total\n"
+"      --flamechart     a flame chart: time on the x axis, the samples\n"
+"                       of one thread or goroutine in time order\n"
 "Selection (trace-query(1), SELECTION and TIMES; default: a CPU graph):\n"
 "  -s, --source ID      sources ID (1,3,5-7; repeatable)\n"
 "      --type TYPE      pprof profiles of TYPE (cpu, heap, block...)\n"
@@ -81,8 +90,13 @@ static const char usage_text[] =
 "      --subtitle TEXT  second title line\n"
 "      --width PX       image width (default 1200)\n"
 "      --height PX      frame height (default 16)\n"
-"      --minwidth PX    omit frames narrower than PX (default 0.1)\n"
+"      --minwidth PX    omit frames narrower than PX, or than PX% of\n"
+"                       the total with a '%' (default 0.1)\n"
 "      --colors NAME    hot (default), mem, io, java or go\n"
+"      --hash           colours by flamegraph.pl's name hash\n"
+"      --cp             keep colours in palette.map (flamegraph.pl --cp)\n"
+"      --palette FILE   the same with FILE\n"
+"      --negate         differential: switch red and blue\n"
 "      --countname NAME what a count is (default: the unit, such as\n"
 "                       samples, nanoseconds or bytes)\n"
 "      --inverted       icicle graph: roots at the top\n"
@@ -97,6 +111,8 @@ enum {
 	OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
 	OPT_COUNTNAME, OPT_INVERTED, OPT_REVERSE, OPT_PPROF,
 	OPT_DURING, OPT_NOT_DURING, OPT_WINDOWS, OPT_WHERE, OPT_BLOCKED,
+	OPT_DIFF_BASE, OPT_NO_NORMALIZE, OPT_NEGATE, OPT_HASH, OPT_CP,
+	OPT_PALETTE, OPT_FLAMECHART,
 	OPT_SEL = 512		/* + the index in sel_names */
 };
 
@@ -146,6 +162,9 @@ window_option(struct wsource *w, int opt, const char *name, const char *arg)
 }
 
 static void notes(const char *);
+
+/* Before the notes about the base of a differential graph. */
+static const char *nprefix = "";
 
 /*
  * Read the windows and restrict the selection to them ('samples': of
@@ -205,17 +224,18 @@ apply_windows(struct tr_db *db, struct tr_sel *sel, const struct wsource *ws,
 	for (i = 0; i < sel->nwindows; i++)
 		total += sel->windows[i].end - sel->windows[i].start;
 	if (sel->nwindows < n)
-		tool_note("--%s: %zu windows given, %zu once overlaps are "
-		    "merged and empty ones dropped, %.3fs in all", ws->name,
+		tool_note("%s--%s: %zu windows given, %zu once overlaps are "
+		    "merged and empty ones dropped, %.3fs in all", nprefix, ws->name,
 		    n, sel->nwindows, total / 1e9);
 	else
-		tool_note("--%s: %zu window%s, %.3fs in all", ws->name,
+		tool_note("%s--%s: %zu window%s, %.3fs in all", nprefix,
+		    ws->name,
 		    sel->nwindows, sel->nwindows == 1 ? "" : "s",
 		    total / 1e9);
 	if (untimed > 0)
-		tool_note("--%s: %lld samples without a time stamp (pprof "
+		tool_note("%s--%s: %lld samples without a time stamp (pprof "
 		    "profiles) cannot be placed in the windows: left out",
-		    ws->name, (long long)untimed);
+		    nprefix, ws->name, (long long)untimed);
 	return (0);
 }
 
@@ -228,10 +248,208 @@ notes(const char *text)
 	for (p = text; p != NULL && *p != '\0'; p = nl + 1) {
 		if ((nl = strchr(p, '\n')) == NULL)
 			nl = p + strlen(p);
-		tool_note("%.*s", (int)(nl - p), p);
+		tool_note("%s%.*s", nprefix, (int)(nl - p), p);
 		if (*nl == '\0')
 			break;
 	}
+}
+
+/*
+ * Resolve the selection, print its notes and restrict it to the windows
+ * of 'ws' ('samples': of samples, else of --blocked intervals).  Returns
+ * 0, or the exit status of the error reported.
+ */
+static int
+select_samples(struct tr_db *db, struct tr_sel *sel,
+    const struct wsource *ws, int samples)
+{
+	struct tr_error	err;
+
+	tr_error_init(&err);
+	if (tr_sel_resolve(sel, db, &err) != 0)
+		return (tool_report(&err));
+	notes(sel->notes.data);
+	if (ws->opt != 0)
+		return (apply_windows(db, sel, ws, samples));
+	return (0);
+}
+
+/* Fold the graph of 'sel'.  Returns 0 or the exit status reported. */
+static int
+fold_graph(struct tr_db *db, struct tr_sel *sel, const struct wsource *ws,
+    int blocked, enum tr_blocked_kind kind, int chart,
+    const struct tr_flame_fold_opts *fo, struct tr_folded *out)
+{
+	struct tr_error	err;
+	int		status;
+
+	tr_error_init(&err);
+	memset(out, 0, sizeof *out);
+	if ((status = select_samples(db, sel, ws, !blocked)) != 0)
+		return (status);
+	if ((blocked ? tr_flame_fold_blocked(db, sel, kind, fo, out, &err) :
+	    chart ? tr_flame_fold_chart(db, sel, fo, out, &err) :
+	    tr_flame_fold(db, sel, fo, out, &err)) != 0)
+		return (tool_report(&err));
+	notes(out->note);
+	return (0);
+}
+
+/* The base of a differential graph: its store, selection, windows. */
+struct base {
+	char		**words;	/* --diff-base split, holding the rest */
+	const char	 *dbpath;	/* NULL: the graph's store */
+	struct tr_db	 *db;
+	struct tr_sel	  sel;
+	struct wsource	  ws;
+};
+
+static void
+graph_release(struct base *b, struct tr_db *db)
+{
+	if (b->words == NULL)
+		return;
+	if (b->db != NULL && b->db != db)
+		tr_db_free(b->db);
+	tr_sel_release(&b->sel);
+	free(b->words);
+	b->words = NULL;
+}
+
+/*
+ * Parse --diff-base's options (words as the shell splits them): -d, the
+ * selection and the window options, as trace-flame takes them.
+ */
+static void
+parse_base(const char *spec, struct base *b)
+{
+	const char	*w[4] = { NULL, NULL, NULL, NULL };
+	static const char *const wname[4] = {
+		"during", "not-during", "windows", "where"
+	};
+	static const int wopt[4] = {
+		OPT_DURING, OPT_NOT_DURING, OPT_WINDOWS, OPT_WHERE
+	};
+	struct tr_arg	 args[] = {
+		{ "db", 'd', TR_ARG_STRING, NULL, 0, 0, "FILE",
+		    "the base's store (default: the graph's)", 0, 0 },
+		{ "during", 0, TR_ARG_STRING, NULL, 0, 0, "QUERY",
+		    "samples inside the windows of QUERY", 0, 0 },
+		{ "not-during", 0, TR_ARG_STRING, NULL, 0, 0, "QUERY",
+		    "samples outside them", 0, 0 },
+		{ "windows", 0, TR_ARG_STRING, NULL, 0, 0, "FILE",
+		    "samples inside the windows of a CSV file", 0, 0 },
+		{ "where", 0, TR_ARG_STRING, NULL, 0, 0, "SQL",
+		    "samples inside the windows SQL returns", 0, 0 },
+		{ NULL, 0, TR_ARG_FLAG, NULL, 0, 0, NULL, NULL, 0, 0 }
+	};
+	struct tr_args	 a;
+	struct tr_error	 err;
+	char		**words, **argv;
+	int		 argc, i, status;
+
+	if ((words = tr_query_split_words(spec, &argc)) == NULL)
+		tool_die(TOOL_EXIT_USAGE, "--diff-base '%s': unterminated "
+		    "quote", spec);
+	for (i = 0; i < argc; i++)
+		if (strcmp(words[i], "-h") == 0 ||
+		    strcmp(words[i], "--help") == 0) {
+			free(words);
+			tool_die(TOOL_EXIT_USAGE, "--diff-base: takes -d, the "
+			    "selection and the window options; see "
+			    "trace-flame --help");
+		}
+	args[0].dst = &b->dbpath;
+	for (i = 0; i < 4; i++)
+		args[i + 1].dst = &w[i];
+	b->words = words;
+	tr_sel_init(&b->sel, FLAME_SEL);
+	argv = tr_xcalloc((size_t)argc + 2, sizeof *argv);
+	argv[0] = (char *)"--diff-base";
+	for (i = 0; i < argc; i++)
+		argv[i + 1] = words[i];
+	memset(&a, 0, sizeof a);
+	a.name = "--diff-base";
+	a.synopsis = "'[-d DB] [SELECTION] [WINDOWS]'";
+	a.about = "The base of a differential graph: a store, a selection "
+	    "and windows, with the options of trace-flame.";
+	a.args = args;
+	a.sel = &b->sel;
+	a.max_pos = 0;
+	tr_error_init(&err);
+	status = tr_args_parse(&a, argc + 1, argv, &err);
+	tr_args_release(&a);
+	free(argv);
+	if (status != 0) {
+		graph_release(b, NULL);
+		exit(tool_report(&err));
+	}
+	for (i = 0; i < 4; i++) {
+		if (w[i] == NULL)
+			continue;
+		if (b->ws.opt != 0) {
+			graph_release(b, NULL);
+			tool_die(TOOL_EXIT_USAGE, "--diff-base: --%s and --%s: "
+			    "one gives the windows", b->ws.name, wname[i]);
+		}
+		b->ws.opt = wopt[i];
+		b->ws.name = wname[i];
+		b->ws.arg = w[i];
+	}
+}
+
+/*
+ * Fold the base and diff it with 'cur' into 'out'.  Returns 0 or the
+ * exit status reported.
+ */
+static int
+fold_base(struct tr_db *db, struct base *b, int blocked,
+    enum tr_blocked_kind kind, const struct tr_flame_fold_opts *fo,
+    const struct tr_folded *cur, int normalize, struct tr_folded *out)
+{
+	struct tr_folded	 bf;
+	struct tr_error		 err;
+	int64_t			 t1 = 0, t2 = 0;
+	size_t			 i;
+	int			 status;
+
+	tr_error_init(&err);
+	memset(out, 0, sizeof *out);
+	if (b->dbpath == NULL)
+		b->db = db;
+	else if ((b->db = tr_db_open(b->dbpath, TR_DB_READONLY, &err)) ==
+	    NULL) {
+		char	m[sizeof err.msg];
+
+		int	code = err.code;
+
+		tr_error_format(&err, m, sizeof m);
+		tr_error_init(&err);
+		tr_error_set(&err, code, "--diff-base: %s", m);
+		return (tool_report(&err));
+	}
+	nprefix = "--diff-base: ";
+	status = fold_graph(b->db, &b->sel, &b->ws, blocked, kind, 0, fo,
+	    &bf);
+	nprefix = "";
+	if (status != 0) {
+		tr_folded_release(&bf);
+		return (status);
+	}
+	if (tr_folded_diff(&bf, cur, normalize, out, &err) != 0) {
+		tr_folded_release(&bf);
+		return (tool_report(&err));
+	}
+	for (i = 0; i < bf.n; i++)
+		t1 += bf.counts[i];
+	for (i = 0; i < cur->n; i++)
+		t2 += cur->counts[i];
+	tool_note("--diff-base: the base has %lld %s on %zu stacks, the "
+	    "graph %lld on %zu%s", (long long)t1, bf.unit ? bf.unit : "",
+	    bf.n, (long long)t2, cur->n, normalize && t1 != t2 ?
+	    "; the base is scaled to the graph's total" : "");
+	tr_folded_release(&bf);
+	return (0);
 }
 
 int
@@ -277,6 +495,13 @@ main(int argc, char **argv)
 		{ "windows", required_argument, NULL, OPT_WINDOWS },
 		{ "where", required_argument, NULL, OPT_WHERE },
 		{ "blocked", required_argument, NULL, OPT_BLOCKED },
+		{ "diff-base", required_argument, NULL, OPT_DIFF_BASE },
+		{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
+		{ "negate", no_argument, NULL, OPT_NEGATE },
+		{ "hash", no_argument, NULL, OPT_HASH },
+		{ "cp", no_argument, NULL, OPT_CP },
+		{ "palette", required_argument, NULL, OPT_PALETTE },
+		{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -289,14 +514,18 @@ main(int argc, char **argv)
 	struct tr_folded		 folded;
 	struct tr_error			 err;
 	struct tr_db			*db;
-	const char			*dbpath = NULL;
+	struct base			 base;
+	const char			*dbpath = NULL, *base_spec = NULL;
 	char				*end;
 	const char			*pprof_out = NULL;
 	int				 c, folded_out = 0, status = 0;
 	int				 countname = 0, blocked = 0;
+	int				 normalize = 1;
+	size_t				 i;
 	enum tr_blocked_kind		 kind = TR_BLOCKED_ALL;
 
 	tool_init("trace-flame");
+	memset(&base, 0, sizeof base);
 	tr_sel_init(&sel, FLAME_SEL);
 	tr_flame_fold_opts_init(&fo);
 	tr_svg_opts_init(&so);
@@ -361,9 +590,39 @@ main(int argc, char **argv)
 			break;
 		case OPT_MINWIDTH:
 			so.minwidth = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || so.minwidth < 0)
+			so.minwidth_pct = *end == '%';
+			if (so.minwidth_pct)
+				end++;
+			if (*optarg == '\0' || *end != '\0' ||
+			    !(so.minwidth >= 0) || (so.minwidth_pct &&
+			    so.minwidth > 100))
 				tool_die(TOOL_EXIT_USAGE, "--minwidth: expected "
-				    "a number of pixels, got '%s'", optarg);
+				    "a number of pixels or a percentage "
+				    "(0.5%%), got '%s'", optarg);
+			break;
+		case OPT_HASH:
+			so.hash = 1;
+			break;
+		case OPT_CP:
+			so.palette = "palette.map";
+			break;
+		case OPT_PALETTE:
+			so.palette = optarg;
+			break;
+		case OPT_NEGATE:
+			so.negate = 1;
+			break;
+		case OPT_DIFF_BASE:
+			if (base_spec != NULL)
+				tool_die(TOOL_EXIT_USAGE, "--diff-base given "
+				    "twice");
+			base_spec = optarg;
+			break;
+		case OPT_NO_NORMALIZE:
+			normalize = 0;
+			break;
+		case OPT_FLAMECHART:
+			so.chart = 1;
 			break;
 		case OPT_COLORS:
 			if (tr_flame_parse_colors(optarg, &so.colors) != 0)
@@ -426,28 +685,27 @@ main(int argc, char **argv)
 		usage(TOOL_EXIT_USAGE);
 	if (blocked && pprof_out != NULL)
 		tool_die(TOOL_EXIT_USAGE, "--blocked: not with --pprof");
+	if (base_spec != NULL && (pprof_out != NULL || so.chart))
+		tool_die(TOOL_EXIT_USAGE, "--diff-base: not with %s",
+		    pprof_out != NULL ? "--pprof" : "--flamechart");
+	if (so.chart && (pprof_out != NULL || blocked))
+		tool_die(TOOL_EXIT_USAGE, "--flamechart: not with %s",
+		    pprof_out != NULL ? "--pprof" : "--blocked");
+	if (base_spec != NULL)
+		parse_base(base_spec, &base);
 
 	tr_error_init(&err);
 	if ((db = tr_db_open(tr_db_default_path(dbpath), TR_DB_READONLY,
 	    &err)) == NULL) {
 		tr_sel_release(&sel);
+		graph_release(&base, NULL);
 		return (tool_report(&err));
-	}
-	if (tr_sel_resolve(&sel, db, &err) != 0) {
-		tr_sel_release(&sel);
-		tr_db_free(db);
-		return (tool_report(&err));
-	}
-	notes(sel.notes.data);
-	if (ws.opt != 0 && (status = apply_windows(db, &sel, &ws,
-	    !blocked)) != 0) {
-		tr_sel_release(&sel);
-		tr_db_free(db);
-		return (status);
 	}
 	if (pprof_out != NULL) {
 		struct tr_pprof_export_stats	st;
 
+		if ((status = select_samples(db, &sel, &ws, 1)) != 0)
+			goto done;
 		if (tr_pprof_export(db, &sel, pprof_out, &st, &err) != 0)
 			status = tool_report(&err);
 		else {
@@ -460,22 +718,31 @@ main(int argc, char **argv)
 			    st.types, (long long)st.locations);
 			free(st.note);
 		}
-		tr_sel_release(&sel);
-		tr_db_free(db);
-		tool_close_stdout();
-		return (status);
+		goto done;
 	}
-	if ((blocked ? tr_flame_fold_blocked(db, &sel, kind, &fo, &folded,
-	    &err) : tr_flame_fold(db, &sel, &fo, &folded, &err)) != 0) {
-		tr_sel_release(&sel);
-		tr_db_free(db);
-		return (tool_report(&err));
+	if ((status = fold_graph(db, &sel, &ws, blocked, kind, so.chart, &fo,
+	    &folded)) != 0)
+		goto done;
+	if (base_spec != NULL) {
+		struct tr_folded	cur = folded;
+
+		if ((status = fold_base(db, &base, blocked, kind, &fo, &cur,
+		    normalize, &folded)) != 0) {
+			tr_folded_release(&cur);
+			goto done;
+		}
+		tr_folded_release(&cur);
 	}
-	notes(folded.note);
 	if (!countname && folded.countname != NULL)
 		so.countname = folded.countname;
-	/* An empty selection: exit 1, with a valid SVG that says so. */
-	if (folded.n == 0) {
+	so.chart_t0 = sel.origin;
+	/*
+	 * An empty selection: exit 1, with a valid SVG that says so (also
+	 * when only the base of a differential has stacks).
+	 */
+	for (i = 0; i < folded.n && folded.counts[i] == 0; i++)
+		;
+	if (i == folded.n) {
 		tool_note("no samples match the selection");
 		status = TOOL_EXIT_DATA;
 	}
@@ -484,7 +751,9 @@ main(int argc, char **argv)
 	else if (tr_flame_write_svg(&folded, &so, stdout, &err) != 0)
 		status = tool_report(&err);
 	tr_folded_release(&folded);
+done:
 	tr_sel_release(&sel);
+	graph_release(&base, db);
 	tr_db_free(db);
 	tool_close_stdout();
 	return (status);

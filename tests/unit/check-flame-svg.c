@@ -683,6 +683,204 @@ START_TEST(test_many_frames)
 }
 END_TEST
 
+/*
+ * 100,000 distinct stacks of one sample each ("main;mA;kB;jC;leafN", 10 m,
+ * 100 k, 1,000 j): at 1180 / 100,000 px a sample every leaf is narrower
+ * than flamegraph.pl's default --minwidth of 0.1 px and left out, with the
+ * frames it would have drawn: all, main, 10 + 100 + 1,000 frames are
+ * drawn, not 101,112, and the document stays small enough for a browser.
+ */
+START_TEST(test_large_minwidth)
+{
+	struct tr_folded	 f;
+	struct tr_svg_opts	 o;
+	struct tr_error		 err;
+	char			*buf = NULL;
+	size_t			 len = 0, i;
+	FILE			*fp;
+	static const double	 pct[] = { 0.1, 0, 1, 1 };
+	static const int	 is_pct[] = { 0, 0, 1, 0 };
+	static const size_t	 want[] = { 1112, 101112, 112, 1112 };
+	int			 k;
+
+	memset(&f, 0, sizeof f);
+	f.n = 100000;
+	f.stacks = tr_xcalloc(f.n, sizeof *f.stacks);
+	f.counts = tr_xcalloc(f.n, sizeof *f.counts);
+	for (i = 0; i < f.n; i++) {
+		f.stacks[i] = tr_xasprintf("main;m%zu;k%03zu;j%04zu;leaf%06zu",
+		    i / 10000, i / 1000, i / 100, i);
+		f.counts[i] = 1;
+	}
+	/*
+	 * The default; none left out; 1% of the total (1,000 samples: the
+	 * k frames are kept, not narrower); 1 px (85 samples: j kept).
+	 */
+	for (k = 0; k < 4; k++) {
+		tr_svg_opts_init(&o);
+		o.minwidth = pct[k];
+		o.minwidth_pct = is_pct[k];
+		tr_error_init(&err);
+		fp = open_memstream(&buf, &len);
+		ck_assert_int_eq(tr_flame_write_svg(&f, &o, fp, &err), 0);
+		fclose(fp);
+		ck_assert_uint_eq(count_of(buf, "<g><title>"), want[k]);
+		if (k == 0) {
+			ck_assert_uint_lt(len, 400 * 1024);
+			ck_assert(strstr(buf, "<title>j0999 (100 samples, "
+			    "0.10%)"));
+			ck_assert_ptr_null(strstr(buf, "<title>leaf"));
+			/* The leaves are gone, their depth too. */
+			ck_assert_int_eq(svg_height(buf), 36 + 5 * 16 + 34);
+		}
+		free(buf);
+		buf = NULL;
+	}
+	tr_folded_release(&f);
+}
+END_TEST
+
+/* Draw a differential of 'base' against 'counts'. */
+static char *
+draw_diff(const char *const *stacks, const int64_t *base,
+    const int64_t *counts, size_t n, const struct tr_svg_opts *o)
+{
+	struct tr_folded	 f;
+	struct tr_error		 err;
+	char			*buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+
+	folded_set(&f, stacks, counts, n);
+	f.base = tr_xcalloc(n, sizeof *f.base);
+	memcpy(f.base, base, n * sizeof *base);
+	tr_error_init(&err);
+	fp = open_memstream(&buf, &len);
+	ck_assert_msg(tr_flame_write_svg(&f, o, fp, &err) == 0, "%s",
+	    err.msg);
+	fclose(fp);
+	tr_folded_release(&f);
+	return (buf);
+}
+
+START_TEST(test_diff_colors)
+{
+	static const char *const stacks[] = { "a;b", "a;c", "a;d", "e" };
+	static const int64_t	 base[] = { 10, 40, 30, 5 };
+	static const int64_t	 counts[] = { 50, 20, 30, 0 };
+	struct tr_svg_opts	 o;
+	struct drawn		 d;
+	char			*svg;
+
+	/*
+	 * Deltas +40, -20, 0 and -5 (e is gone: not drawn, but the largest
+	 * delta is still 40).  Red: 210 * (40 - 40) / 40 = 0; blue:
+	 * 210 * (40 - 20) / 40 = 105.  The tooltips: delta / 100.
+	 */
+	tr_svg_opts_init(&o);
+	svg = draw_diff(stacks, base, counts, 4, &o);
+	ck_assert_uint_eq(count_of(svg, "<g><title>"), 5);
+	ck_assert(find_frame(svg, "b", &d));
+	ck_assert(d.r == 255 && d.g == 0 && d.b == 0);
+	ck_assert(strstr(svg, "<title>b (50 samples, 50.00%; +40.00%)"));
+	ck_assert(find_frame(svg, "c", &d));
+	ck_assert(d.r == 105 && d.g == 105 && d.b == 255);
+	ck_assert(strstr(svg, "<title>c (20 samples, 20.00%; -20.00%)"));
+	ck_assert(find_frame(svg, "d", &d));
+	ck_assert(d.r == 255 && d.g == 255 && d.b == 255);
+	ck_assert(strstr(svg, "<title>d (30 samples, 30.00%; 0.00%)"));
+	/* A frame with no stack ending in it: white, delta 0. */
+	ck_assert(find_frame(svg, "a", &d));
+	ck_assert(d.r == 255 && d.g == 255 && d.b == 255);
+	ck_assert_ptr_null(strstr(svg, "<title>e ("));
+	free(svg);
+
+	o.negate = 1;
+	svg = draw_diff(stacks, base, counts, 4, &o);
+	ck_assert(find_frame(svg, "b", &d));
+	ck_assert(d.r == 0 && d.g == 0 && d.b == 255);
+	ck_assert(strstr(svg, "<title>b (50 samples, 50.00%; -40.00%)"));
+	free(svg);
+}
+END_TEST
+
+START_TEST(test_hash_colors)
+{
+	static const char *const stacks[] = { "a", "lib.so`a", "ab", "ba" };
+	static const int64_t	 counts[] = { 1, 1, 1, 1 };
+	struct tr_svg_opts	 o;
+	struct drawn		 d;
+	char			*svg;
+
+	/*
+	 * flamegraph.pl's namehash("a"): 1 - (97 % 10 / 9) / 2 = 0.6111, so
+	 * hot is rgb(205 + 30, 140, 33); "lib.so`a" drops its module, so its
+	 * green (v1) is the same, not its red and blue (of "a`os.bil",
+	 * which becomes "os.bil"); "ab" weighs its first letter most:
+	 * v1 = 1 - (97 % 10 / 9 + 0.7 * (98 % 11) / 10) / 2.7, and v3 is
+	 * that of "ba".
+	 */
+	tr_svg_opts_init(&o);
+	o.hash = 1;
+	o.minwidth = 0;
+	svg = draw(stacks, counts, 4, &o);
+	ck_assert(find_frame(svg, "a", &d));
+	ck_assert(d.r == 235 && d.g == 140 && d.b == 33);
+	ck_assert(find_frame(svg, "lib.so`a", &d));
+	ck_assert(d.g == 140 && d.r != 235);
+	ck_assert(find_frame(svg, "ab", &d));
+	ck_assert_int_eq(d.g, (int)(230 * (1 - (7.0 / 9 + 0.7 * (98 % 11) /
+	    10.0) / 2.7)));
+	ck_assert_int_eq(d.r, 205 + (int)(50 * (1 - ((98 % 10) / 9.0 + 0.7 *
+	    (97 % 11) / 10.0) / 2.7)));
+	free(svg);
+}
+END_TEST
+
+START_TEST(test_chart_order)
+{
+	/* Time order kept: b, then a (twice, not merged), a's own first. */
+	static const char *const stacks[] = { "r;b", "r;a", "r;a;x", "r;b",
+	    "r;a" };
+	static const int64_t	 counts[] = { 1, 2, 1, 1, 1 };
+	static const int64_t	 ts[] = { 1000, 2000, 4000, 5000, 6000 };
+	struct tr_folded	 f;
+	struct tr_svg_opts	 o;
+	struct tr_error		 err;
+	struct drawn		 d;
+	char			*buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+
+	folded_set(&f, stacks, counts, 5);
+	f.ts = tr_xcalloc(5, sizeof *f.ts);
+	memcpy(f.ts, ts, sizeof ts);
+	tr_svg_opts_init(&o);
+	o.chart = 1;
+	o.chart_t0 = 1000;
+	o.width = 620;		/* 100 px a sample */
+	tr_error_init(&err);
+	fp = open_memstream(&buf, &len);
+	ck_assert_int_eq(tr_flame_write_svg(&f, &o, fp, &err), 0);
+	fclose(fp);
+	/* all, r, b, a (3: its own 2 then x), b, a. */
+	ck_assert_uint_eq(count_of(buf, "<g><title>"), 7);
+	ck_assert(strstr(buf, ">Flame Chart</text>"));
+	ck_assert(find_frame(buf, "a", &d));
+	ck_assert(d.x > 109.99 && d.x < 110.01 && d.width > 299.99 &&
+	    d.width < 300.01);
+	ck_assert(strstr(buf, "<title>a (3 samples, 50.00%, from "
+	    "0.000001s)"));
+	/* x starts after a's own two samples. */
+	ck_assert(find_frame(buf, "x", &d));
+	ck_assert(d.x > 309.99 && d.x < 310.01);
+	ck_assert(strstr(buf, "<title>a (1 samples, 16.67%, from "
+	    "0.000005s)"));
+	free(buf);
+	tr_folded_release(&f);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -706,6 +904,10 @@ main(void)
 	tcase_add_test(tc, test_colors_java_mem_io);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_many_frames);
+	tcase_add_test(tc, test_large_minwidth);
+	tcase_add_test(tc, test_diff_colors);
+	tcase_add_test(tc, test_hash_colors);
+	tcase_add_test(tc, test_chart_order);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

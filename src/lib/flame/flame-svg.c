@@ -12,8 +12,10 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -33,6 +35,9 @@
 struct fnode {
 	const char	*name;		/* borrowed from the folded stacks */
 	int64_t		 value;		/* own count plus the children's */
+	int64_t		 delta;		/* differential: the stacks ending
+					   here, their count less the base's;
+					   flame chart: its first time stamp */
 	uint32_t	 len;
 	uint32_t	 parent;
 	uint32_t	 first;		/* children, newest first until sorted */
@@ -54,6 +59,11 @@ struct ftree {
 	struct fslot	*slots;		/* open addressing, linear probing */
 	size_t		 nslots;	/* a power of two, at most 2^31 */
 	uint32_t	 maxdepth;	/* the root is at depth 0 */
+	int64_t		 maxdelta;	/* the largest |delta| of a stack, >= 1 */
+	int		 chart;		/* a flame chart: no merging by name */
+	int64_t		*cstart;	/* flame chart: each node's start (the
+					   counts before it), by node */
+	int64_t		 now;		/* flame chart: the counts so far */
 };
 
 /* A frame as written: where it starts, in counts from the left edge. */
@@ -63,12 +73,23 @@ struct frame_out {
 	int64_t		 start;
 };
 
+/* The colours of a --cp palette file: name -> "rgb(r,g,b)". */
+struct palette_map {
+	struct tr_map	*map;		/* name -> index */
+	char		**names;
+	size_t		*lens;
+	char		**colors;
+	size_t		 n, cap;
+};
+
 struct svg {
 	const struct tr_svg_opts *o;
 	FILE		*fp;
 	struct tr_buf	 b;
 	int		 failed;
 	int		 errnum;
+	int		 diff;		/* a differential graph */
+	struct palette_map *pal;	/* --cp, or NULL */
 };
 
 void
@@ -173,7 +194,9 @@ tree_init(struct ftree *t, size_t nstacks)
 	r->name = "all";
 	r->len = 3;
 	r->value = 0;
+	r->delta = 0;
 	r->parent = r->first = r->next = NONE;
+	t->maxdelta = 1;
 	while (nslots < nstacks * 2 && nslots <= (size_t)UINT32_MAX / 4)
 		nslots *= 2;
 	tree_rehash(t, nslots);
@@ -182,9 +205,45 @@ tree_init(struct ftree *t, size_t nstacks)
 static void
 tree_release(struct ftree *t)
 {
+	free(t->cstart);
 	free(t->nodes);
 	free(t->slots);
 	memset(t, 0, sizeof *t);
+}
+
+/* Add a child of 'parent' (at 'depth' - 1); NONE when the tree is full. */
+static uint32_t
+tree_new(struct ftree *t, uint32_t parent, uint32_t depth,
+    const char *name, size_t len)
+{
+	struct fnode	*c, *p;
+	uint32_t	 id;
+
+	if (t->n >= NONE - 1 || len > UINT32_MAX)
+		return (NONE);
+	if (t->n == t->cap) {
+		t->cap *= 2;
+		t->nodes = tr_xrealloc(t->nodes, t->cap * sizeof *t->nodes);
+		if (t->chart)
+			t->cstart = tr_xrealloc(t->cstart,
+			    t->cap * sizeof *t->cstart);
+	}
+	id = (uint32_t)t->n++;
+	if (t->chart)
+		t->cstart[id] = t->now;
+	c = &t->nodes[id];
+	p = &t->nodes[parent];
+	c->name = name;
+	c->len = (uint32_t)len;
+	c->value = 0;
+	c->delta = 0;
+	c->parent = parent;
+	c->first = NONE;
+	c->next = p->first;
+	p->first = id;
+	if (depth > t->maxdepth)
+		t->maxdepth = depth;
+	return (id);
 }
 
 /*
@@ -195,7 +254,7 @@ static uint32_t
 tree_child(struct ftree *t, uint32_t parent, uint32_t depth,
     const char *name, size_t len)
 {
-	struct fnode	*c, *p;
+	struct fnode	*c;
 	size_t		 i;
 	uint32_t	 id, h;
 
@@ -215,26 +274,10 @@ tree_child(struct ftree *t, uint32_t parent, uint32_t depth,
 		    memcmp(c->name, name, len) == 0)
 			return (id);
 	}
-	if (t->n >= NONE - 1 || len > UINT32_MAX)
-		return (NONE);
-	if (t->n == t->cap) {
-		t->cap *= 2;
-		t->nodes = tr_xrealloc(t->nodes, t->cap * sizeof *t->nodes);
+	if ((id = tree_new(t, parent, depth, name, len)) != NONE) {
+		t->slots[i].id = id;
+		t->slots[i].hash = h;
 	}
-	id = (uint32_t)t->n++;
-	t->slots[i].id = id;
-	t->slots[i].hash = h;
-	c = &t->nodes[id];
-	p = &t->nodes[parent];
-	c->name = name;
-	c->len = (uint32_t)len;
-	c->value = 0;
-	c->parent = parent;
-	c->first = NONE;
-	c->next = p->first;
-	p->first = id;
-	if (depth > t->maxdepth)
-		t->maxdepth = depth;
 	return (id);
 }
 
@@ -287,15 +330,27 @@ tree_build(struct ftree *t, const struct tr_folded *f, int reverse,
 	struct span	*fr = NULL, *prev = NULL;
 	uint32_t	*prevnode = NULL, node, id;
 	size_t		 frcap = 0, prevcap = 0, nprev = 0, nf, i, d;
-	int64_t		 c;
+	int64_t		 c, delta = 0;
 	int		 same, rc = -1;
 
 	for (i = 0; i < f->n; i++) {
 		c = f->counts[i];
-		if (c < 0) {
+		if (c < 0 || (f->base != NULL && f->base[i] < 0)) {
 			tr_error_set(err, TR_EDATA, "stack %zu has a negative "
-			    "count (%lld)", i + 1, (long long)c);
+			    "count (%lld)", i + 1, (long long)(c < 0 ? c :
+			    f->base[i]));
 			goto out;
+		}
+		/*
+		 * As flamegraph.pl draws difffolded.pl's output: the widths
+		 * are the second count, a stack's delta is charged to its
+		 * leaf, and the colours scale by the largest delta of a
+		 * stack, also of one that is gone (width 0, not drawn).
+		 */
+		if (f->base != NULL) {
+			delta = c - f->base[i];
+			if (delta > t->maxdelta || -delta > t->maxdelta)
+				t->maxdelta = delta < 0 ? -delta : delta;
 		}
 		if (c == 0)
 			continue;
@@ -320,19 +375,26 @@ tree_build(struct ftree *t, const struct tr_folded *f, int reverse,
 				id = prevnode[d];
 			else {
 				same = 0;
-				id = tree_child(t, node, (uint32_t)d + 1,
+				id = t->chart ? tree_new(t, node,
+				    (uint32_t)d + 1, fr[d].p, fr[d].len) :
+				    tree_child(t, node, (uint32_t)d + 1,
 				    fr[d].p, fr[d].len);
 				if (id == NONE) {
 					tr_error_set(err, TR_EDATA, "too many "
 					    "distinct frames to draw");
 					goto out;
 				}
+				if (t->chart && f->ts != NULL)
+					t->nodes[id].delta = f->ts[i];
 			}
 			prev[d] = fr[d];
 			prevnode[d] = id;
 			t->nodes[id].value += c;
 			node = id;
 		}
+		if (nf > 0 && !t->chart)
+			t->nodes[node].delta += delta;
+		t->now += c;
 		nprev = nf;
 	}
 	rc = 0;
@@ -383,8 +445,10 @@ tree_sort(struct ftree *t)
 
 	for (i = 0; i < t->n; i++) {
 		p = &t->nodes[i];
+		/* A flame chart keeps the input's order. */
 		desc = 1;
-		for (c = p->first; c != NONE && desc; c = a->next) {
+		for (c = p->first; c != NONE && desc && !t->chart;
+		    c = a->next) {
 			a = &t->nodes[c];
 			if (a->next == NONE)
 				break;
@@ -457,7 +521,9 @@ tree_layout(const struct ftree *t, double minvalue, struct frame_out **out,
 			continue;
 		}
 		it[top - 1] = t->nodes[c].next;
-		s = st[top - 1];
+		/* In a flame chart a frame may start after its parent's own
+		 * samples: where it started is kept. */
+		s = t->chart ? t->cstart[c] : st[top - 1];
 		st[top - 1] += t->nodes[c].value;
 		if ((double)t->nodes[c].value < minvalue)
 			continue;
@@ -807,26 +873,81 @@ go_palette(const char *s, size_t n)
 }
 
 /*
- * The fill of a frame: the palette gives the hue, three 16-bit slices of
- * the name's hash the variation (integer arithmetic: exact everywhere).
+ * flamegraph.pl's namehash() (its --hash): a value in [0, 1] from the
+ * first characters of the name, the early ones weighing most, so that
+ * similar names get similar colours; a "module`" prefix is skipped.  Its
+ * characters are code points (it reads UTF-8), 'rev': of the name
+ * reversed.
+ */
+static double
+fg_namehash(const char *s, size_t n, int rev)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	uint32_t		 cp[16], c;
+	size_t			 i, k, m = 0, len, first = 1;
+	double			 vector = 0, weight = 1, max = 1;
+	int			 mod = 10, skip = 0;
+
+	/* The code points, in the order read, up to 13 after the module. */
+	for (i = 0; i < n; i += len) {
+		if (rev) {
+			/* Back to the start of the last character. */
+			for (k = n - i - 1; k > 0 && (u[k] & 0xc0) == 0x80 &&
+			    n - i - k < 4; k--)
+				;
+			len = utf8_char(u + k, n - i - k, &c);
+			if (k + len != n - i) {
+				c = 0xfffd;
+				len = 1;
+			}
+		} else
+			len = utf8_char(u + i, n - i, &c);
+		/* s/.(.*?)`//: the first backquote after the first char. */
+		if (!skip && !first && c == '`') {
+			skip = 1;
+			m = 0;
+			continue;
+		}
+		first = 0;
+		if (m < sizeof cp / sizeof cp[0])
+			cp[m++] = c;
+		else if (skip)
+			break;
+	}
+	for (i = 0; i < m; i++) {
+		vector += ((double)(cp[i] % (uint32_t)mod) / (mod - 1)) *
+		    weight;
+		mod++;
+		max += 1 * weight;
+		weight *= 0.70;
+		if (mod > 12)
+			break;
+	}
+	return (1 - vector / max);
+}
+
+/*
+ * The fill of a frame: the palette gives the hue, v1..v3 in [0, 1) the
+ * variation.  By default they are three 16-bit slices of the name's hash
+ * (exact arithmetic: the same everywhere); with --hash flamegraph.pl's
+ * namehash() of the name and of it reversed.
  */
 static void
-put_color(struct tr_buf *b, enum tr_flame_colors scheme, const char *s,
-    size_t n)
+put_color(struct tr_buf *b, enum tr_flame_colors scheme, int fghash,
+    const char *s, size_t n)
 {
 	uint64_t	h = mix64(name_hash(s, n));
-	unsigned	v1 = h & 0xffff, v2 = (h >> 16) & 0xffff;
-	unsigned	v3 = (h >> 32) & 0xffff;
+	double		v1, v2, v3;
 	unsigned	r, g, bl;
 	enum palette	p;
 
-	if (n == 2 && memcmp(s, "--", 2) == 0) {
-		tr_buf_adds(b, "rgb(160,160,160)");
-		return;
-	}
-	if (n == 1 && s[0] == '-') {
-		tr_buf_adds(b, "rgb(200,200,200)");
-		return;
+	if (fghash) {
+		v1 = fg_namehash(s, n, 0);
+		v2 = v3 = fg_namehash(s, n, 1);
+	} else {
+		v1 = (double)(h & 0xffff) / 65536;
+		v2 = (double)((h >> 16) & 0xffff) / 65536;
+		v3 = (double)((h >> 32) & 0xffff) / 65536;
 	}
 	switch (scheme) {
 	case TR_COLORS_MEM:
@@ -846,7 +967,7 @@ put_color(struct tr_buf *b, enum tr_flame_colors scheme, const char *s,
 		p = PAL_HOT;
 		break;
 	}
-#define V(k, x)	((k) * (x) / 65536)
+#define V(k, x)	((unsigned)((k) * (x)))
 	switch (p) {
 	case PAL_HOT:
 		r = 205 + V(50, v3);
@@ -891,6 +1012,230 @@ put_color(struct tr_buf *b, enum tr_flame_colors scheme, const char *s,
 	}
 #undef V
 	tr_buf_printf(b, "rgb(%u,%u,%u)", r, g, bl);
+}
+
+static void
+palette_add(struct palette_map *pm, const char *name, size_t len,
+    const char *color, size_t clen)
+{
+	if (pm->n == pm->cap) {
+		pm->cap = pm->cap ? pm->cap * 2 : 256;
+		pm->names = tr_xrealloc(pm->names, pm->cap * sizeof *pm->names);
+		pm->lens = tr_xrealloc(pm->lens, pm->cap * sizeof *pm->lens);
+		pm->colors = tr_xrealloc(pm->colors,
+		    pm->cap * sizeof *pm->colors);
+	}
+	pm->names[pm->n] = tr_xstrndup(name, len);
+	pm->lens[pm->n] = len;
+	pm->colors[pm->n] = tr_xstrndup(color, clen);
+	tr_map_put(pm->map, pm->names[pm->n], len, (int64_t)pm->n);
+	pm->n++;
+}
+
+static void
+palette_free(struct palette_map *pm)
+{
+	size_t	i;
+
+	if (pm == NULL)
+		return;
+	for (i = 0; i < pm->n; i++) {
+		free(pm->names[i]);
+		free(pm->colors[i]);
+	}
+	free(pm->names);
+	free(pm->lens);
+	free(pm->colors);
+	tr_map_free(pm->map);
+	free(pm);
+}
+
+/* "rgb(R,G,B)" with each part 0-255, as flamegraph.pl writes colours. */
+static int
+is_rgb(const char *s)
+{
+	int	i, k;
+	long	v;
+
+	if (strncmp(s, "rgb(", 4) != 0)
+		return (0);
+	s += 4;
+	for (i = 0; i < 3; i++) {
+		for (k = 0, v = 0; k < 3 && s[k] >= '0' && s[k] <= '9'; k++)
+			v = v * 10 + (s[k] - '0');
+		if (k == 0 || v > 255 || s[k] != (i < 2 ? ',' : ')'))
+			return (0);
+		s += k + 1;
+	}
+	return (*s == '\0');
+}
+
+/*
+ * Read a palette file of "NAME->rgb(R,G,B)" lines (flamegraph.pl's
+ * palette.map; a name may itself hold "->": the colour is after the last
+ * one).  A missing file is an empty palette.  Returns the palette, or
+ * NULL with 'err' set.
+ */
+static struct palette_map *
+palette_read(const char *path, struct tr_error *err)
+{
+	struct palette_map	*pm = tr_xcalloc(1, sizeof *pm);
+	FILE			*fp;
+	char			*line = NULL, *arrow, *p;
+	size_t			 cap = 0, lineno = 0;
+	ssize_t			 len;
+	int64_t			 idx;
+
+	pm->map = tr_map_new();
+	if ((fp = fopen(path, "r")) == NULL) {
+		if (errno == ENOENT)
+			return (pm);
+		tr_error_set(err, TR_EIO, "%s: %s", path, strerror(errno));
+		palette_free(pm);
+		return (NULL);
+	}
+	while ((len = getline(&line, &cap, fp)) != -1) {
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		arrow = NULL;
+		for (p = line; (p = strstr(p, "->")) != NULL; p++)
+			arrow = p;
+		if (arrow == NULL || !is_rgb(arrow + 2)) {
+			tr_error_set_line(err, TR_EDATA, path, (long)lineno,
+			    arrow == NULL ? 1L : (long)(arrow - line) + 3,
+			    "expected NAME->rgb(R,G,B) (a palette file)");
+			goto fail;
+		}
+		/* A later line wins, as in flamegraph.pl's hash. */
+		if (tr_map_get(pm->map, line, (size_t)(arrow - line), &idx)) {
+			free(pm->colors[idx]);
+			pm->colors[idx] = tr_xstrdup(arrow + 2);
+		} else
+			palette_add(pm, line, (size_t)(arrow - line),
+			    arrow + 2, strlen(arrow + 2));
+	}
+	if (ferror(fp)) {
+		tr_error_set(err, TR_EIO, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	free(line);
+	fclose(fp);
+	return (pm);
+fail:
+	free(line);
+	fclose(fp);
+	palette_free(pm);
+	return (NULL);
+}
+
+static const struct palette_map *sort_pm;
+
+static int
+palette_cmp(const void *va, const void *vb)
+{
+	size_t	a = *(const size_t *)va, b = *(const size_t *)vb;
+
+	return (name_cmp(sort_pm->names[a], sort_pm->lens[a],
+	    sort_pm->names[b], sort_pm->lens[b]));
+}
+
+/*
+ * Write the palette back, sorted by name as flamegraph.pl writes it,
+ * through a temporary file renamed into place.  Returns 0 or -1.
+ */
+static int
+palette_write(const struct palette_map *pm, const char *path,
+    struct tr_error *err)
+{
+	char	*tmp = tr_xasprintf("%s.tmpXXXXXX", path);
+	size_t	*order, i;
+	FILE	*fp = NULL;
+	int	 fd, rc = -1;
+
+	order = tr_xcalloc(pm->n + 1, sizeof *order);
+	for (i = 0; i < pm->n; i++)
+		order[i] = i;
+	sort_pm = pm;
+	if (pm->n > 0)
+		qsort(order, pm->n, sizeof *order, palette_cmp);
+	if ((fd = mkstemp(tmp)) == -1 || (fp = fdopen(fd, "w")) == NULL) {
+		tr_error_set(err, TR_EIO, "%s: %s", tmp, strerror(errno));
+		if (fd != -1) {
+			close(fd);
+			unlink(tmp);
+		}
+		goto out;
+	}
+	for (i = 0; i < pm->n; i++) {
+		fwrite(pm->names[order[i]], 1, pm->lens[order[i]], fp);
+		fprintf(fp, "->%s\n", pm->colors[order[i]]);
+	}
+	if (ferror(fp) | (fclose(fp) != 0)) {
+		tr_error_set(err, TR_EIO, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path) != 0) {
+		tr_error_set(err, TR_EIO, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(order);
+	free(tmp);
+	return (rc);
+}
+
+/*
+ * flamegraph.pl's color_scale(): more in the graph than in the base red,
+ * less blue, as deep as the delta is against the largest; equal white.
+ */
+static void
+put_diff_color(struct tr_buf *b, int64_t delta, int64_t max, int negate)
+{
+	unsigned	r = 255, g = 255, bl = 255;
+	double		v = (double)(negate ? -delta : delta), m = (double)max;
+
+	if (v > 0)
+		g = bl = (unsigned)(210 * (m - v) / m);
+	else if (v < 0)
+		r = g = (unsigned)(210 * (m + v) / m);
+	tr_buf_printf(b, "rgb(%u,%u,%u)", r, g, bl);
+}
+
+/* The colour of frame 'nd', as flamegraph.pl chooses it. */
+static void
+put_fill(struct svg *w, const struct ftree *t, const struct fnode *nd)
+{
+	struct palette_map	*pm = w->pal;
+	const char		*name = nd->name;
+	size_t			 start, len = nd->len;
+	int64_t			 idx;
+
+	/* flamegraph.pl's root is the frame named "" (its colour, its key). */
+	if (nd == &t->nodes[0] && (w->o->hash || pm != NULL))
+		len = 0;
+	if (nd->len == 2 && memcmp(nd->name, "--", 2) == 0)
+		tr_buf_adds(&w->b, "rgb(160,160,160)");
+	else if (nd->len == 1 && nd->name[0] == '-')
+		tr_buf_adds(&w->b, "rgb(200,200,200)");
+	else if (w->diff)
+		put_diff_color(&w->b, nd->delta, t->maxdelta, w->o->negate);
+	else if (pm != NULL) {
+		if (tr_map_get(pm->map, name, len, &idx)) {
+			tr_buf_adds(&w->b, pm->colors[idx]);
+			return;
+		}
+		start = w->b.len;
+		put_color(&w->b, w->o->colors, w->o->hash, name, len);
+		palette_add(pm, name, len, w->b.data + start,
+		    w->b.len - start);
+	} else
+		put_color(&w->b, w->o->colors, w->o->hash, name, len);
 }
 
 /*
@@ -1204,6 +1549,9 @@ put_text(struct svg *w, const char *id, const char *cls, int x, int y,
 static const char *
 title_of(const struct tr_svg_opts *o)
 {
+	if (o->chart && (o->title == NULL ||
+	    strcmp(o->title, "Flame Graph") == 0))
+		return ("Flame Chart");
 	if (o->title == NULL ||
 	    (o->inverted && strcmp(o->title, "Flame Graph") == 0))
 		return (o->inverted ? "Icicle Graph" : "Flame Graph");
@@ -1237,6 +1585,7 @@ put_frame(struct svg *w, const struct ftree *t, const struct frame_out *f,
 	double			 x = XPAD + (double)f->start * wpt;
 	double			 wd = (double)nd->value * wpt;
 	size_t			 dlen, chars, nch;
+	int64_t			 d;
 	int			 y, ty2;
 
 	if (o->inverted)
@@ -1255,16 +1604,27 @@ put_frame(struct svg *w, const struct ftree *t, const struct frame_out *f,
 	put_xml(&w->b, o->countname, strlen(o->countname), SIZE_MAX);
 	if (f->id == 0)
 		tr_buf_adds(&w->b, ", 100%)");
-	else
+	else if (o->chart && f->id != 0)
+		tr_buf_printf(&w->b, ", %.2f%%, from %.6fs)",
+		    100.0 * (double)nd->value / (double)total,
+		    (double)(nd->delta - o->chart_t0) / 1e9);
+	else if (!w->diff)
 		tr_buf_printf(&w->b, ", %.2f%%)",
 		    100.0 * (double)nd->value / (double)total);
+	else {
+		/* flamegraph.pl's "; +1.25%": the delta of the total. */
+		d = o->negate ? -nd->delta : nd->delta;
+		tr_buf_printf(&w->b, ", %.2f%%; %s%.2f%%)",
+		    100.0 * (double)nd->value / (double)total,
+		    d > 0 ? "+" : "", 100.0 * (double)d / (double)total);
+	}
 	tr_buf_adds(&w->b, "</title><rect x=\"");
 	put_fix2(&w->b, x);
 	tr_buf_printf(&w->b, "\" y=\"%d\" width=\"", y);
 	put_fix2(&w->b, wd);
 	tr_buf_printf(&w->b, "\" height=\"%d\" fill=\"",
 	    o->frameheight - FRAMEPAD);
-	put_color(&w->b, o->colors, nd->name, nd->len);
+	put_fill(w, t, nd);
 	tr_buf_adds(&w->b, "\" rx=\"2\" ry=\"2\"/><text x=\"");
 	put_fix2(&w->b, x + 3);
 	tr_buf_printf(&w->b, "\" y=\"%d%s\">", ty2 / 2, ty2 % 2 ? ".5" : "");
@@ -1294,7 +1654,9 @@ put_graph(struct svg *w, const struct ftree *t)
 	uint32_t		 maxdepth;
 	size_t			 n, i;
 
-	n = tree_layout(t, o->minwidth / wpt, &fo, &maxdepth);
+	/* flamegraph.pl's --minwidth: pixels, or with '%' of the total. */
+	n = tree_layout(t, o->minwidth_pct ? (double)total * o->minwidth /
+	    100 : o->minwidth / wpt, &fo, &maxdepth);
 	height = top + ((int)maxdepth + 1) * o->frameheight + YPAD2;
 	put_header(w, o->width, height);
 	put_text(w, "title", NULL, o->width / 2, FONTSIZE * 2, title_of(o));
@@ -1346,10 +1708,18 @@ tr_flame_write_svg(const struct tr_folded *f, const struct tr_svg_opts *o,
 	if (opts.subtitle != NULL && opts.subtitle[0] == '\0')
 		opts.subtitle = NULL;
 	tree_init(&t, f->n);
+	if (opts.chart) {
+		t.chart = 1;
+		t.cstart = tr_xcalloc(t.cap, sizeof *t.cstart);
+	}
 	memset(&w, 0, sizeof w);
 	w.o = &opts;
 	w.fp = fp;
+	w.diff = f->base != NULL;
 	tr_buf_init(&w.b);
+	if (opts.palette != NULL && !w.diff &&
+	    (w.pal = palette_read(opts.palette, err)) == NULL)
+		goto out;
 	if (tree_build(&t, f, opts.reverse, err) != 0)
 		goto out;
 	if (t.nodes[0].value == 0)
@@ -1368,8 +1738,11 @@ tr_flame_write_svg(const struct tr_folded *f, const struct tr_svg_opts *o,
 		    strerror(w.errnum));
 		goto out;
 	}
+	if (w.pal != NULL && palette_write(w.pal, opts.palette, err) != 0)
+		goto out;
 	rc = 0;
 out:
+	palette_free(w.pal);
 	tr_buf_release(&w.b);
 	tree_release(&t);
 	return (rc);

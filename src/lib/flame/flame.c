@@ -904,9 +904,9 @@ merge_stacks(struct fold *f, struct tr_folded *out)
 	return (0);
 }
 
-/* Name the stacks of f->ag into 'out'. */
+/* Load what naming the stacks of f->ag takes. */
 static int
-name_stacks(struct fold *f, struct tr_folded *out)
+name_prepare(struct fold *f)
 {
 	int64_t	v;
 
@@ -918,9 +918,14 @@ name_stacks(struct fold *f, struct tr_folded *out)
 	f->fname[1] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fname[1]);
 	f->need = tr_xcalloc((size_t)f->nframes + 1, 1);
 	f->walked = tr_xcalloc((size_t)f->ncs + 1, 1);
-	if (name_threads(f) != 0 || name_frames(f) != 0)
-		return (-1);
-	return (merge_stacks(f, out));
+	return (name_threads(f) != 0 || name_frames(f) != 0 ? -1 : 0);
+}
+
+/* Name the stacks of f->ag into 'out'. */
+static int
+name_stacks(struct fold *f, struct tr_folded *out)
+{
+	return (name_prepare(f) != 0 ? -1 : merge_stacks(f, out));
 }
 
 /*
@@ -941,13 +946,22 @@ fold_begin(struct fold *f, struct tr_db *db,
 	return (tr_db_read_begin(db, began, err));
 }
 
-int
-tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
-    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+static int	chart_samples(struct fold *, const struct tr_sel *,
+		    const struct tr_flame_pick *, int64_t **ts,
+		    int64_t *untimed);
+static int	chart_lines(struct fold *, const int64_t *,
+		    struct tr_folded *);
+
+/* Fold the pick of 'sel': summed by stack, or as a flame chart. */
+static int
+fold_picked(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *opts, int chart, struct tr_folded *out,
     struct tr_error *err)
 {
 	struct tr_flame_pick	 pick;
 	struct fold		 f;
+	int64_t			*ts = NULL, untimed = 0;
+	char			*note;
 	int			 ret = -1, began = 0;
 
 	memset(&pick, 0, sizeof pick);
@@ -956,10 +970,21 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 	if (tr_flame_pick(db, sel, &pick, err) != 0)
 		goto out;
 	if (pick.event != NULL) {
-		if (sum_samples(&f, sel, &pick) != 0 ||
-		    (f.nag > 0 && name_stacks(&f, out) != 0))
+		if (chart ? (chart_samples(&f, sel, &pick, &ts,
+		    &untimed) != 0 || (f.nag > 0 && (name_prepare(&f) != 0 ||
+		    chart_lines(&f, ts, out) != 0))) :
+		    (sum_samples(&f, sel, &pick) != 0 ||
+		    (f.nag > 0 && name_stacks(&f, out) != 0)))
 			goto out;
 		out->note = tr_flame_pick_notes(sel, &pick);
+		if (untimed > 0) {
+			note = tr_xasprintf("%s%s--flamechart: %lld samples "
+			    "without a time stamp (pprof profiles) cannot be "
+			    "placed in time: left out", out->note ? out->note :
+			    "", out->note ? "\n" : "", (long long)untimed);
+			free(out->note);
+			out->note = note;
+		}
 		out->event = pick.event;
 		out->unit = pick.unit;
 		out->countname = pick.countname;
@@ -967,12 +992,21 @@ tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
 	}
 	ret = 0;
 out:
+	free(ts);
 	tr_flame_pick_release(&pick);
 	fold_release(&f);
 	tr_db_read_end(db, began);
 	if (ret != 0)
 		tr_folded_release(out);
 	return (ret);
+}
+
+int
+tr_flame_fold(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+    struct tr_error *err)
+{
+	return (fold_picked(db, sel, opts, 0, out, err));
 }
 
 int
@@ -1031,6 +1065,8 @@ tr_folded_release(struct tr_folded *f)
 		free(f->stacks[i]);
 	free(f->stacks);
 	free(f->counts);
+	free(f->base);
+	free(f->ts);
 	free(f->event);
 	free(f->unit);
 	free(f->countname);
@@ -1044,6 +1080,234 @@ tr_folded_write(const struct tr_folded *f, FILE *fp)
 	size_t	i;
 
 	for (i = 0; i < f->n; i++)
-		fprintf(fp, "%s %lld\n", f->stacks[i], (long long)f->counts[i]);
+		if (f->base != NULL)
+			fprintf(fp, "%s %lld %lld\n", f->stacks[i],
+			    (long long)f->base[i], (long long)f->counts[i]);
+		else
+			fprintf(fp, "%s %lld\n", f->stacks[i],
+			    (long long)f->counts[i]);
 	return (ferror(fp) ? -1 : 0);
+}
+
+/* --- differential graphs ---------------------------------------------- */
+
+static int64_t
+folded_total(const struct tr_folded *f)
+{
+	int64_t	t = 0;
+	size_t	i;
+
+	for (i = 0; i < f->n; i++)
+		t += f->counts[i];
+	return (t);
+}
+
+int
+tr_folded_diff(const struct tr_folded *base, const struct tr_folded *cur,
+    int normalize, struct tr_folded *out, struct tr_error *err)
+{
+	int64_t		 t1 = folded_total(base), t2 = folded_total(cur), c1;
+	size_t		 i = 0, j = 0, n = 0, cap = base->n + cur->n + 1;
+	int		 r;
+
+	memset(out, 0, sizeof *out);
+	if (t1 == 0)
+		return (tr_error_set(err, TR_EDATA, "--diff-base: no samples "
+		    "match the base selection"));
+	if (base->unit != NULL && cur->unit != NULL &&
+	    strcmp(base->unit, cur->unit) != 0)
+		return (tr_error_set(err, TR_EDATA, "--diff-base: the base "
+		    "counts %s (%s), the graph %s (%s): they do not compare",
+		    base->unit, base->event ? base->event : "?", cur->unit,
+		    cur->event ? cur->event : "?"));
+	out->stacks = tr_xcalloc(cap, sizeof *out->stacks);
+	out->counts = tr_xcalloc(cap, sizeof *out->counts);
+	out->base = tr_xcalloc(cap, sizeof *out->base);
+	while (i < base->n || j < cur->n) {
+		if (i == base->n)
+			r = 1;
+		else if (j == cur->n)
+			r = -1;
+		else
+			r = strcmp(base->stacks[i], cur->stacks[j]);
+		c1 = 0;
+		if (r <= 0) {
+			c1 = base->counts[i];
+			out->stacks[n] = tr_xstrdup(base->stacks[i++]);
+		}
+		if (r >= 0) {
+			out->counts[n] = cur->counts[j];
+			if (r > 0)
+				out->stacks[n] = tr_xstrdup(cur->stacks[j]);
+			j++;
+		}
+		/* difffolded.pl -n: int(c1 * total2 / total1). */
+		if (normalize && t1 != t2)
+			c1 = (int64_t)((long double)c1 * (long double)t2 /
+			    (long double)t1);
+		out->base[n++] = c1;
+	}
+	out->n = n;
+	if (cur->event != NULL)
+		out->event = tr_xstrdup(cur->event);
+	if (cur->unit != NULL)
+		out->unit = tr_xstrdup(cur->unit);
+	if (cur->countname != NULL)
+		out->countname = tr_xstrdup(cur->countname);
+	return (0);
+}
+
+/* --- flame charts ----------------------------------------------------- */
+
+/*
+ * The samples' threads (the Go trace's: goroutines), when there are more
+ * than one: an error naming the busiest.  Returns 0 or -1.
+ */
+#define CHART_WHO	"coalesce(s.thread_id, 0) || ':' || " \
+	"coalesce(json_extract(s.labels, '$.goid'), '')"
+static int
+chart_one_thread(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	struct tr_buf	 b;
+	int64_t		 n = 0;
+	int		 rc, k = 0;
+
+	/* One goroutine's samples may run on several threads. */
+	if (sel->goid >= 0)
+		return (0);
+	if ((st = tr_flame_sel_prepare(db, sel, pick, "count(DISTINCT "
+	    CHART_WHO ")", " AND s.ts IS NOT NULL", err)) == NULL)
+		return (-1);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (n <= 1)
+		return (0);
+	if ((st = tr_flame_sel_prepare(db, sel, pick, "(SELECT t.tid FROM "
+	    "thread t WHERE t.id = s.thread_id), (SELECT t.name FROM thread t "
+	    "WHERE t.id = s.thread_id), json_extract(s.labels, '$.goid'), "
+	    "count(*)", " AND s.ts IS NOT NULL GROUP BY " CHART_WHO
+	    " ORDER BY 4 DESC, 1, 3 LIMIT 5", err)) == NULL)
+		return (-1);
+	tr_buf_init(&b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		tr_buf_adds(&b, k++ ? ", " : "");
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			tr_buf_printf(&b, "goroutine %lld",
+			    (long long)sqlite3_column_int64(st, 2));
+		else if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			tr_buf_printf(&b, "tid %lld %s",
+			    (long long)sqlite3_column_int64(st, 0),
+			    sqlite3_column_text(st, 1) ?
+			    (const char *)sqlite3_column_text(st, 1) : "?");
+		else
+			tr_buf_adds(&b, "no thread");
+		tr_buf_printf(&b, " (%lld)",
+		    (long long)sqlite3_column_int64(st, 3));
+	}
+	sqlite3_finalize(st);
+	tr_error_set(err, TR_EDATA, "--flamechart: the selection has samples "
+	    "of %lld threads or goroutines; choose one with --tid or "
+	    "--goroutine (samples: %s%s)", (long long)n,
+	    b.data ? b.data : "", n > k ? ", ..." : "");
+	tr_buf_release(&b);
+	return (-1);
+}
+
+/* Runs of the same stack, in time order, into 'out'. */
+static int
+chart_lines(struct fold *f, const int64_t *ts, struct tr_folded *out)
+{
+	const struct thread_name *tn;
+	const char		*stack;
+	size_t			 i, n = 0;
+
+	out->stacks = tr_xcalloc(f->nag + 1, sizeof *out->stacks);
+	out->counts = tr_xcalloc(f->nag + 1, sizeof *out->counts);
+	out->ts = tr_xcalloc(f->nag + 1, sizeof *out->ts);
+	for (i = 0; i < f->nag; i++) {
+		tn = &f->tn[f->ag[i].thread];
+		if ((stack = stack_name(f, f->ag[i].cs, tn->java,
+		    tn->pname)) == NULL) {
+			out->n = n;
+			return (-1);
+		}
+		if (*stack == '\0' && tn->pname == NULL)
+			continue;
+		if (n > 0 && strlen(out->stacks[n - 1]) == f->buf.len &&
+		    memcmp(out->stacks[n - 1], stack, f->buf.len) == 0) {
+			out->counts[n - 1] += f->ag[i].value;
+			continue;
+		}
+		out->stacks[n] = tr_xstrndup(stack, f->buf.len);
+		out->counts[n] = f->ag[i].value;
+		out->ts[n] = ts[i];
+		n++;
+	}
+	out->n = n;
+	return (0);
+}
+
+/*
+ * Read the picked samples with a time stamp in time order into f->ag, a
+ * run of consecutive samples of one call site and thread in one, and
+ * the time stamp of each run's first into '*ts'; count those without in
+ * '*untimed'.  Returns 0 or -1.
+ */
+static int
+chart_samples(struct fold *f, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, int64_t **ts, int64_t *untimed)
+{
+	sqlite3_stmt	*st;
+	int64_t		 cs, th;
+	size_t		 cap = 0;
+	int		 rc;
+
+	if (chart_one_thread(f->db, sel, pick, f->err) != 0)
+		return (-1);
+	if ((st = tr_flame_sel_prepare(f->db, sel, pick, "count(*)",
+	    " AND s.ts IS NULL", f->err)) == NULL)
+		return (-1);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*untimed = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if ((st = tr_flame_sel_prepare(f->db, sel, pick, "s.callsite_id, "
+	    "s.thread_id, s.value, s.ts", " AND s.ts IS NOT NULL ORDER BY "
+	    "s.ts, s.id", f->err)) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cs = sqlite3_column_int64(st, 0);
+		th = sqlite3_column_int64(st, 1);
+		if (f->nag > 0 && f->ag[f->nag - 1].cs == cs &&
+		    f->ag[f->nag - 1].thread == th) {
+			f->ag[f->nag - 1].value += sqlite3_column_int64(st, 2);
+			continue;
+		}
+		if (f->nag == cap) {
+			cap = cap ? cap * 2 : 1024;
+			f->ag = tr_xrealloc(f->ag, cap * sizeof *f->ag);
+			*ts = tr_xrealloc(*ts, cap * sizeof **ts);
+		}
+		f->ag[f->nag].cs = cs;
+		f->ag[f->nag].thread = th;
+		f->ag[f->nag].value = sqlite3_column_int64(st, 2);
+		(*ts)[f->nag] = sqlite3_column_int64(st, 3);
+		if (cs > f->maxcs)
+			f->maxcs = cs;
+		f->nag++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(f->db, f->err, "cannot read samples"));
+	return (0);
+}
+
+int
+tr_flame_fold_chart(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *opts, struct tr_folded *out,
+    struct tr_error *err)
+{
+	return (fold_picked(db, sel, opts, 1, out, err));
 }

@@ -36,6 +36,10 @@ struct tr_folded {
 	char		 *unit;		/* what its values count */
 	char		 *countname;	/* for the SVG: samples, bytes... */
 	char		 *note;		/* lines for stderr, or NULL */
+	int64_t		 *base;		/* a differential graph: the base's
+					   counts (normalised), else NULL */
+	int64_t		 *ts;		/* a flame chart: each line's first
+					   time stamp (store ns), else NULL */
 };
 
 /*
@@ -104,8 +108,33 @@ int	tr_flame_fold_blocked(struct tr_db *, const struct tr_sel *,
 	    enum tr_blocked_kind, const struct tr_flame_fold_opts *,
 	    struct tr_folded *out, struct tr_error *);
 void	tr_folded_release(struct tr_folded *);
-/* Print "stack count" lines.  Returns 0 or -1 on a write error. */
+/*
+ * Print "stack count" lines ("stack base count" for a differential graph,
+ * as FlameGraph's difffolded.pl writes them).  Returns 0 or -1 on a write
+ * error.
+ */
 int	tr_folded_write(const struct tr_folded *, FILE *);
+/*
+ * The differential of 'base' and 'cur' (both sorted, each stack once) into
+ * 'out': every stack of either, with cur's count and in out->base the
+ * base's, scaled to cur's total when 'normalize' (truncated, as
+ * difffolded.pl -n does).  'out' takes cur's event and unit.  Returns 0,
+ * or -1 with 'err' set (TR_EDATA: the base is empty or its unit is not
+ * cur's).
+ */
+int	tr_folded_diff(const struct tr_folded *base,
+	    const struct tr_folded *cur, int normalize, struct tr_folded *out,
+	    struct tr_error *);
+/*
+ * The samples of the pick of 'sel' (resolved) in time order, for a flame
+ * chart: a line per run of consecutive samples with the same stack, out->ts
+ * the time stamp of its first sample.  The samples must be of one thread
+ * (TR_EDATA otherwise, naming them) and have time stamps (those without
+ * are left out, and a note says so).  Returns 0 or -1 with 'err' set.
+ */
+int	tr_flame_fold_chart(struct tr_db *, const struct tr_sel *,
+	    const struct tr_flame_fold_opts *, struct tr_folded *out,
+	    struct tr_error *);
 
 enum tr_flame_colors {
 	TR_COLORS_HOT, TR_COLORS_MEM, TR_COLORS_IO, TR_COLORS_JAVA,
@@ -122,6 +151,12 @@ struct tr_svg_opts {
 	int		 inverted;	/* icicle: roots at the top */
 	int		 reverse;	/* stacks reversed before merging */
 	const char	*countname;	/* default "samples" */
+	int		 negate;	/* differential: switch the hues */
+	int		 hash;		/* colours by flamegraph.pl's name hash */
+	const char	*palette;	/* colours kept in this file (--cp) */
+	int		 chart;		/* a flame chart: input order kept */
+	int64_t		 chart_t0;	/* the chart's store time origin */
+	int		 minwidth_pct;	/* minwidth is a % of the total */
 };
 
 void	tr_svg_opts_init(struct tr_svg_opts *);

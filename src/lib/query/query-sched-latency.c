@@ -43,7 +43,8 @@ static const char lat_sql[] =
     "  FROM go_sched_lat WHERE source_id = ?1 AND ts >= ?2 AND ts < ?3";
 static const char long_sql[] =
     "SELECT ts, dur, track_id, reason FROM go_sched_long\n"
-    " WHERE source_id = ?1 AND ts >= ?2 AND ts < ?3";
+    " WHERE source_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY dur, ts,\n"
+    "       track_id";
 static const char str_sql[] = "SELECT s FROM str WHERE id = ?1";
 /* Ps: their running slices (few runs: one track per P). */
 static const char procs_sql[] =
@@ -108,6 +109,7 @@ static const struct tr_out_col ev_cols[] = {
 struct reasons {
 	char	**s;
 	size_t	  n;
+	size_t	  last;			/* the last one found */
 };
 
 static int
@@ -117,9 +119,13 @@ reason_of(struct reasons *r, const char *s)
 
 	if (s == NULL)
 		s = "";
+	if (r->last < r->n && strcmp(r->s[r->last], s) == 0)
+		return ((int)r->last);
 	for (i = 0; i < r->n; i++)
-		if (strcmp(r->s[i], s) == 0)
+		if (strcmp(r->s[i], s) == 0) {
+			r->last = i;
 			return ((int)i);
+		}
 	r->s = tr_xrealloc(r->s, (r->n + 1) * sizeof *r->s);
 	r->s[r->n] = tr_xstrdup(s);
 	return ((int)r->n++);
@@ -512,6 +518,18 @@ read_bins(struct tr_db *db, struct src *s, struct reasons *r,
 }
 
 static int
+cmp_lng_dur(const void *a, const void *b)
+{
+	const struct lng	*x = a, *y = b;
+
+	if (x->dur != y->dur)
+		return (x->dur < y->dur ? -1 : 1);
+	if (x->ts != y->ts)
+		return (x->ts < y->ts ? -1 : 1);
+	return (x->g < y->g ? -1 : x->g > y->g);
+}
+
+static int
 load(struct tr_db *db, struct src *s, const struct tr_sel *sel,
     struct reasons *r, int64_t starve, int64_t step, struct tr_error *err)
 {
@@ -569,6 +587,9 @@ load(struct tr_db *db, struct src *s, const struct tr_sel *sel,
 			a = -1;
 		}
 	}
+	/* By length, for dists(): go_sched_long's order, unless read. */
+	if (s->read_ns > 0 && s->nl > 1)
+		qsort(s->l, s->nl, sizeof *s->l, cmp_lng_dur);
 	return (0);
 }
 
@@ -600,16 +621,6 @@ cmp_ent(const void *a, const void *b)
 	return (x->bucket - y->bucket);
 }
 
-static int
-cmp_lent(const void *a, const void *b)
-{
-	const struct lent	*x = a, *y = b;
-
-	if (x->d != y->d)
-		return (x->d < y->d ? -1 : 1);
-	return (x->dur < y->dur ? -1 : x->dur > y->dur);
-}
-
 /* Nearest rank of p in n (as tr_gort_pct()). */
 static int64_t
 rank(double p, int64_t n)
@@ -638,6 +649,7 @@ dists(const struct src *s, dim_fn *dim, const void *arg, int64_t nd,
 {
 	struct ent	*e = tr_xcalloc(s->nc + 1, sizeof *e);
 	struct lent	*l = tr_xcalloc(s->nl + 1, sizeof *l);
+	size_t		*at = tr_xcalloc((size_t)nd + 1, sizeof *at);
 	size_t		 ne = 0, nl = 0, i, j, li;
 	int64_t		 d;
 	static const double	ps[3] = { 0.5, 0.9, 0.99 };
@@ -656,18 +668,29 @@ dists(const struct src *s, dim_fn *dim, const void *arg, int64_t nd,
 		if (s->c[i].max > res[d].max)
 			res[d].max = s->c[i].max;
 	}
+	/*
+	 * The long states are sorted by length (load()): counted by d,
+	 * then placed in that order, they are sorted by (d, length).
+	 */
 	for (i = 0; i < s->nl; i++) {
 		if ((d = dim(s, &s->l[i], 0, arg)) < 0 || d >= nd)
 			continue;
-		l[nl].d = d;
-		l[nl++].dur = s->l[i].dur;
+		at[d + 1]++;
+		nl++;
 		if (s->l[i].dur > starve)
 			res[d].starved++;
 	}
+	for (d = 0; d < nd; d++)
+		at[d + 1] += at[d];
+	for (i = 0; i < s->nl; i++) {
+		if ((d = dim(s, &s->l[i], 0, arg)) < 0 || d >= nd)
+			continue;
+		l[at[d]].d = d;
+		l[at[d]++].dur = s->l[i].dur;
+	}
+	free(at);
 	if (ne > 1)
 		qsort(e, ne, sizeof *e, cmp_ent);
-	if (nl > 1)
-		qsort(l, nl, sizeof *l, cmp_lent);
 	for (i = 0, li = 0; i < ne; i = j) {
 		int64_t	nlong = 0, k, cum, v[3];
 		size_t	l0, q;
@@ -1239,7 +1262,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_args		 args;
 	struct tr_attr		*a = NULL;
 	struct src		*v = NULL;
-	struct reasons		 rs = { NULL, 0 };
+	struct reasons		 rs = { NULL, 0, 0 };
 	int64_t			*ids = NULL, origin, woff;
 	int			 n = 0, i, haswall, rc = -1;
 

@@ -182,13 +182,8 @@ tr_query_window_names(void)
 	return (b.data);
 }
 
-/*
- * Split 'text' into words as sh(1) does for quotes and backslashes
- * (no expansions).  Returns the words (NULL-terminated, in one block
- * with their text: free() once), or NULL for an unterminated quote.
- */
-static char **
-split_words(const char *text, int *argc)
+char **
+tr_query_split_words(const char *text, int *argc)
 {
 	char		**argv, *p;
 	const char	 *s;
@@ -305,7 +300,7 @@ tr_query_windows(struct tr_db *db, const char *text, struct tr_window **w,
 	*w = NULL;
 	*n = 0;
 	*notes = NULL;
-	if ((argv = split_words(text, &argc)) == NULL)
+	if ((argv = tr_query_split_words(text, &argc)) == NULL)
 		return (tr_error_set(err, TR_EUSAGE, "unterminated quote"));
 	if (argc == 0 || (q = tr_query_find(argv[0])) == NULL ||
 	    q->windows == NULL) {

@@ -70,6 +70,12 @@ int	tr_query_sql(struct tr_db *, const char *sql, struct tr_out *,
  */
 int	tr_query_windows(struct tr_db *, const char *text,
 	    struct tr_window **w, size_t *n, char **notes, struct tr_error *);
+/*
+ * Split 'text' into words as sh(1) does for quotes and backslashes
+ * (no expansions).  Returns the words (NULL-terminated, in one block
+ * with their text: free() once), or NULL for an unterminated quote.
+ */
+char	**tr_query_split_words(const char *text, int *argc);
 /* "a, b, c": the names of the windowed queries; owned by the caller. */
 char	*tr_query_window_names(void);
 

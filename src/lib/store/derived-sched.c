@@ -44,9 +44,9 @@ const char tr_derived_sched_schema[] =
 "  ts INTEGER NOT NULL,\n"
 "  dur INTEGER NOT NULL,\n"
 "  track_id INTEGER NOT NULL REFERENCES track,\n"
-"  reason TEXT\n"
-");\n"
-"CREATE INDEX go_sched_long_source ON go_sched_long (source_id, ts);\n"
+"  reason TEXT,\n"
+"  PRIMARY KEY (source_id, dur, ts, track_id)\n"
+") WITHOUT ROWID;\n"
 "CREATE TABLE go_wait_sec (\n"
 "  source_id INTEGER NOT NULL REFERENCES source,\n"
 "  ts INTEGER NOT NULL,\n"
@@ -682,6 +682,19 @@ bind_reason(sqlite3_stmt *st, int col, const char *r)
 		sqlite3_bind_null(st, col);
 }
 
+/* The key's order of go_sched_long: length, start, track. */
+static int
+cmp_lng(const void *a, const void *b)
+{
+	const struct lng	*x = a, *y = b;
+
+	if (x->dur != y->dur)
+		return (x->dur < y->dur ? -1 : 1);
+	if (x->ts != y->ts)
+		return (x->ts < y->ts ? -1 : 1);
+	return (x->track < y->track ? -1 : x->track > y->track);
+}
+
 static int
 write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 {
@@ -717,6 +730,8 @@ write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot write go_sched_lat"));
+	if (s->nl > 1)
+		qsort(s->l, s->nl, sizeof *s->l, cmp_lng);
 	st = tr_db_prepare(db, "INSERT INTO go_sched_long VALUES (?1, ?2, ?3, "
 	    "?4, ?5)", err);
 	if (st == NULL)
