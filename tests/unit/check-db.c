@@ -1127,6 +1127,12 @@ static const struct tr_importer head = {
 	.name = "head", .summary = "test", .probe = no_probe, .run = head_run,
 };
 
+/* The same, its rows written by the writer's thread. */
+static const struct tr_importer fake_thr = {
+	.name = "fake", .summary = "test", .probe = no_probe, .run = fake_run,
+	.writer_thread = 1,
+};
+
 static size_t	test_cache_cap;	/* opts.cache_cap for import_mem() */
 
 static int
@@ -1233,6 +1239,111 @@ START_TEST(test_import_cache_evict)
 	    "(source_id = 2 AND ts = 1000)"), 1);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sample"), 10);
 	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * Through the writer thread: the same rows and ids as without it, also
+ * when emptied caches make the writer look rows up (it waits for the
+ * thread first).  Many lines, so that blocks are handed over.
+ */
+START_TEST(test_import_thread)
+{
+	static const char	*const stacks[] = { "main;a;b", "main;a;c",
+	    "main;d", "main;a;b;e", "main;f;g;h" };
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db[2];
+	struct tr_buf		 text;
+	int			 i, k;
+	const char		*q = "SELECT group_concat(x, ',') FROM (SELECT "
+	    "s.id || ':' || s.callsite_id || ':' || s.ts || ':' || c.frame_id "
+	    "|| ':' || coalesce(c.parent_id, 0) || ':' || f.name AS x FROM "
+	    "sample s JOIN callsite c ON c.id = s.callsite_id JOIN frame f "
+	    "ON f.id = c.frame_id ORDER BY s.id)";
+	char			*got[2];
+
+	tr_buf_init(&text);
+	for (i = 0; i < 3000; i++)
+		tr_buf_printf(&text, "%s;x%d\n", stacks[i % 5], i % 300);
+	for (k = 0; k < 2; k++) {
+		tr_error_init(&err);
+		db[k] = tr_db_open(":memory:", 0, &err);
+		ck_assert_ptr_nonnull(db[k]);
+		test_cache_cap = 50;
+		ck_assert_msg(import_mem(db[k], k ? &fake_thr : &fake, "one.txt",
+		    text.data, text.len, &res, &err) == 0, "%s", err.msg);
+		ck_assert_int_eq(res.samples, 3000);
+		ck_assert_int_eq(res.frames, 9 + 300);
+		/* Again, over the rows of the first: all found. */
+		ck_assert_msg(import_mem(db[k], k ? &fake_thr : &fake,
+		    "two.txt", text.data, text.len - 1, &res, &err) == 0, "%s",
+		    err.msg);
+		test_cache_cap = 0;
+		ck_assert_int_eq(res.samples, 3000);
+		ck_assert_int_eq(res.frames, 0);
+		ck_assert_int_eq(res.callsites, 0);
+		ck_assert_int_eq(q_int(db[k], "SELECT count(*) FROM sample"),
+		    6000);
+		got[k] = q_text(db[k], q);
+	}
+	ck_assert_str_eq(got[0], got[1]);
+	for (k = 0; k < 2; k++) {
+		free(got[k]);
+		tr_db_free(db[k]);
+	}
+	tr_buf_release(&text);
+}
+END_TEST
+
+/*
+ * A write that fails in the writer thread fails the import, with
+ * SQLite's message, and leaves the store byte-identical; so does an
+ * importer's error while the thread still has rows to write.
+ */
+START_TEST(test_import_thread_fail)
+{
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	struct tr_buf		 text;
+	char			*path = tmp_path("thr.db"), *before, *msg;
+	size_t			 blen;
+	int			 i;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_int_eq(import_mem(db, &fake_thr, "good.txt", good,
+	    sizeof good - 1, &res, &err), 0);
+	ck_assert_int_eq(tr_db_exec(db, "CREATE TRIGGER full BEFORE INSERT "
+	    "ON sample WHEN new.ts = 9000000 BEGIN SELECT RAISE(FAIL, "
+	    "'no room'); END", &err), 0);
+	tr_db_free(db);
+	before = read_file(path, &blen);
+	tr_buf_init(&text);
+	for (i = 0; i < 12000; i++)
+		tr_buf_printf(&text, "main;a%d;b\n", i);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_int_eq(import_mem(db, &fake_thr, "big.txt", text.data,
+	    text.len, &res, &err), -1);
+	msg = tr_xasprintf("%s", err.msg);
+	ck_assert_str_eq(msg, "cannot write to store: no room");
+	free(msg);
+	ck_assert_int_eq(err.code, TR_EDB);
+	/* Line 5001 fails, before the trigger's row. */
+	tr_buf_reset(&text);
+	for (i = 0; i < 5000; i++)
+		tr_buf_printf(&text, "main;a%d;b\n", i);
+	tr_buf_adds(&text, "fail\n");
+	ck_assert_int_eq(import_mem(db, &fake_thr, "bad.txt", text.data,
+	    text.len, &res, &err), -1);
+	ck_assert_str_eq(err.msg, "fake failure");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sample"), 3);
+	tr_db_free(db);
+	assert_same_file(path, before, blen);
+	tr_buf_release(&text);
+	free(before);
+	free(path);
 }
 END_TEST
 
@@ -1814,6 +1925,8 @@ main(void)
 	tcase_add_test(ti, test_import_ok);
 	tcase_add_test(ti, test_writer_observe);
 	tcase_add_test(ti, test_import_cache_evict);
+	tcase_add_test(ti, test_import_thread);
+	tcase_add_test(ti, test_import_thread_fail);
 	tcase_add_test(ti, test_import_fail_unchanged);
 	tcase_add_test(ti, test_import_duplicate);
 	tcase_add_test(ti, test_import_hash_whole);

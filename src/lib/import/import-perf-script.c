@@ -1370,4 +1370,5 @@ const struct tr_importer tr_importer_perf_script = {
 	.summary = "text output of perf script (samples, callchains)",
 	.probe = probe,
 	.run = run,
+	.writer_thread = 1,
 };

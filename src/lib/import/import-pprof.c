@@ -1200,4 +1200,5 @@ const struct tr_importer tr_importer_pprof = {
 	.probe = probe,
 	.run = run,
 	.damaged = damaged,
+	.writer_thread = 1,
 };

@@ -153,7 +153,7 @@ tr_import_name(const struct tr_import *ctx)
 struct tr_db *
 tr_import_db(struct tr_import *ctx)
 {
-	return (ctx->db);
+	return (ctx->w != NULL ? tr_writer_db(ctx->w) : ctx->db);
 }
 
 int64_t
@@ -466,6 +466,8 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	    opts->run_cap, err)) == NULL)
 		goto rollback;
 	tr_writer_set_host(ctx.w, ctx.host);
+	if (ctx.imp->writer_thread && tr_writer_thread(ctx.w, err) != 0)
+		goto rollback;
 	if (ctx.imp->run(&ctx, in, err) != 0)
 		goto rollback;
 	if (tr_writer_flush(ctx.w, err) != 0)
@@ -483,6 +485,8 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 		goto rollback;
 	if (r > 0) {
 		/* Already imported, or its samples: nothing changes. */
+		tr_writer_free(ctx.w);
+		ctx.w = NULL;
 		tr_db_exec(db, "ROLLBACK", NULL);
 		res->samples = res->slices = res->counters = 0;
 		res->profiles = res->frames = res->callsites = 0;
@@ -496,6 +500,9 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	if (rc == 0)
 		goto out;
 rollback:
+	/* The writer thread stops before the connection is used here. */
+	tr_writer_free(ctx.w);
+	ctx.w = NULL;
 	tr_db_exec(db, "ROLLBACK", NULL);
 	rc = -1;
 out:

@@ -37,6 +37,12 @@ struct tr_importer {
 	 * format".  1 or 0.
 	 */
 	int		 (*damaged)(const unsigned char *, size_t);
+	/*
+	 * The importer reads the store only through the writer (no
+	 * tr_import_db() statement kept across adds): its rows may be
+	 * written by the writer's thread (tr_writer_thread()).
+	 */
+	int		 writer_thread;
 };
 
 /* NULL-terminated, sorted by name. */
@@ -130,6 +136,11 @@ int	tr_import_list_dir(const char *dir, char ***paths, size_t *n,
 const char	*tr_import_opt(const struct tr_import *, const char *key);
 /* The input's display name. */
 const char	*tr_import_name(const struct tr_import *);
+/*
+ * The store, for a statement of the importer's own in the import's
+ * transaction: once the writer has written every row added so far (call
+ * it again after adding more).
+ */
 struct tr_db	*tr_import_db(struct tr_import *);
 int64_t		 tr_import_source_id(const struct tr_import *);
 

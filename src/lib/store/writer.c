@@ -1,12 +1,15 @@
 /*
  * The store writer (store/writer.h): in-memory interning in front of the
- * store's unique keys, multi-row batches for samples and counters, slice
- * runs, and the observers that derived tables hang on the add path.
+ * store's unique keys, row ids assigned here, multi-row batches for
+ * samples and counters, slice runs, the observers that derived tables
+ * hang on the add path, and the writer thread that can run the inserts
+ * while the importer parses on.
  */
 #include "config.h"
 #include "store/writer.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,33 +51,85 @@ static const struct batch {
 };
 #define NBATCHES	(sizeof batches / sizeof *batches)
 
+/*
+ * The writer gives the rows whose ids it returns their ids itself: the
+ * import holds the store's write lock (BEGIN IMMEDIATE) from before the
+ * writer is made until after it is freed, so nothing else adds rows, and
+ * the next id of a table is one more than its largest.  (SQLite would
+ * give the same ids: a rowid table without AUTOINCREMENT takes the
+ * largest plus one.)  That is what lets the inserts run in another thread:
+ * no row id, and no error, has to come back from them at once.
+ */
+enum { ID_STR, ID_FRAME, ID_CS, ID_PROC, ID_THREAD, ID_PROFILE, ID_TRACK,
+	ID_COUNT };
+static const char *const id_sql[ID_COUNT] = {
+	"SELECT max(id) FROM str",
+	"SELECT max(id) FROM frame",
+	"SELECT max(id) FROM callsite",
+	"SELECT max(id) FROM process",
+	"SELECT max(id) FROM thread",
+	"SELECT max(id) FROM profile",
+	"SELECT max(id) FROM track",
+};
+
 static const char *const stmt_sql[ST_COUNT] = {
 	"SELECT id FROM str WHERE s = ?1",
-	"INSERT INTO str (s) VALUES (?1)",
+	"INSERT INTO str (id, s) VALUES (?1, ?2)",
 	"SELECT id FROM frame WHERE name = ?1 AND module = ?2 AND file = ?3 "
 	    "AND line = ?4 AND addr = ?5 AND inlined = ?6",
-	"INSERT INTO frame (name, module, file, line, addr, inlined) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	"INSERT INTO frame (id, line, addr, inlined, name, module, file) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	"SELECT id FROM callsite WHERE parent_id IS ?1 AND frame_id = ?2",
-	"INSERT INTO callsite (parent_id, frame_id, depth) VALUES (?1, ?2, ?3)",
+	"INSERT INTO callsite (id, parent_id, frame_id, depth) "
+	    "VALUES (?1, ?2, ?3, ?4)",
 	"SELECT id FROM process WHERE host = ?1 AND pid = ?2",
-	"INSERT INTO process (host, pid, name) VALUES (?1, ?2, ?3)",
+	"INSERT INTO process (id, pid, host, name) VALUES (?1, ?2, ?3, ?4)",
 	"SELECT id FROM thread WHERE process_id IS ?1 AND tid IS ?2 "
 	    "AND name = ?3",
-	"INSERT INTO thread (process_id, tid, name) VALUES (?1, ?2, ?3)",
+	"INSERT INTO thread (id, process_id, tid, name) "
+	    "VALUES (?1, ?2, ?3, ?4)",
 	NULL,	/* ST_SAMPLE: batched, see batches[] */
-	"INSERT INTO profile (source_id, type, ts, dur, period, period_type, "
-	    "period_unit, sample_types, default_type, meta) "
+	"INSERT INTO profile (id, ts, dur, period, type, period_type, "
+	    "period_unit, sample_types, default_type, meta, source_id) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, '[]'), ?9, "
-	    "coalesce(?10, '{}'))",
-	"INSERT INTO track (source_id, kind, name, ref, process_id, thread_id, "
-	    "parent_id, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-	    "coalesce(?8, '{}'))",
-	"INSERT INTO slice_run (id, source_id, track_id, ts, end_ts, n, "
-	    "slices) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	    "coalesce(?10, '{}'), ?11)",
+	"INSERT INTO track (id, ref, process_id, thread_id, parent_id, kind, "
+	    "name, meta, source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+	    "coalesce(?8, '{}'), ?9)",
+	"INSERT INTO slice_run (id, track_id, ts, end_ts, n, slices, "
+	    "source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	NULL,	/* ST_COUNTER */
 };
 
+/*
+ * A row on its way to the store: the insert statement 'kind' (an ST_*
+ * PUT), its numbers, and its texts (tlen -1: NULL).  The numbers bind
+ * first, as parameters 1...nv, then the texts; what each op means is in
+ * op_exec().  Through the writer thread an op is copied into a block,
+ * its texts after it.
+ */
+#define OP_NV		8
+#define OP_NT		6
+#define OP_FLUSH	ST_COUNT	/* write the batches as they stand */
+struct op {
+	int32_t		 kind, nt;
+	int64_t		 v[OP_NV];
+	double		 d;
+	int64_t		 tlen[OP_NT];
+};
+
+/*
+ * The writer thread's queue: the importer fills a block of ops and hands
+ * it over when full; at most QMAX wait, so memory stays bounded (about a
+ * megabyte) and the importer waits when SQLite is the slower side.
+ */
+#define BLOCK	(128 * 1024)
+#define QMAX	8
+struct blk {
+	struct blk	*next;
+	size_t		 len, cap;
+	char		 data[];
+};
 
 struct tr_writer {
 	struct tr_db			*db;
@@ -83,23 +138,26 @@ struct tr_writer {
 	struct tr_writer_counts		 n;
 	sqlite3_stmt			*st[ST_COUNT];
 
-	struct tr_map			*strs, *frames, *callsites;
+	struct tr_map			*strs, *frames;
+	struct cs_map			*callsites;
 	struct tr_map			*procs, *threads;
 	struct tr_buf			 key;
 	/*
-	 * The largest frame and call site ids before this import: a call
-	 * site whose parent or frame is newer cannot be in the store yet,
-	 * so its lookup is skipped.
+	 * The largest ids before this import (old) and the last given
+	 * (last).  A row whose key holds an id newer than old cannot be in
+	 * the store before it, so its lookup is skipped; a table that had
+	 * no row has nothing to look up until its cache is emptied.
 	 */
-	int64_t				 old_frame_max, old_cs_max;
-	int64_t				 old_str_max;
+	int64_t				 old[ID_COUNT], last[ID_COUNT];
 	/* A cache was emptied: what it held must be looked up again. */
 	int				 strs_evicted, frames_evicted;
 	int				 cs_evicted, other_evicted;
+	/* Every key this import added, as bits (see seen_add()). */
+	uint64_t			*seen;
 
 	char				*host;
 
-	/* Rows waiting in each batched statement. */
+	/* Rows waiting in each batched statement (the inserting side). */
 	int				 pending[ST_COUNT];
 	int				 ncols[ST_COUNT];
 
@@ -117,6 +175,21 @@ struct tr_writer {
 	/* Any observer of this kind of row: the add path skips the loop. */
 	int				 obs_track, obs_sample, obs_slice;
 	int				 obs_counter;
+
+	/*
+	 * The writer thread (tr_writer_thread()).  Under 'mu': the queue,
+	 * the free blocks, busy (a block is being written), quit, failed
+	 * and terr (the thread's first error).  'cur' is the importer's.
+	 */
+	int				 threaded;
+	pthread_t			 thr;
+	pthread_mutex_t			 mu;
+	pthread_cond_t			 work, done;
+	struct blk			*q[QMAX];
+	int				 qhead, qn, busy, quit, failed;
+	int64_t				 waits;	/* lookups that waited */
+	struct blk			*cur, *free_blks;
+	struct tr_error			 terr;
 };
 
 /* A track's slices waiting to go into one row of slice_run. */
@@ -158,23 +231,6 @@ step_done(struct tr_writer *w, sqlite3_stmt *st, struct tr_error *err)
 	return (0);
 }
 
-/* Step a lookup: 1 with *id set, 0 for no row, -1 on error. */
-static int
-step_get(struct tr_writer *w, sqlite3_stmt *st, int64_t *id,
-    struct tr_error *err)
-{
-	int	rc = sqlite3_step(st);
-
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc == SQLITE_ROW)
-		return (1);
-	if (rc == SQLITE_DONE)
-		return (0);
-	return (tr_db_error(w->db, err, "cannot read store"));
-}
-
 static void
 bind_text(sqlite3_stmt *st, int i, const char *s, size_t n)
 {
@@ -193,261 +249,7 @@ bind_id(sqlite3_stmt *st, int i, int64_t id)
 		sqlite3_bind_null(st, i);
 }
 
-static void
-bind_opt_text(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s == NULL)
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-}
-
-/*
- * The interning maps are caches in front of the store's unique keys: one
- * that grows past its cap (entries or bytes) is emptied, so memory stays
- * bounded whatever the input (about 70 MB at most with SQLite's cache), and
- * later lookups fall back to the store.
- */
-#define CACHE_CAP_STRS		(64 * 1024)
-#define CACHE_CAP_FRAMES	(96 * 1024)
-#define CACHE_CAP_CALLSITES	(384 * 1024)
-#define CACHE_CAP_THREADS	(64 * 1024)
-#define CACHE_CAP_BYTES		(24 << 20)	/* and long keys: at most this */
-
-static size_t
-cap(const struct tr_writer *w, size_t dflt)
-{
-	return (w->cache_cap > 0 ? w->cache_cap : dflt);
-}
-
-static void
-cache_put(struct tr_map **m, size_t cap, int *evicted, const void *key,
-    size_t len, int64_t val)
-{
-	if (tr_map_count(*m) >= cap || tr_map_bytes(*m) > CACHE_CAP_BYTES) {
-		tr_map_free(*m);
-		*m = tr_map_new();
-		*evicted = 1;
-	}
-	tr_map_put(*m, key, len, val);
-}
-
-int64_t
-tr_writer_add_str(struct tr_writer *w, const char *s, size_t n,
-    struct tr_error *err)
-{
-	int64_t	id;
-	int	r;
-
-	if (tr_map_get(w->strs, s, n, &id))
-		return (id);
-	r = 0;
-	bind_text(w->st[ST_STR_GET], 1, s, n);
-	if ((w->old_str_max > 0 || w->strs_evicted) &&
-	    (r = step_get(w, w->st[ST_STR_GET], &id, err)) < 0)
-		return (-1);
-	if (r == 0) {
-		bind_text(w->st[ST_STR_PUT], 1, s, n);
-		if (step_done(w, w->st[ST_STR_PUT], err) != 0)
-			return (-1);
-		id = sqlite3_last_insert_rowid(w->db->sq);
-	}
-	cache_put(&w->strs, cap(w, CACHE_CAP_STRS), &w->strs_evicted, s,
-	    n, id);
-	return (id);
-}
-
-int64_t
-tr_writer_add_frame(struct tr_writer *w, const struct tr_frame *f,
-    struct tr_error *err)
-{
-	struct tr_buf	*k = &w->key;
-	sqlite3_stmt	*st;
-	int64_t		 id, nums[3];
-	int		 r, i;
-
-	nums[0] = f->line;
-	nums[1] = (int64_t)f->addr;
-	nums[2] = f->inlined;
-	tr_buf_reset(k);
-	tr_buf_add(k, nums, sizeof nums);
-	tr_buf_add(k, f->name, f->name_len);
-	tr_buf_addc(k, '\0');
-	if (f->module != NULL)
-		tr_buf_add(k, f->module, f->module_len);
-	tr_buf_addc(k, '\0');
-	if (f->file != NULL)
-		tr_buf_add(k, f->file, f->file_len);
-	if (tr_map_get(w->frames, k->data, k->len, &id))
-		return (id);
-	for (i = ST_FRAME_GET; i <= ST_FRAME_PUT; i++) {
-		st = w->st[i];
-		bind_text(st, 1, f->name, f->name_len);
-		bind_text(st, 2, f->module, f->module_len);
-		bind_text(st, 3, f->file, f->file_len);
-		sqlite3_bind_int64(st, 4, f->line);
-		sqlite3_bind_int64(st, 5, (int64_t)f->addr);
-		sqlite3_bind_int(st, 6, f->inlined);
-		if (i == ST_FRAME_GET) {
-			if (w->old_frame_max == 0 && !w->frames_evicted)
-				continue;
-			if ((r = step_get(w, st, &id, err)) < 0)
-				return (-1);
-			if (r == 1)
-				break;
-		} else {
-			if (step_done(w, st, err) != 0)
-				return (-1);
-			id = sqlite3_last_insert_rowid(w->db->sq);
-			w->n.frames++;
-		}
-	}
-	cache_put(&w->frames, cap(w, CACHE_CAP_FRAMES),
-	    &w->frames_evicted, k->data, k->len, id);
-	return (id);
-}
-
-int64_t
-tr_writer_add_callsite(struct tr_writer *w, int64_t parent,
-    int64_t frame_id, int64_t depth, struct tr_error *err)
-{
-	int64_t		 key[2], id;
-	sqlite3_stmt	*st;
-	int		 r;
-
-	key[0] = parent;
-	key[1] = frame_id;
-	if (tr_map_get(w->callsites, key, sizeof key, &id))
-		return (id);
-	r = 0;
-	if (w->cs_evicted ||
-	    (parent <= w->old_cs_max && frame_id <= w->old_frame_max)) {
-		st = w->st[ST_CS_GET];
-		bind_id(st, 1, parent);
-		sqlite3_bind_int64(st, 2, frame_id);
-		if ((r = step_get(w, st, &id, err)) < 0)
-			return (-1);
-	}
-	if (r == 0) {
-		st = w->st[ST_CS_PUT];
-		bind_id(st, 1, parent);
-		sqlite3_bind_int64(st, 2, frame_id);
-		sqlite3_bind_int64(st, 3, depth);
-		if (step_done(w, st, err) != 0)
-			return (-1);
-		id = sqlite3_last_insert_rowid(w->db->sq);
-		w->n.callsites++;
-	}
-	cache_put(&w->callsites, cap(w, CACHE_CAP_CALLSITES),
-	    &w->cs_evicted, key, sizeof key, id);
-	return (id);
-}
-
-int64_t
-tr_writer_add_stack(struct tr_writer *w, const int64_t *frames, size_t n,
-    struct tr_error *err)
-{
-	int64_t	cs = 0;
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if ((cs = tr_writer_add_callsite(w, cs, frames[i],
-		    (int64_t)i, err)) < 0)
-			return (-1);
-	return (cs);
-}
-
-int64_t
-tr_writer_add_process(struct tr_writer *w, int64_t pid, const char *name,
-    size_t len, struct tr_error *err)
-{
-	sqlite3_stmt	*st;
-	const char	*host = w->host ? w->host : "";
-	int64_t		 id;
-	int		 r;
-
-	if (pid < 0)
-		return (0);
-	if (tr_map_get(w->procs, &pid, sizeof pid, &id))
-		return (id);
-	st = w->st[ST_PROC_GET];
-	sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, pid);
-	if ((r = step_get(w, st, &id, err)) < 0)
-		return (-1);
-	if (r == 0) {
-		st = w->st[ST_PROC_PUT];
-		sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 2, pid);
-		if (name != NULL)
-			bind_text(st, 3, name, len);
-		else
-			sqlite3_bind_null(st, 3);
-		if (step_done(w, st, err) != 0)
-			return (-1);
-		id = sqlite3_last_insert_rowid(w->db->sq);
-	}
-	cache_put(&w->procs, cap(w, CACHE_CAP_THREADS),
-	    &w->other_evicted, &pid, sizeof pid, id);
-	return (id);
-}
-
-int64_t
-tr_writer_add_thread(struct tr_writer *w, int64_t pid, int64_t tid,
-    const char *name, size_t len, struct tr_error *err)
-{
-	struct tr_buf	*k = &w->key;
-	sqlite3_stmt	*st;
-	int64_t		 id, proc, ids[2];
-	int		 r, i;
-
-	ids[0] = pid;
-	ids[1] = tid;
-	tr_buf_reset(k);
-	tr_buf_add(k, ids, sizeof ids);
-	if (name != NULL)
-		tr_buf_add(k, name, len);
-	if (tr_map_get(w->threads, k->data, k->len, &id))
-		return (id);
-	if ((proc = tr_writer_add_process(w, pid, name, len, err)) < 0)
-		return (-1);
-	for (i = ST_THREAD_GET; i <= ST_THREAD_PUT; i++) {
-		st = w->st[i];
-		bind_id(st, 1, proc);
-		if (tid >= 0)
-			sqlite3_bind_int64(st, 2, tid);
-		else
-			sqlite3_bind_null(st, 2);
-		bind_text(st, 3, name, len);
-		if (i == ST_THREAD_GET) {
-			if ((r = step_get(w, st, &id, err)) < 0)
-				return (-1);
-			if (r == 1)
-				break;
-		} else {
-			if (step_done(w, st, err) != 0)
-				return (-1);
-			id = sqlite3_last_insert_rowid(w->db->sq);
-		}
-	}
-	/* Rebuild the key: tr_writer_add_process() may have reused it. */
-	tr_buf_reset(k);
-	tr_buf_add(k, ids, sizeof ids);
-	if (name != NULL)
-		tr_buf_add(k, name, len);
-	cache_put(&w->threads, cap(w, CACHE_CAP_THREADS),
-	    &w->other_evicted, k->data, k->len, id);
-	return (id);
-}
-
-static void
-see_ts(struct tr_writer *w, int64_t ts)
-{
-	if (ts < w->n.ts_min)
-		w->n.ts_min = ts;
-	if (ts > w->n.ts_max)
-		w->n.ts_max = ts;
-}
+/* --- the inserting side: in the importer's thread or the writer's ---- */
 
 /* INSERT INTO table (cols) SELECT * FROM (VALUES (?, ...) x BATCH) ... */
 static char *
@@ -470,13 +272,6 @@ batch_sql(const struct batch *b)
 	return (sql.data);
 }
 
-/* Parameter i (1-based) of the next row of batch 'st' is base + i. */
-static int
-batch_base(const struct tr_writer *w, int st)
-{
-	return (w->pending[st] * w->ncols[st]);
-}
-
 /* Write the rows batch 'st' holds. */
 static int
 batch_flush(struct tr_writer *w, int st, struct tr_error *err)
@@ -490,41 +285,837 @@ batch_flush(struct tr_writer *w, int st, struct tr_error *err)
 	return (0);
 }
 
-/* One more row in batch 'st': written when the batch is full. */
-static int
-batch_add(struct tr_writer *w, int st, struct tr_error *err)
+/* Text 'i' of op 'o' as parameter 'p' (a batch's: copied by SQLite). */
+static void
+op_text(sqlite3_stmt *st, int p, const struct op *o, const char *const *t,
+    int i, int batched)
 {
-	if (++w->pending[st] < BATCH)
+	if (o->tlen[i] < 0)
+		sqlite3_bind_null(st, p);
+	else
+		sqlite3_bind_text(st, p, o->tlen[i] ? t[i] : "",
+		    (int)o->tlen[i], batched ? SQLITE_TRANSIENT :
+		    SQLITE_STATIC);
+}
+
+/*
+ * The numbers of a one-row op that bind NULL: an id of 0 (bit i: v[i]),
+ * or a negative number (a thread's unknown tid).
+ */
+static const unsigned op_ids[ST_COUNT] = {
+	[ST_CS_PUT] = 1 << 1,		/* parent_id */
+	[ST_THREAD_PUT] = 1 << 1,	/* process_id */
+	[ST_TRACK] = 1 << 2 | 1 << 3 | 1 << 4,
+};
+static const unsigned op_neg[ST_COUNT] = {
+	[ST_THREAD_PUT] = 1 << 2,	/* tid */
+};
+
+/*
+ * Write op 'o' with texts 't'.  One-row statements bind v[0], the row's
+ * own id, and the other numbers as parameters 1..., then the texts, then
+ * the source id when the table has one (profile, track, slice_run).
+ */
+static int
+op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 i, p, nv;
+
+	switch (o->kind) {
+	case OP_FLUSH:
+		for (i = 0; i < (int)NBATCHES; i++)
+			if (batch_flush(w, batches[i].st, err) != 0)
+				return (-1);
 		return (0);
-	return (batch_flush(w, st, err));
+	case ST_SAMPLE:
+		st = w->st[ST_SAMPLE];
+		p = w->pending[ST_SAMPLE] * w->ncols[ST_SAMPLE];
+		sqlite3_bind_int64(st, p + 1, w->source_id);
+		bind_id(st, p + 2, o->v[0]);
+		if (o->v[1])
+			sqlite3_bind_int64(st, p + 3, o->v[2]);
+		else
+			sqlite3_bind_null(st, p + 3);
+		bind_id(st, p + 4, o->v[3]);
+		if (o->v[4] >= 0)
+			sqlite3_bind_int64(st, p + 5, o->v[4]);
+		else
+			sqlite3_bind_null(st, p + 5);
+		bind_id(st, p + 6, o->v[5]);
+		sqlite3_bind_int64(st, p + 7, o->v[6]);
+		sqlite3_bind_int64(st, p + 8, o->v[7]);
+		op_text(st, p + 9, o, t, 0, 1);
+		break;
+	case ST_COUNTER:
+		st = w->st[ST_COUNTER];
+		p = w->pending[ST_COUNTER] * w->ncols[ST_COUNTER];
+		sqlite3_bind_int64(st, p + 1, w->source_id);
+		sqlite3_bind_int64(st, p + 2, o->v[0]);
+		sqlite3_bind_int64(st, p + 3, o->v[1]);
+		sqlite3_bind_int64(st, p + 4, o->v[2]);
+		if (o->v[3] == 0)
+			sqlite3_bind_null(st, p + 5);
+		else if (o->v[3] == 1)
+			sqlite3_bind_int64(st, p + 5, o->v[4]);
+		else
+			sqlite3_bind_double(st, p + 5, o->d);
+		break;
+	default:
+		st = w->st[o->kind];
+		nv = sqlite3_bind_parameter_count(st) - o->nt -
+		    (o->kind >= ST_PROFILE);
+		sqlite3_bind_int64(st, 1, o->v[0]);
+		for (i = 1; i < nv; i++)
+			if ((op_ids[o->kind] >> i & 1) && o->v[i] <= 0)
+				sqlite3_bind_null(st, i + 1);
+			else if ((op_neg[o->kind] >> i & 1) && o->v[i] < 0)
+				sqlite3_bind_null(st, i + 1);
+			else
+				sqlite3_bind_int64(st, i + 1, o->v[i]);
+		for (i = 0; i < o->nt; i++)
+			op_text(st, nv + i + 1, o, t, i, 0);
+		if (o->kind >= ST_PROFILE)
+			sqlite3_bind_int64(st, nv + o->nt + 1, w->source_id);
+		return (step_done(w, st, err));
+	}
+	if (++w->pending[o->kind] < BATCH)
+		return (0);
+	return (batch_flush(w, o->kind, err));
+}
+
+/* Write the ops of block 'b'. */
+static int
+blk_exec(struct tr_writer *w, const struct blk *b, struct tr_error *err)
+{
+	const char	*p = b->data, *end = p + b->len, *t[OP_NT];
+	struct op	 o;
+	int		 i;
+
+	while (p < end) {
+		memcpy(&o, p, sizeof o);
+		p += sizeof o;
+		for (i = 0; i < o.nt; i++) {
+			t[i] = p;
+			if (o.tlen[i] > 0)
+				p += o.tlen[i];
+		}
+		/* The next op starts aligned. */
+		p = b->data + (((size_t)(p - b->data) + 7) & ~(size_t)7);
+		if (op_exec(w, &o, t, err) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+static void
+blk_release(struct tr_writer *w, struct blk *b)
+{
+	if (b->cap > BLOCK) {
+		free(b);
+		return;
+	}
+	b->next = w->free_blks;
+	w->free_blks = b;
+}
+
+/*
+ * The writer thread: write each block handed over, in order, and give
+ * it back.  After the first error it only gives them back (the import
+ * fails and rolls back); the importer sees 'failed' when it hands over
+ * or waits.
+ */
+static void *
+writer_main(void *arg)
+{
+	struct tr_writer	*w = arg;
+	struct tr_error		 e;
+	struct blk		*b;
+	int			 failed, rc;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (w->qn == 0 && !w->quit)
+			pthread_cond_wait(&w->work, &w->mu);
+		if (w->qn == 0)
+			break;
+		b = w->q[w->qhead];
+		w->qhead = (w->qhead + 1) % QMAX;
+		w->qn--;
+		w->busy = 1;
+		failed = w->failed;
+		pthread_cond_signal(&w->done);
+		pthread_mutex_unlock(&w->mu);
+		rc = 0;
+		if (!failed) {
+			tr_error_init(&e);
+			rc = blk_exec(w, b, &e);
+		}
+		pthread_mutex_lock(&w->mu);
+		if (rc != 0 && !w->failed) {
+			w->failed = 1;
+			w->terr = e;
+		}
+		blk_release(w, b);
+		w->busy = 0;
+		pthread_cond_signal(&w->done);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return (NULL);
+}
+
+/* The writer thread's error into 'err' (the first error wins): -1. */
+static int
+thread_error(struct tr_writer *w, struct tr_error *err)
+{
+	if (err != NULL && err->code == 0)
+		*err = w->terr;
+	return (-1);
+}
+
+/* Hand the importer's block over, waiting while the queue is full. */
+static int
+blk_push(struct tr_writer *w, struct tr_error *err)
+{
+	struct blk	*b = w->cur;
+	int		 failed;
+
+	w->cur = NULL;
+	pthread_mutex_lock(&w->mu);
+	while (w->qn == QMAX && !w->failed)
+		pthread_cond_wait(&w->done, &w->mu);
+	if (!(failed = w->failed)) {
+		w->q[(w->qhead + w->qn) % QMAX] = b;
+		w->qn++;
+		pthread_cond_signal(&w->work);
+	} else
+		blk_release(w, b);
+	pthread_mutex_unlock(&w->mu);
+	return (failed ? thread_error(w, err) : 0);
+}
+
+/*
+ * Wait until every op handed over is written and the writer thread is
+ * idle: then the importer's thread may use the connection itself (a
+ * lookup, an observer's finish, COMMIT).  Returns 0, or -1 with the
+ * writer thread's error.
+ */
+static int
+wsync(struct tr_writer *w, struct tr_error *err)
+{
+	int	failed;
+
+	if (!w->threaded)
+		return (0);
+	if (w->cur != NULL && w->cur->len > 0 && blk_push(w, err) != 0)
+		return (-1);
+	pthread_mutex_lock(&w->mu);
+	while (w->qn > 0 || w->busy)
+		pthread_cond_wait(&w->done, &w->mu);
+	failed = w->failed;
+	pthread_mutex_unlock(&w->mu);
+	return (failed ? thread_error(w, err) : 0);
+}
+
+/*
+ * Write op 'o' with texts 't' (o->tlen given; NULL texts -1): at once
+ * without the writer thread, else copied into the importer's block.
+ */
+static int
+op_put(struct tr_writer *w, struct op *o, const char *const *t,
+    struct tr_error *err)
+{
+	size_t		 need = sizeof *o, sz;
+	struct blk	*b;
+	char		*p;
+	int		 i;
+
+	if (!w->threaded)
+		return (op_exec(w, o, t, err));
+	for (i = 0; i < o->nt; i++)
+		if (o->tlen[i] > 0)
+			need += (size_t)o->tlen[i];
+	need = (need + 7) & ~(size_t)7;
+	if (w->cur != NULL && w->cur->len + need > w->cur->cap &&
+	    blk_push(w, err) != 0)
+		return (-1);
+	if (w->cur == NULL) {
+		pthread_mutex_lock(&w->mu);
+		if ((b = w->free_blks) != NULL && b->cap >= need)
+			w->free_blks = b->next;
+		else
+			b = NULL;
+		pthread_mutex_unlock(&w->mu);
+		if (b == NULL) {
+			sz = need > BLOCK ? need : BLOCK;
+			b = tr_xmalloc(sizeof *b + sz);
+			b->cap = sz;
+		}
+		b->len = 0;
+		w->cur = b;
+	}
+	p = w->cur->data + w->cur->len;
+	memcpy(p, o, sizeof *o);
+	p += sizeof *o;
+	for (i = 0; i < o->nt; i++)
+		if (o->tlen[i] > 0) {
+			memcpy(p, t[i], (size_t)o->tlen[i]);
+			p += o->tlen[i];
+		}
+	w->cur->len += need;
+	return (0);
+}
+
+/* Op 'kind' with no texts yet, numbers zero. */
+static void
+op_init(struct op *o, int kind)
+{
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+}
+
+/* Add text 's' (NULL: NULL; 'empty': NULL binds as '') of 'n' bytes. */
+static void
+op_add_text(struct op *o, const char **t, const char *s, size_t n,
+    int empty)
+{
+	if (s == NULL && empty) {
+		s = "";
+		n = 0;
+	}
+	t[o->nt] = s;
+	o->tlen[o->nt++] = s == NULL ? -1 : (int64_t)n;
+}
+
+int
+tr_writer_thread(struct tr_writer *w, struct tr_error *err)
+{
+	const char	*no = getenv("TRACEKIT_WRITER_THREAD");
+
+	/*
+	 * SQLite built without threads cannot share a connection between
+	 * two; an observer may read the store on the add path.
+	 */
+	if (w->threaded || !sqlite3_threadsafe() || w->nobs > 0 ||
+	    (no != NULL && strcmp(no, "0") == 0))
+		return (0);
+	if (pthread_mutex_init(&w->mu, NULL) != 0)
+		return (tr_error_set(err, TR_EIO, "cannot start the writer "
+		    "thread"));
+	pthread_cond_init(&w->work, NULL);
+	pthread_cond_init(&w->done, NULL);
+	if (pthread_create(&w->thr, NULL, writer_main, w) != 0) {
+		pthread_cond_destroy(&w->work);
+		pthread_cond_destroy(&w->done);
+		pthread_mutex_destroy(&w->mu);
+		return (tr_error_set(err, TR_EIO, "cannot start the writer "
+		    "thread"));
+	}
+	w->threaded = 1;
+	return (0);
+}
+
+/* Stop the writer thread, dropping what waits (a failed import). */
+static void
+thread_stop(struct tr_writer *w)
+{
+	struct blk	*b;
+
+	if (!w->threaded)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	if (w->qn > 0 && !w->failed) {
+		w->failed = 1;
+		tr_error_set(&w->terr, TR_EIO, "the writer was stopped");
+	}
+	pthread_cond_signal(&w->work);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thr, NULL);
+	pthread_cond_destroy(&w->work);
+	pthread_cond_destroy(&w->done);
+	pthread_mutex_destroy(&w->mu);
+	free(w->cur);
+	w->cur = NULL;
+	while ((b = w->free_blks) != NULL) {
+		w->free_blks = b->next;
+		free(b);
+	}
+	w->threaded = 0;
+}
+
+/* --- interning: the importer's side --------------------------------- */
+
+#define SYNC_WAITS	20000
+
+/*
+ * Step a lookup: 1 with *id set, 0 for no row, -1 on error.  What the
+ * writer thread still holds is written first, so the store has every row.
+ */
+static int
+step_get(struct tr_writer *w, sqlite3_stmt *st, int64_t *id,
+    struct tr_error *err)
+{
+	int	rc;
+
+	if (wsync(w, err) != 0) {
+		sqlite3_reset(st);
+		return (-1);
+	}
+	/*
+	 * Each lookup waited for the writer thread: when they are many (a
+	 * store that has most of the rows, caches that keep emptying), the
+	 * thread costs more than it saves, and the import goes on without.
+	 */
+	if (w->threaded && ++w->waits > SYNC_WAITS)
+		thread_stop(w);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return (1);
+	if (rc == SQLITE_DONE)
+		return (0);
+	return (tr_db_error(w->db, err, "cannot read store"));
+}
+
+/*
+ * The interning maps are caches in front of the store's unique keys: one
+ * that grows past its cap (entries or bytes) is emptied, so memory stays
+ * bounded whatever the input (about 100 MB at most with SQLite's cache),
+ * and later lookups fall back to the store.  The frames' cache is the
+ * largest: a perf script of 3 builds of this tree (109 MB) has 326,830
+ * frames (each address its own) and 719,197 call sites, and each lookup
+ * after an eviction waited for the writer thread.
+ */
+#define CACHE_CAP_STRS		(64 * 1024)
+#define CACHE_CAP_FRAMES	(384 * 1024)
+#define CACHE_CAP_CALLSITES	(768 * 1024)	/* 24 MB: see cs_put() */
+#define CACHE_CAP_THREADS	(64 * 1024)
+#define CACHE_CAP_BYTES		(24 << 20)	/* and long keys: at most this */
+#define CACHE_CAP_FRAME_BYTES	(40 << 20)
+
+static size_t
+cap(const struct tr_writer *w, size_t dflt)
+{
+	return (w->cache_cap > 0 ? w->cache_cap : dflt);
+}
+
+static void
+cache_put(struct tr_map **m, size_t cap, size_t bytes, int *evicted,
+    const void *key, size_t len, int64_t val)
+{
+	if (tr_map_count(*m) >= cap || tr_map_bytes(*m) > bytes) {
+		tr_map_free(*m);
+		*m = tr_map_new();
+		*evicted = 1;
+	}
+	tr_map_put(*m, key, len, val);
+}
+
+/*
+ * What this import added, in a Bloom filter (SEEN_BITS bits, SEEN_K a
+ * key): a key that is in no cache and not in it was not added by this
+ * import, so once a cache has been emptied only the keys it may hold are
+ * looked up in the store (one in several thousand with 10^6 keys, where
+ * every new frame and call site was looked up before, and waited for the
+ * writer thread).  4 MB, whatever the input; more keys only make more
+ * lookups.  'tag' keeps the tables apart.
+ */
+#define SEEN_BITS	(1u << 25)
+#define SEEN_K		3
+
+static uint64_t
+seen_hash(int tag, const void *key, size_t len)
+{
+	return (tr_hash64(key, len) ^ ((uint64_t)tag * 0x9e3779b97f4a7c15ULL));
+}
+
+static void
+seen_add(struct tr_writer *w, uint64_t h)
+{
+	uint32_t	a = (uint32_t)h, b = (uint32_t)(h >> 32) | 1, bit;
+	int		i;
+
+	for (i = 0; i < SEEN_K; i++) {
+		bit = (a + (uint32_t)i * b) & (SEEN_BITS - 1);
+		w->seen[bit / 64] |= (uint64_t)1 << (bit % 64);
+	}
+}
+
+static int
+seen_maybe(const struct tr_writer *w, uint64_t h)
+{
+	uint32_t	a = (uint32_t)h, b = (uint32_t)(h >> 32) | 1, bit;
+	int		i;
+
+	for (i = 0; i < SEEN_K; i++) {
+		bit = (a + (uint32_t)i * b) & (SEEN_BITS - 1);
+		if (!(w->seen[bit / 64] & (uint64_t)1 << (bit % 64)))
+			return (0);
+	}
+	return (1);
+}
+
+enum { SEEN_STR, SEEN_FRAME, SEEN_CS, SEEN_PROC, SEEN_THREAD };
+
+int64_t
+tr_writer_add_str(struct tr_writer *w, const char *s, size_t n,
+    struct tr_error *err)
+{
+	const char	*t[OP_NT];
+	struct op	 o;
+	uint64_t	 h;
+	int64_t		 id;
+	int		 r;
+
+	if (tr_map_get(w->strs, s, n, &id))
+		return (id);
+	r = 0;
+	h = seen_hash(SEEN_STR, s, n);
+	if (w->old[ID_STR] > 0 || (w->strs_evicted && seen_maybe(w, h))) {
+		bind_text(w->st[ST_STR_GET], 1, s, n);
+		if ((r = step_get(w, w->st[ST_STR_GET], &id, err)) < 0)
+			return (-1);
+	}
+	if (r == 0) {
+		op_init(&o, ST_STR_PUT);
+		o.v[0] = id = ++w->last[ID_STR];
+		op_add_text(&o, t, s, n, 1);
+		if (op_put(w, &o, t, err) != 0)
+			return (-1);
+		seen_add(w, h);
+	}
+	cache_put(&w->strs, cap(w, CACHE_CAP_STRS), CACHE_CAP_BYTES,
+	    &w->strs_evicted, s,
+	    n, id);
+	return (id);
+}
+
+int64_t
+tr_writer_add_frame(struct tr_writer *w, const struct tr_frame *f,
+    struct tr_error *err)
+{
+	struct tr_buf	*k = &w->key;
+	const char	*t[OP_NT];
+	sqlite3_stmt	*st;
+	struct op	 o;
+	uint64_t	 h;
+	int64_t		 id, nums[3];
+	int		 r = 0;
+
+	nums[0] = f->line;
+	nums[1] = (int64_t)f->addr;
+	nums[2] = f->inlined;
+	tr_buf_reset(k);
+	tr_buf_add(k, nums, sizeof nums);
+	tr_buf_add(k, f->name, f->name_len);
+	tr_buf_addc(k, '\0');
+	if (f->module != NULL)
+		tr_buf_add(k, f->module, f->module_len);
+	tr_buf_addc(k, '\0');
+	if (f->file != NULL)
+		tr_buf_add(k, f->file, f->file_len);
+	if (tr_map_get(w->frames, k->data, k->len, &id))
+		return (id);
+	h = seen_hash(SEEN_FRAME, k->data, k->len);
+	if (w->old[ID_FRAME] > 0 || (w->frames_evicted && seen_maybe(w, h))) {
+		st = w->st[ST_FRAME_GET];
+		bind_text(st, 1, f->name, f->name_len);
+		bind_text(st, 2, f->module, f->module_len);
+		bind_text(st, 3, f->file, f->file_len);
+		sqlite3_bind_int64(st, 4, f->line);
+		sqlite3_bind_int64(st, 5, (int64_t)f->addr);
+		sqlite3_bind_int(st, 6, f->inlined);
+		if ((r = step_get(w, st, &id, err)) < 0)
+			return (-1);
+	}
+	if (r == 0) {
+		op_init(&o, ST_FRAME_PUT);
+		o.v[0] = id = ++w->last[ID_FRAME];
+		o.v[1] = f->line;
+		o.v[2] = (int64_t)f->addr;
+		o.v[3] = f->inlined;
+		op_add_text(&o, t, f->name, f->name_len, 1);
+		op_add_text(&o, t, f->module, f->module_len, 1);
+		op_add_text(&o, t, f->file, f->file_len, 1);
+		if (op_put(w, &o, t, err) != 0)
+			return (-1);
+		seen_add(w, h);
+		w->n.frames++;
+	}
+	cache_put(&w->frames, cap(w, CACHE_CAP_FRAMES), CACHE_CAP_FRAME_BYTES,
+	    &w->frames_evicted, k->data, k->len, id);
+	return (id);
+}
+
+/*
+ * The call sites' cache, (parent, frame) -> id, in a table of its own:
+ * 24 bytes a slot and no key to compare byte by byte, where tr_map took
+ * 32 and a copy of the key (a third of the import's interning time went
+ * to the call sites, and their cache was the first to be emptied).
+ * Linear probing; the table doubles up to 4/3 of the cap, and is emptied
+ * when the cap is reached.
+ */
+struct cs_slot {
+	int64_t	parent, frame, id;	/* id 0: free */
+};
+struct cs_map {
+	struct cs_slot	*slots;
+	size_t		 nslots, count;	/* nslots: a power of two */
+};
+
+static struct cs_map *
+cs_new(void)
+{
+	struct cs_map	*m = tr_xcalloc(1, sizeof *m);
+
+	m->nslots = 4096;
+	m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
+	return (m);
+}
+
+static void
+cs_free(struct cs_map *m)
+{
+	if (m != NULL)
+		free(m->slots);
+	free(m);
+}
+
+static size_t
+cs_hash(int64_t parent, int64_t frame)
+{
+	uint64_t	h = (uint64_t)parent * 0x9e3779b97f4a7c15ULL ^
+	    (uint64_t)frame * 0xc2b2ae3d27d4eb4fULL;
+
+	return ((size_t)(h ^ h >> 29));
+}
+
+static struct cs_slot *
+cs_find(const struct cs_map *m, int64_t parent, int64_t frame)
+{
+	size_t		 i = cs_hash(parent, frame) & (m->nslots - 1);
+	struct cs_slot	*s;
+
+	for (;; i = (i + 1) & (m->nslots - 1)) {
+		s = &m->slots[i];
+		if (s->id == 0 || (s->parent == parent && s->frame == frame))
+			return (s);
+	}
+}
+
+static void
+cs_put(struct tr_writer *w, int64_t parent, int64_t frame, int64_t id)
+{
+	struct cs_map	*m = w->callsites;
+	struct cs_slot	*old, *s;
+	size_t		 n, i, cap = w->cache_cap > 0 ? w->cache_cap :
+			    CACHE_CAP_CALLSITES;
+
+	if (m->count >= cap) {
+		memset(m->slots, 0, m->nslots * sizeof *m->slots);
+		m->count = 0;
+		w->cs_evicted = 1;
+	} else if ((m->count + 1) * 4 > m->nslots * 3) {
+		old = m->slots;
+		n = m->nslots;
+		m->nslots *= 2;
+		m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
+		for (i = 0; i < n; i++)
+			if (old[i].id != 0)
+				*cs_find(m, old[i].parent, old[i].frame) =
+				    old[i];
+		free(old);
+	}
+	s = cs_find(m, parent, frame);
+	if (s->id == 0)
+		m->count++;
+	s->parent = parent;
+	s->frame = frame;
+	s->id = id;
+}
+
+int64_t
+tr_writer_add_callsite(struct tr_writer *w, int64_t parent,
+    int64_t frame_id, int64_t depth, struct tr_error *err)
+{
+	int64_t		 key[2], id;
+	sqlite3_stmt	*st;
+	struct op	 o;
+	uint64_t	 h;
+	int		 r;
+
+	key[0] = parent;
+	key[1] = frame_id;
+	if ((id = cs_find(w->callsites, parent, frame_id)->id) != 0)
+		return (id);
+	r = 0;
+	h = seen_hash(SEEN_CS, key, sizeof key);
+	if ((parent <= w->old[ID_CS] && frame_id <= w->old[ID_FRAME]) ||
+	    (w->cs_evicted && seen_maybe(w, h))) {
+		st = w->st[ST_CS_GET];
+		bind_id(st, 1, parent);
+		sqlite3_bind_int64(st, 2, frame_id);
+		if ((r = step_get(w, st, &id, err)) < 0)
+			return (-1);
+	}
+	if (r == 0) {
+		op_init(&o, ST_CS_PUT);
+		o.v[0] = id = ++w->last[ID_CS];
+		o.v[1] = parent;
+		o.v[2] = frame_id;
+		o.v[3] = depth;
+		if (op_put(w, &o, NULL, err) != 0)
+			return (-1);
+		seen_add(w, h);
+		w->n.callsites++;
+	}
+	cs_put(w, parent, frame_id, id);
+	return (id);
+}
+
+int64_t
+tr_writer_add_stack(struct tr_writer *w, const int64_t *frames, size_t n,
+    struct tr_error *err)
+{
+	int64_t	cs = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if ((cs = tr_writer_add_callsite(w, cs, frames[i],
+		    (int64_t)i, err)) < 0)
+			return (-1);
+	return (cs);
+}
+
+int64_t
+tr_writer_add_process(struct tr_writer *w, int64_t pid, const char *name,
+    size_t len, struct tr_error *err)
+{
+	const char	*host = w->host ? w->host : "", *t[OP_NT];
+	sqlite3_stmt	*st;
+	struct op	 o;
+	uint64_t	 h;
+	int64_t		 id;
+	int		 r = 0;
+
+	if (pid < 0)
+		return (0);
+	if (tr_map_get(w->procs, &pid, sizeof pid, &id))
+		return (id);
+	h = seen_hash(SEEN_PROC, &pid, sizeof pid);
+	if (w->old[ID_PROC] > 0 || (w->other_evicted && seen_maybe(w, h))) {
+		st = w->st[ST_PROC_GET];
+		sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, pid);
+		if ((r = step_get(w, st, &id, err)) < 0)
+			return (-1);
+	}
+	if (r == 0) {
+		op_init(&o, ST_PROC_PUT);
+		o.v[0] = id = ++w->last[ID_PROC];
+		o.v[1] = pid;
+		op_add_text(&o, t, host, strlen(host), 1);
+		op_add_text(&o, t, name, len, 0);
+		if (op_put(w, &o, t, err) != 0)
+			return (-1);
+		seen_add(w, h);
+	}
+	cache_put(&w->procs, cap(w, CACHE_CAP_THREADS), CACHE_CAP_BYTES,
+	    &w->other_evicted, &pid, sizeof pid, id);
+	return (id);
+}
+
+int64_t
+tr_writer_add_thread(struct tr_writer *w, int64_t pid, int64_t tid,
+    const char *name, size_t len, struct tr_error *err)
+{
+	struct tr_buf	*k = &w->key;
+	const char	*t[OP_NT];
+	sqlite3_stmt	*st;
+	struct op	 o;
+	uint64_t	 h;
+	int64_t		 id, proc, ids[2];
+	int		 r = 0;
+
+	ids[0] = pid;
+	ids[1] = tid;
+	tr_buf_reset(k);
+	tr_buf_add(k, ids, sizeof ids);
+	if (name != NULL)
+		tr_buf_add(k, name, len);
+	if (tr_map_get(w->threads, k->data, k->len, &id))
+		return (id);
+	h = seen_hash(SEEN_THREAD, k->data, k->len);
+	if ((proc = tr_writer_add_process(w, pid, name, len, err)) < 0)
+		return (-1);
+	if (w->old[ID_THREAD] > 0 || (w->other_evicted && seen_maybe(w, h))) {
+		st = w->st[ST_THREAD_GET];
+		bind_id(st, 1, proc);
+		if (tid >= 0)
+			sqlite3_bind_int64(st, 2, tid);
+		else
+			sqlite3_bind_null(st, 2);
+		bind_text(st, 3, name, len);
+		if ((r = step_get(w, st, &id, err)) < 0)
+			return (-1);
+	}
+	if (r == 0) {
+		op_init(&o, ST_THREAD_PUT);
+		o.v[0] = id = ++w->last[ID_THREAD];
+		o.v[1] = proc;
+		o.v[2] = tid >= 0 ? tid : -1;
+		op_add_text(&o, t, name, len, 1);
+		if (op_put(w, &o, t, err) != 0)
+			return (-1);
+		seen_add(w, h);
+	}
+	/* Rebuild the key: tr_writer_add_process() may have reused it. */
+	tr_buf_reset(k);
+	tr_buf_add(k, ids, sizeof ids);
+	if (name != NULL)
+		tr_buf_add(k, name, len);
+	cache_put(&w->threads, cap(w, CACHE_CAP_THREADS), CACHE_CAP_BYTES,
+	    &w->other_evicted, k->data, k->len, id);
+	return (id);
+}
+
+/* --- samples, profiles, tracks, counters ---------------------------- */
+
+static void
+see_ts(struct tr_writer *w, int64_t ts)
+{
+	if (ts < w->n.ts_min)
+		w->n.ts_min = ts;
+	if (ts > w->n.ts_max)
+		w->n.ts_max = ts;
 }
 
 int64_t
 tr_writer_add_sample(struct tr_writer *w, const struct tr_sample *s,
     struct tr_error *err)
 {
-	sqlite3_stmt	*st = w->st[ST_SAMPLE];
-	const int	 p = batch_base(w, ST_SAMPLE);
+	const char	*t[OP_NT];
+	struct op	 o;
 	int		 i;
 
-	sqlite3_bind_int64(st, p + 1, w->source_id);
-	bind_id(st, p + 2, s->profile_id);
-	if (s->has_ts) {
-		sqlite3_bind_int64(st, p + 3, s->ts);
-		see_ts(w, s->ts);
-	} else
-		sqlite3_bind_null(st, p + 3);
-	bind_id(st, p + 4, s->thread_id);
-	if (s->cpu >= 0)
-		sqlite3_bind_int(st, p + 5, s->cpu);
-	else
-		sqlite3_bind_null(st, p + 5);
-	bind_id(st, p + 6, s->callsite_id);
-	sqlite3_bind_int64(st, p + 7, s->event_id);
-	sqlite3_bind_int64(st, p + 8, s->value);
-	bind_opt_text(st, p + 9, s->labels);
-	if (batch_add(w, ST_SAMPLE, err) != 0)
+	op_init(&o, ST_SAMPLE);
+	o.v[0] = s->profile_id;
+	o.v[1] = s->has_ts;
+	o.v[2] = s->ts;
+	o.v[3] = s->thread_id;
+	o.v[4] = s->cpu >= 0 ? s->cpu : -1;
+	o.v[5] = s->callsite_id;
+	o.v[6] = s->event_id;
+	o.v[7] = s->value;
+	op_add_text(&o, t, s->labels, s->labels ? strlen(s->labels) : 0, 0);
+	if (op_put(w, &o, t, err) != 0)
 		return (-1);
+	if (s->has_ts)
+		see_ts(w, s->ts);
 	w->n.samples++;
 	if (w->obs_sample)
 		for (i = 0; i < w->nobs; i++)
@@ -534,32 +1125,41 @@ tr_writer_add_sample(struct tr_writer *w, const struct tr_sample *s,
 	return (0);
 }
 
+/* Text 's' (NULL: NULL) of a one-row op. */
+static void
+op_add_opt(struct op *o, const char **t, const char *s)
+{
+	op_add_text(o, t, s, s ? strlen(s) : 0, 0);
+}
+
 int64_t
 tr_writer_add_profile(struct tr_writer *w, const char *type, int64_t ts,
     int64_t dur, int64_t period, const char *period_type,
     const char *period_unit, const char *sample_types,
     const char *default_type, const char *meta, struct tr_error *err)
 {
-	sqlite3_stmt	*st = w->st[ST_PROFILE];
+	const char	*t[OP_NT];
+	struct op	 o;
 
-	sqlite3_bind_int64(st, 1, w->source_id);
-	sqlite3_bind_text(st, 2, type, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, ts);
-	sqlite3_bind_int64(st, 4, dur);
-	sqlite3_bind_int64(st, 5, period);
-	bind_opt_text(st, 6, period_type);
-	bind_opt_text(st, 7, period_unit);
-	bind_opt_text(st, 8, sample_types);
-	bind_opt_text(st, 9, default_type);
-	bind_opt_text(st, 10, meta);
-	if (step_done(w, st, err) != 0)
+	op_init(&o, ST_PROFILE);
+	o.v[0] = ++w->last[ID_PROFILE];
+	o.v[1] = ts;
+	o.v[2] = dur;
+	o.v[3] = period;
+	op_add_opt(&o, t, type);
+	op_add_opt(&o, t, period_type);
+	op_add_opt(&o, t, period_unit);
+	op_add_opt(&o, t, sample_types);
+	op_add_opt(&o, t, default_type);
+	op_add_opt(&o, t, meta);
+	if (op_put(w, &o, t, err) != 0)
 		return (-1);
 	if (ts != 0) {
 		see_ts(w, ts);
 		see_ts(w, ts + dur);
 	}
 	w->n.profiles++;
-	return (sqlite3_last_insert_rowid(w->db->sq));
+	return (o.v[0]);
 }
 
 int64_t
@@ -567,21 +1167,22 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
     const char *name, int64_t ref, int64_t process_id, int64_t thread_id,
     int64_t parent_id, const char *meta, struct tr_error *err)
 {
-	sqlite3_stmt	*st = w->st[ST_TRACK];
+	const char	*tx[OP_NT];
 	struct tr_track	 t;
+	struct op	 o;
 	int		 i;
 
-	sqlite3_bind_int64(st, 1, w->source_id);
-	sqlite3_bind_text(st, 2, kind, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, name ? name : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, ref);
-	bind_id(st, 5, process_id);
-	bind_id(st, 6, thread_id);
-	bind_id(st, 7, parent_id);
-	bind_opt_text(st, 8, meta);
-	if (step_done(w, st, err) != 0)
+	op_init(&o, ST_TRACK);
+	o.v[0] = t.id = ++w->last[ID_TRACK];
+	o.v[1] = ref;
+	o.v[2] = process_id;
+	o.v[3] = thread_id;
+	o.v[4] = parent_id;
+	op_add_opt(&o, tx, kind);
+	op_add_opt(&o, tx, name ? name : "");
+	op_add_opt(&o, tx, meta);
+	if (op_put(w, &o, tx, err) != 0)
 		return (-1);
-	t.id = sqlite3_last_insert_rowid(w->db->sq);
 	if (w->obs_track) {
 		t.kind = kind;
 		t.name = name ? name : "";
@@ -596,6 +1197,39 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
 				return (-1);
 	}
 	return (t.id);
+}
+
+int64_t
+tr_writer_add_counter(struct tr_writer *w, int64_t track_id, int64_t ts,
+    int64_t name_id, double value, struct tr_error *err)
+{
+	struct op	 o;
+	int		 i;
+
+	op_init(&o, ST_COUNTER);
+	o.v[0] = track_id;
+	o.v[1] = ts;
+	o.v[2] = name_id;
+	if (isnan(value))
+		o.v[3] = 0;
+	else if (value == floor(value) && fabs(value) < 9e15) {
+		o.v[3] = 1;
+		o.v[4] = (int64_t)value;
+	} else {
+		o.v[3] = 2;
+		o.d = value;
+	}
+	if (op_put(w, &o, NULL, err) != 0)
+		return (-1);
+	see_ts(w, ts);
+	w->n.counters++;
+	if (w->obs_counter)
+		for (i = 0; i < w->nobs; i++)
+			if (w->obs[i]->counter != NULL &&
+			    w->obs[i]->counter(w->obs_arg[i], track_id, ts,
+			    name_id, value, err) != 0)
+				return (-1);
+	return (0);
 }
 
 /*
@@ -658,8 +1292,9 @@ run_free(void *p)
 static int
 flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 {
-	sqlite3_stmt		*st = w->st[ST_SLICE];
 	struct tr_buf		*j = &w->json;
+	const char		*t[OP_NT];
+	struct op		 op;
 	const struct run_slice	*s;
 	const struct run_chunk	*k;
 	int64_t			 t0, end;
@@ -714,13 +1349,13 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 	*o++ = ']';
 	*o = '\0';
 	j->len = (size_t)(o - start);
-	sqlite3_bind_int64(st, 1, w->next_slice_id);
-	sqlite3_bind_int64(st, 2, w->source_id);
-	sqlite3_bind_int64(st, 3, r->track_id);
-	sqlite3_bind_int64(st, 4, t0);
-	sqlite3_bind_int64(st, 5, end);
-	sqlite3_bind_int(st, 6, r->n);
-	sqlite3_bind_text(st, 7, j->data, (int)j->len, SQLITE_STATIC);
+	op_init(&op, ST_SLICE);
+	op.v[0] = w->next_slice_id;
+	op.v[1] = r->track_id;
+	op.v[2] = t0;
+	op.v[3] = end;
+	op.v[4] = r->n;
+	op_add_text(&op, t, j->data, j->len, 1);
 	w->next_slice_id += r->n;
 	w->run_slices -= (size_t)r->n;
 	/* The chunks go back to the pool; a big args buffer goes. */
@@ -733,7 +1368,7 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 		tr_buf_init(&r->args);
 	} else
 		tr_buf_reset(&r->args);
-	return (step_done(w, st, err));
+	return (op_put(w, &op, t, err));
 }
 
 /* Write every waiting run, and forget the runs. */
@@ -827,37 +1462,6 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	return (0);
 }
 
-int64_t
-tr_writer_add_counter(struct tr_writer *w, int64_t track_id, int64_t ts,
-    int64_t name_id, double value, struct tr_error *err)
-{
-	sqlite3_stmt	*st = w->st[ST_COUNTER];
-	const int	 p = batch_base(w, ST_COUNTER);
-	int		 i;
-
-	sqlite3_bind_int64(st, p + 1, w->source_id);
-	sqlite3_bind_int64(st, p + 2, track_id);
-	sqlite3_bind_int64(st, p + 3, ts);
-	sqlite3_bind_int64(st, p + 4, name_id);
-	if (isnan(value))
-		sqlite3_bind_null(st, p + 5);
-	else if (value == floor(value) && fabs(value) < 9e15)
-		sqlite3_bind_int64(st, p + 5, (int64_t)value);
-	else
-		sqlite3_bind_double(st, p + 5, value);
-	if (batch_add(w, ST_COUNTER, err) != 0)
-		return (-1);
-	see_ts(w, ts);
-	w->n.counters++;
-	if (w->obs_counter)
-		for (i = 0; i < w->nobs; i++)
-			if (w->obs[i]->counter != NULL &&
-			    w->obs[i]->counter(w->obs_arg[i], track_id, ts,
-			    name_id, value, err) != 0)
-				return (-1);
-	return (0);
-}
-
 /* --- the writer's life --------------------------------------------- */
 
 struct tr_writer *
@@ -877,12 +1481,14 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	w->n.ts_max = INT64_MIN;
 	w->strs = tr_map_new();
 	w->frames = tr_map_new();
-	w->callsites = tr_map_new();
+	w->callsites = cs_new();
 	w->procs = tr_map_new();
 	w->threads = tr_map_new();
 	tr_buf_init(&w->key);
 	tr_buf_init(&w->json);
 	tr_imap_init(&w->runs);
+	tr_error_init(&w->terr);
+	w->seen = tr_xcalloc(SEEN_BITS / 64, sizeof *w->seen);
 	for (i = 0; i < ST_COUNT; i++)
 		if (stmt_sql[i] != NULL &&
 		    (w->st[i] = tr_db_prepare(db, stmt_sql[i], err)) == NULL)
@@ -895,11 +1501,12 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 		if (w->st[batches[i].st] == NULL)
 			goto fail;
 	}
-	if (tr_db_int(db, "SELECT max(id) FROM frame", &w->old_frame_max,
-	    err) != 0 || tr_db_int(db, "SELECT max(id) FROM callsite",
-	    &w->old_cs_max, err) != 0 || tr_db_int(db,
-	    "SELECT max(id) FROM str", &w->old_str_max, err) != 0 ||
-	    tr_db_int(db, "SELECT coalesce((SELECT id + n FROM slice_run "
+	for (i = 0; i < ID_COUNT; i++) {
+		if (tr_db_int(db, id_sql[i], &w->old[i], err) != 0)
+			goto fail;
+		w->last[i] = w->old[i];
+	}
+	if (tr_db_int(db, "SELECT coalesce((SELECT id + n FROM slice_run "
 	    "ORDER BY id DESC LIMIT 1), 1)", &w->next_slice_id, err) != 0)
 		goto fail;
 	for (i = 0; tr_writer_observers[i] != NULL; i++)
@@ -915,9 +1522,12 @@ int
 tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
     void *arg, struct tr_error *err)
 {
-	if (w->nobs == TR_WRITER_MAXOBS) {
+	if (w->nobs == TR_WRITER_MAXOBS || w->threaded) {
 		if (h->free != NULL)
 			h->free(arg);
+		if (w->threaded)
+			return (tr_error_set(err, TR_EIO, "an observer of "
+			    "the store writer after its thread started"));
 		return (tr_error_set(err, TR_EIO, "more than %d observers of "
 		    "the store writer", TR_WRITER_MAXOBS));
 	}
@@ -933,12 +1543,13 @@ tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
 int
 tr_writer_flush(struct tr_writer *w, struct tr_error *err)
 {
-	int	i;
+	struct op	o;
+	int		i;
 
-	for (i = 0; i < (int)NBATCHES; i++)
-		if (batch_flush(w, batches[i].st, err) != 0)
-			return (-1);
 	if (flush_runs(w, err) != 0)
+		return (-1);
+	op_init(&o, OP_FLUSH);
+	if (op_put(w, &o, NULL, err) != 0 || wsync(w, err) != 0)
 		return (-1);
 	for (i = 0; i < w->nobs; i++)
 		if (w->obs[i]->finish != NULL &&
@@ -954,6 +1565,7 @@ tr_writer_free(struct tr_writer *w)
 
 	if (w == NULL)
 		return;
+	thread_stop(w);
 	for (i = 0; i < w->nobs; i++)
 		if (w->obs[i]->free != NULL)
 			w->obs[i]->free(w->obs_arg[i]);
@@ -961,13 +1573,14 @@ tr_writer_free(struct tr_writer *w)
 		sqlite3_finalize(w->st[i]);
 	tr_map_free(w->strs);
 	tr_map_free(w->frames);
-	tr_map_free(w->callsites);
+	cs_free(w->callsites);
 	tr_map_free(w->procs);
 	tr_map_free(w->threads);
 	tr_buf_release(&w->key);
 	tr_imap_free(&w->runs, run_free);
 	chunks_free(w->free_chunks);
 	tr_buf_release(&w->json);
+	free(w->seen);
 	free(w->host);
 	free(w);
 }
@@ -981,6 +1594,8 @@ tr_writer_counts(const struct tr_writer *w)
 struct tr_db *
 tr_writer_db(struct tr_writer *w)
 {
+	/* An error surfaces at the next add or at tr_writer_flush(). */
+	wsync(w, NULL);
 	return (w->db);
 }
 

@@ -2,9 +2,10 @@
  * The store writer: the rows of one source, written inside a transaction
  * that its caller owns (tr_import_input() for the importers).  It interns
  * strings, frames, call sites, processes and threads in memory in front
- * of the store's unique keys, writes samples and counters in multi-row
- * batches and slices in runs (slice_run, TR_SLICE_RUN a row), and counts
- * what it wrote.  Observers (derived tables) can watch every track,
+ * of the store's unique keys, gives rows their ids itself, can write
+ * from a thread of its own (tr_writer_thread()), writes samples and
+ * counters in multi-row batches and slices in runs (slice_run,
+ * TR_SLICE_RUN a row), and counts what it wrote.  Observers (derived tables) can watch every track,
  * sample, slice and counter as it is added; see tr_writer_observe().
  *
  * Private to store/ and import/: the tools never include it.
@@ -84,10 +85,25 @@ struct tr_writer *tr_writer_new(struct tr_db *, int64_t source_id,
  * Returns 0, or -1 with 'err' set (the caller rolls back).
  */
 int		 tr_writer_flush(struct tr_writer *, struct tr_error *);
-/* Free the writer and its observers, written or not; NULL is fine. */
+/*
+ * Run the inserts in a thread of their own from now on, so that SQLite
+ * works while the importer parses the next rows (2 cores: both busy).
+ * The writer gives row ids itself, so the add calls return at once; a
+ * write error surfaces at a later add or at tr_writer_flush(), and the
+ * import fails as before.  The importer must then touch the store only
+ * through the writer: tr_writer_db() waits for the thread to be idle
+ * before it returns the store (use it again after any add).  Not started
+ * (0, nothing done) when SQLite has no threads, when an observer is
+ * attached (they may read the store as rows come) or when the
+ * environment has TRACEKIT_WRITER_THREAD=0 (benchmarks).  Returns 0, or
+ * -1 with 'err' set.
+ */
+int		 tr_writer_thread(struct tr_writer *, struct tr_error *);
+/* Stop the thread, free the writer and its observers; NULL is fine. */
 void		 tr_writer_free(struct tr_writer *);
 
 const struct tr_writer_counts *tr_writer_counts(const struct tr_writer *);
+/* The store, once every row handed to the writer thread is in it. */
 struct tr_db	*tr_writer_db(struct tr_writer *);
 int64_t		 tr_writer_source_id(const struct tr_writer *);
 /* The host processes are interned under (copied; NULL: ""). */
