@@ -1824,7 +1824,8 @@ top_stacks(struct tr_attr *a, struct stk *v, size_t n,
  */
 static int
 breakdown(struct tr_attr *a, int64_t track, const struct ivls *in,
-    int64_t ns[TR_NCAUSES], struct ivls *chain, struct tr_error *err)
+    int64_t ns[TR_NCAUSES], struct ivls *chain, struct tr_attr_result *ev,
+    const char *what, int64_t goid, struct tr_error *err)
 {
 	struct gstates	sts;
 	size_t		i;
@@ -1845,6 +1846,10 @@ breakdown(struct tr_attr *a, int64_t track, const struct ivls *in,
 		if (ov <= 0)
 			continue;
 		ns[c] += ov;
+		if (ev != NULL)
+			add_ev(ev, what, "go_state", s->id, s->ts, s->dur,
+			    tr_xasprintf("goroutine %lld %s", (long long)goid,
+			    tr_cause_names[c]));
 		if (chain != NULL && (c == TR_CAUSE_CHAN ||
 		    c == TR_CAUSE_SYNC)) {
 			size_t	k;
@@ -1868,12 +1873,14 @@ struct wk {
 
 /*
  * The top waker of the chan/sync waits 'waits' of 'track' (each state
- * with its end), its cause over them, and one level deeper.
+ * with its end), its cause over them, and one level deeper; with 'ev',
+ * the waker's states in those waits as evidence ("waker", "waker2").
  */
 static int
 top_waker(struct tr_attr *a, int64_t track, const struct gstate *waits,
     size_t nwaits, int64_t lo, int64_t hi, int depth,
-    struct tr_attr_waker *w, int *found, struct tr_error *err)
+    struct tr_attr_waker *w, int *found, struct tr_attr_result *ev,
+    struct tr_error *err)
 {
 	struct wk	*v = NULL;
 	size_t		 n = 0, i, k, best = 0;
@@ -1924,7 +1931,7 @@ top_waker(struct tr_attr *a, int64_t track, const struct gstate *waits,
 		goto out;
 	}
 	if (breakdown(a, wtrack, &v[best].in, ns, depth == 0 ? &chain : NULL,
-	    err) != 0)
+	    ev, depth == 0 ? "waker" : "waker2", v[best].goid, err) != 0)
 		goto out;
 	for (k = 0; k < TR_NCAUSES; k++)
 		tot += ns[k];
@@ -1960,7 +1967,7 @@ top_waker(struct tr_attr *a, int64_t track, const struct gstate *waits,
 			sub[nsub++] = sts.v[i];
 		}
 		free(sts.v);
-		if (top_waker(a, wtrack, sub, nsub, lo, hi, 1, w, &f2,
+		if (top_waker(a, wtrack, sub, nsub, lo, hi, 1, w, &f2, ev,
 		    err) != 0) {
 			free(sub);
 			goto out;
@@ -2295,7 +2302,8 @@ tr_attr_window(struct tr_attr *a, const struct tr_attr_driver *d,
 		waits.n = o;
 		if (waits.n > 0) {
 			if (top_waker(a, d->track_id, waits.v, waits.n, lo,
-			    hi, 0, &r->waker, &found, err) != 0)
+			    hi, 0, &r->waker, &found, evidence ? r : NULL,
+			    err) != 0)
 				goto out;
 			r->has_waker = found;
 		}
@@ -2533,6 +2541,12 @@ tr_attr_named_driver(struct tr_attr *a, const struct tr_sel *sel,
     const struct tr_attr_episode_args *ea, struct tr_out *out,
     int64_t *goid, struct tr_error *err)
 {
+	static const char derived[] =
+	    "SELECT goid, sum(dur) FROM go_span\n"
+	    " WHERE source_id = ?2 AND kind IN ('" TR_GO_CAT_REGION "', '"
+	    TR_GO_CAT_TASK "')\n"
+	    "   AND name_id = ?1 AND goid IS NOT NULL\n"
+	    " GROUP BY goid ORDER BY 2 DESC, goid";
 	static const char sql[] =
 	    "SELECT json_extract(s.args, '$.goid') AS g, sum(s.dur)\n"
 	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
@@ -2555,7 +2569,8 @@ tr_attr_named_driver(struct tr_attr *a, const struct tr_sel *sel,
 		    " selection" : ""));
 	if ((rc = tr_db_str_id(a->db, ea->driver, &name_id, err)) < 0)
 		return (-1);
-	if ((st = tr_db_prepare(a->db, sql, err)) == NULL)
+	if ((st = tr_db_prepare(a->db, a->derived ? derived : sql, err)) ==
+	    NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, rc == 0 ? -1 : name_id);
 	sqlite3_bind_int64(st, 2, a->go_source);

@@ -262,18 +262,47 @@ tr_gort_util_mutator(const struct tr_gort_util *u, int64_t a, int64_t b)
 	return (b > a ? prefix(u, b) - prefix(u, a) : 0);
 }
 
+/*
+ * prefix() for times that only grow: the step found last is where the
+ * next search starts (the same step, so the same value, as prefix()).
+ */
+struct cursor {
+	const struct tr_gort_util	*u;
+	size_t				 a;
+};
+
+static double
+cursor_prefix(struct cursor *c, int64_t t)
+{
+	const struct tr_gort_util	*u = c->u;
+
+	if (t <= u->lo)
+		return (0);
+	if (t >= u->hi)
+		return (u->f[u->n]);
+	while (c->a + 1 < u->n && u->ts[c->a + 1] <= t)
+		c->a++;
+	return (u->f[c->a] + u->u[c->a] * (double)(t - u->ts[c->a]));
+}
+
 double
 tr_gort_mmu(const struct tr_gort_util *u, int64_t w, int64_t *worst)
 {
-	double	best, m;
-	int64_t	t, at = u->lo;
-	size_t	i;
-	int	k;
+	struct cursor	 c[2][2];
+	double		 best, m;
+	int64_t		 t, at = u->lo;
+	size_t		 i;
+	int		 k;
 
 	*worst = u->lo;
 	if (w <= 0 || w > u->hi - u->lo || u->n == 0)
 		return (-1);
 	best = (double)w + 1;
+	/* Window starts at steps (k 0) and ends at steps (k 1): each grows. */
+	for (k = 0; k < 2; k++) {
+		c[k][0].u = c[k][1].u = u;
+		c[k][0].a = c[k][1].a = 0;
+	}
 	/*
 	 * The mutator time of [t, t + w) is piecewise linear in t, its
 	 * breaks where t or t + w meets a step: its minimum is at one.
@@ -283,7 +312,8 @@ tr_gort_mmu(const struct tr_gort_util *u, int64_t w, int64_t *worst)
 			t = k == 0 ? u->ts[i] : u->ts[i] - w;
 			if (t < u->lo || t > u->hi - w)
 				continue;
-			m = prefix(u, t + w) - prefix(u, t);
+			m = cursor_prefix(&c[k][1], t + w) -
+			    cursor_prefix(&c[k][0], t);
 			if (m < best - 1e-6) {
 				best = m;
 				at = t;

@@ -29,11 +29,13 @@
  * "GC (fractional)", "GC (idle)").  A worker runs only as a worker, each
  * time with its label, so the first run of a goroutine's states tells
  * whether it is one: only the runs of those are expanded (0.3 s rather
- * than 1.8 s for a scan of every run's text on the bench store).
+ * than 1.8 s for a scan of every run's text on the bench store).  Only
+ * an assist needs its goroutine: the others' args are not parsed.
  */
 static const char gc_sql[] =
     "SELECT s.id, s.ts, s.dur, n.s, c.s, s.callsite_id,\n"
-    "       json_extract(s.args, '$.goid'), t.kind\n"
+    "       CASE n.s WHEN '" TR_GO_ASSIST "' THEN\n"
+    "         json_extract(s.args, '$.goid') END, t.kind\n"
     "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
     "  CROSS JOIN str n ON n.id = s.name_id\n"
     "  LEFT JOIN str c ON c.id = s.category_id\n"
@@ -224,7 +226,8 @@ clip(const struct src *s, int64_t *ts, int64_t *dur)
 
 struct arun {
 	struct src	*s;
-	int64_t		 goid;
+	struct iv	*as;	/* one goroutine's assists, by start */
+	size_t		 n, k;	/* how many; the first not behind yet */
 };
 
 /* An assist counts while its goroutine runs (Go's MMU), not parked. */
@@ -238,54 +241,71 @@ on_running(void *arg, const struct tr_derived_state *ds,
 	(void)err;
 	if (ds->kind != TR_DK_RUNNING)
 		return (0);
-	for (i = 0; i < a->s->nas; i++) {
-		const struct iv	*v = &a->s->as[i];
+	/*
+	 * The states come in time order and one goroutine's assists do
+	 * not overlap: those that ended before this state are done with.
+	 */
+	while (a->k < a->n && a->as[a->k].ts + a->as[a->k].dur <= ds->ts)
+		a->k++;
+	for (i = a->k; i < a->n && a->as[i].ts < ds->ts + ds->dur; i++) {
+		const struct iv	*v = &a->as[i];
 		int64_t		 x = v->ts > ds->ts ? v->ts : ds->ts;
 		int64_t		 y = v->ts + v->dur < ds->ts + ds->dur ?
 		    v->ts + v->dur : ds->ts + ds->dur;
 
-		if (v->goid == a->goid && y > x)
+		if (y > x)
 			tr_gort_util_gc(&a->s->util, x, y);
 	}
 	return (0);
 }
+
+#define GAP_NS	100000000	/* 100 ms */
 
 static int
 assists_running(struct tr_db *db, struct src *s, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	struct arun	 a;
-	size_t		 i, k;
-	int64_t		 lo, hi, track;
-	int		 r;
+	size_t		 i, k, e;
+	int64_t		 goid, track;
+	int		 r, rc = -1;
 
 	if ((st = tr_db_prepare(db, "SELECT id FROM track WHERE source_id "
 	    "= ?1 AND kind = '" TR_TRACK_GOROUTINE "' AND ref = ?2",
 	    err)) == NULL)
 		return (-1);
 	a.s = s;
+	a.as = tr_xcalloc(s->nas + 1, sizeof *a.as);
 	for (i = 0; i < s->ng; i++) {
-		a.goid = s->by_g[i].k;
-		lo = INT64_MAX;
-		hi = INT64_MIN;
-		for (k = 0; k < s->nas; k++)
-			if (s->as[k].goid == a.goid) {
-				if (s->as[k].ts < lo)
-					lo = s->as[k].ts;
-				if (s->as[k].ts + s->as[k].dur > hi)
-					hi = s->as[k].ts + s->as[k].dur;
-			}
+		goid = s->by_g[i].k;
+		for (k = 0, a.n = 0; k < s->nas; k++)
+			if (s->as[k].goid == goid)
+				a.as[a.n++] = s->as[k];
+		a.k = 0;
 		sqlite3_bind_int64(st, 1, s->id);
-		sqlite3_bind_int64(st, 2, a.goid);
-		r = tr_db_step_int(db, st, &track, err);
-		if (r < 0 || (r == 1 && hi > lo && tr_derived_track_states(db,
-		    track, lo, hi, on_running, &a, err) != 0)) {
-			sqlite3_finalize(st);
-			return (-1);
+		sqlite3_bind_int64(st, 2, goid);
+		if ((r = tr_db_step_int(db, st, &track, err)) < 0)
+			goto out;
+		/*
+		 * The runs around each stretch of assists only (runs are
+		 * seconds long): assists closer than GAP_NS walk together.
+		 */
+		for (k = 0; r == 1 && k < a.n; k = e) {
+			int64_t	end = a.as[k].ts + a.as[k].dur;
+
+			for (e = k + 1; e < a.n && a.as[e].ts - end < GAP_NS;
+			    e++)
+				end = a.as[e].ts + a.as[e].dur;
+			if (end > a.as[k].ts && tr_derived_track_states(db,
+			    track, a.as[k].ts, end, on_running, &a, err) != 0)
+				goto out;
 		}
 	}
+	rc = 0;
+out:
+	free(a.as);
 	sqlite3_finalize(st);
-	return (0);
+	return (rc);
 }
 
 static int

@@ -9,7 +9,6 @@
 #include "config.h"
 #include "query/query.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "query/args.h"
 #include "query/attr.h"
 #include "query/sel.h"
+#include "store/derived.h"
 
 #define STEPS_SEL	(TR_SEL_SOURCE | TR_SEL_PID | TR_SEL_TID | \
 			    TR_SEL_COMM | TR_SEL_GOID | TR_SEL_GPU | \
@@ -112,55 +112,111 @@ pctl(const int64_t *sorted, size_t n, double p)
 	return (sorted[k - 1]);
 }
 
-/* Region or task slices named 'name' of the Go source. */
+/* Steps of several sources: in time order. */
+static int
+step_ts_cmp(const void *x, const void *y)
+{
+	const struct step	*p = x, *q = y;
+
+	if (p->ts != q->ts)
+		return (p->ts < q->ts ? -1 : 1);
+	return (p->id < q->id ? -1 : p->id > q->id);
+}
+
+/*
+ * The regions or tasks named 'name' of the Go sources, in time order:
+ * from go_span (trace-store(5)), in its key's order, or through the
+ * go-task slices for a source without derived rows (TRACEKIT_NO_DERIVED).
+ * Those the trace cut (begun before it, unfinished at its end) are left
+ * out and counted in *ncut.
+ */
 static int
 load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
-    int task, struct step **out, size_t *nout, int64_t *goid,
+    int task, struct step **out, size_t *nout, int64_t *goid, int64_t *ncut,
     struct tr_error *err)
 {
-	static const char sql[] =
+	static const char derived[] =
+	    "SELECT id, ts, dur, goid, start_unknown OR unfinished\n"
+	    "  FROM go_span\n"
+	    " WHERE source_id = ?2 AND kind = ?3 AND name_id = ?1\n"
+	    "   AND ts <= ?4\n"
+	    " ORDER BY ts, id";
+	static const char slices[] =
 	    "SELECT s.id, s.ts, s.dur, json_extract(s.args, '$.goid'),\n"
-	    "       json_extract(s.args, '$.depth') IS NULL\n"
+	    "       coalesce(json_extract(s.args, '$.start_unknown'), 0) OR\n"
+	    "       coalesce(json_extract(s.args, '$.unfinished'), 0)\n"
 	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
-	    "  JOIN source so ON so.id = t.source_id\n"
-	    " WHERE t.kind = '" TR_TRACK_GO_TASK "' AND so.format = 'gotrace'\n"
-	    "   AND s.name_id = (SELECT id FROM str WHERE s = ?1)\n"
+	    " WHERE t.kind = '" TR_TRACK_GO_TASK "' AND t.source_id = ?2\n"
+	    "   AND s.name_id = ?1 AND s.ts <= ?4\n"
+	    "   AND s.category_id = (SELECT id FROM str WHERE s = ?3)\n"
 	    " ORDER BY s.ts, s.id";
-	sqlite3_stmt	*st;
+	sqlite3_stmt	*st = NULL;
 	struct step	*v = NULL;
-	size_t		 n = 0;
-	int		 rc;
+	size_t		 n = 0, cap = 0, i;
+	int64_t		*src = NULL, name_id = -1, has;
+	int		 nsrc, k, rc = SQLITE_DONE, r = -1, found;
 
 	*goid = -1;
-	if ((st = tr_db_prepare(db, sql, err)) == NULL)
-		return (-1);
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t	ts = sqlite3_column_int64(st, 1);
-		int64_t	dur = sqlite3_column_int64(st, 2);
-		int64_t	g = sqlite3_column_int64(st, 3);
-
-		if (sqlite3_column_int(st, 4) != task ||
-		    !tr_sel_overlaps(sel, ts, ts + dur) ||
-		    (sel->goid >= 0 && g != sel->goid))
+	*ncut = 0;
+	if ((nsrc = tr_derived_sources(db, &src, err)) < 0 ||
+	    (found = tr_db_str_id(db, name, &name_id, err)) < 0)
+		goto out;
+	for (k = 0; k < nsrc && found > 0; k++) {
+		if (sel->nsources > 0 && !tr_sel_has_source(sel, src[k]))
 			continue;
-		v = tr_xrealloc(v, (n + 1) * sizeof *v);
-		v[n].id = sqlite3_column_int64(st, 0);
-		v[n].ts = ts;
-		v[n].dur = dur;
-		v[n].idx = n;
-		n++;
-		if (*goid < 0)
-			*goid = g;
+		if (tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
+		    "WHERE source_id = ?1)", NULL, src[k], &has, err) < 0 ||
+		    (st = tr_db_prepare(db, has ? derived : slices, err)) ==
+		    NULL)
+			goto out;
+		sqlite3_bind_int64(st, 1, name_id);
+		sqlite3_bind_int64(st, 2, src[k]);
+		sqlite3_bind_text(st, 3, task ? TR_GO_CAT_TASK :
+		    TR_GO_CAT_REGION, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, sel->has_to ? sel->to : INT64_MAX);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t	ts = sqlite3_column_int64(st, 1);
+			int64_t	dur = sqlite3_column_int64(st, 2);
+			int64_t	g = sqlite3_column_int64(st, 3);
+
+			if (!tr_sel_overlaps(sel, ts, ts + dur) ||
+			    (sel->goid >= 0 && g != sel->goid))
+				continue;
+			if (sqlite3_column_int(st, 4)) {
+				(*ncut)++;
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 4096;
+				v = tr_xrealloc(v, cap * sizeof *v);
+			}
+			v[n].id = sqlite3_column_int64(st, 0);
+			v[n].ts = ts;
+			v[n].dur = dur;
+			n++;
+			if (*goid < 0)
+				*goid = g;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc != SQLITE_DONE) {
+			tr_db_error(db, err, "reading regions");
+			goto out;
+		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		return (tr_db_error(db, err, "reading regions"));
-	}
+	if (nsrc > 1 && n > 1)
+		qsort(v, n, sizeof *v, step_ts_cmp);
+	for (i = 0; i < n; i++)
+		v[i].idx = i;
 	*out = v;
 	*nout = n;
-	return (0);
+	v = NULL;
+	r = 0;
+out:
+	sqlite3_finalize(st);
+	free(src);
+	free(v);
+	return (r);
 }
 
 /* The results of a set, kept for its evidence. */
@@ -256,14 +312,26 @@ columns(struct tr_out *out, const char *const *lead, int nlead)
 	tr_out_columns(out, nlead + NATTR, names);
 }
 
+/* --region and --task: not both.  'arg': the two options' values. */
+static int
+check_bounds(void *arg, struct tr_error *err)
+{
+	const char	***v = arg;
+
+	if (*v[0] != NULL && *v[1] != NULL)
+		return (tr_error_set(err, TR_EUSAGE, "steps: give --region or "
+		    "--task, not both"));
+	return (0);
+}
+
 static int
 run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
     struct tr_error *err)
 {
-	const char		*region = NULL, *task = NULL;
+	const char		*region = NULL, *task = NULL, **bounds[2];
 	struct tr_attr_episode_args ea;
 	double			 slow = 2;
-	int64_t			 top = 5, maxst = 20, goid = -1, dgoid;
+	int64_t			 top = 5, maxst = 20, goid = -1, dgoid, ncut;
 	int			 all = 0;
 	struct tr_arg		 opts[10] = {
 		{ "region", 0, TR_ARG_STRING, &region, 0, 0, "NAME",
@@ -316,19 +384,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	args.args = opts;
 	args.sel = &sel;
 	args.max_pos = 0;
-	if (tr_args_parse(&args, argc, argv, err) != 0)
+	bounds[0] = &region;
+	bounds[1] = &task;
+	args.check = check_bounds;
+	args.check_arg = bounds;
+	if ((rc = tr_args_begin(&args, argc, argv, db, err)) <= 0)
 		goto out;
-	if (args.help) {
-		rc = 0;
-		goto out;
-	}
-	if (region != NULL && task != NULL) {
-		tr_error_set(err, TR_EUSAGE, "steps: give --region or --task, "
-		    "not both");
-		goto out;
-	}
-	if (tr_sel_resolve(&sel, db, err) != 0 ||
-	    (a = tr_attr_open(db, &sel, err)) == NULL)
+	rc = -1;
+	if ((a = tr_attr_open(db, &sel, err)) == NULL)
 		goto out;
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
@@ -350,8 +413,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (region != NULL || task != NULL) {
 		bound = region != NULL ? "region" : "task";
 		if (load_spans(db, &sel, region != NULL ? region : task,
-		    task != NULL, &v, &n, &goid, err) != 0)
+		    task != NULL, &v, &n, &goid, &ncut, err) != 0)
 			goto out;
+		if (ncut > 0)
+			tr_out_note(out, "steps: %lld %s%s '%s' cut by the "
+			    "trace's edges (begun before it or unfinished at "
+			    "its end) left out", (long long)ncut, bound,
+			    ncut > 1 ? "s" : "", region != NULL ? region :
+			    task);
 		if (n == 0) {
 			tr_error_set(err, TR_EDATA, "steps: no %s '%s' in the "
 			    "Go trace%s", bound, region != NULL ? region :
@@ -437,8 +506,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		else
 			tr_out_null(out);
 		tr_out_end_row(out);
-		if (tr_out_finish(out) != 0)
-			goto werr;
+		if (tr_out_finish_err(out, err) != 0)
+			goto out;
 	}
 
 	/* The stretches of slow steps, each attributed as a whole. */
@@ -504,8 +573,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		free(d);
 	}
 	if (tr_out_finish(out) != 0 || (ea.evidence &&
-	    put_evidence(out, "slow_evidence", "stretch", &kept) != 0))
-		goto werr;
+	    put_evidence(out, "slow_evidence", "stretch", &kept) != 0)) {
+		tr_out_write_error(err);
+		goto out;
+	}
 
 	/* The slowest steps, one by one. */
 	byd = tr_xmalloc(n * sizeof *byd);
@@ -532,8 +603,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		keep(&kept, &r, ea.evidence);
 	}
 	if (tr_out_finish(out) != 0 || (ea.evidence &&
-	    put_evidence(out, "slowest_evidence", "rank", &kept) != 0))
-		goto werr;
+	    put_evidence(out, "slowest_evidence", "rank", &kept) != 0)) {
+		tr_out_write_error(err);
+		goto out;
+	}
 
 	if (all) {
 		tr_out_set_name(out, "steps");
@@ -552,14 +625,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 				tr_out_null(out);
 			tr_out_end_row(out);
 		}
-		if (tr_out_finish(out) != 0)
-			goto werr;
+		if (tr_out_finish_err(out, err) != 0)
+			goto out;
 	}
 	rc = 0;
-	goto out;
-werr:
-	tr_error_set(err, TR_EIO, "error writing output: %s",
-	    errno != 0 ? strerror(errno) : "write failed");
 out:
 	tr_attr_result_release(&r);
 	kept_release(&kept);
@@ -570,8 +639,7 @@ out:
 	free(ts);
 	tr_attr_driver_release(&drv);
 	tr_attr_free(a);
-	tr_args_release(&args);
-	tr_sel_release(&sel);
+	tr_args_end(&args);
 	return (rc);
 }
 

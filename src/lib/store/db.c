@@ -560,7 +560,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	if (version == 0) {
 		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_sched_schema, err) != 0)
+		    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_schema_v4, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -577,8 +578,9 @@ migrate(struct tr_db *db, struct tr_error *err)
 		version = 2;
 	/*
 	 * Version 3: the derived tables of Go traces (store/derived.h);
-	 * version 4 adds to them.  All computed from the slices already
-	 * stored once the tables of version 4 exist.
+	 * version 4 adds to them (and go_bin.runnable_peak is exact).  All
+	 * computed from the slices already stored once the tables of
+	 * version 4 exist.
 	 */
 	from = version;
 	if (version == 2 && (tr_db_exec(db, migrate_v3, err) != 0 ||
@@ -587,7 +589,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 	if (version == 2)
 		version = 3;
 	if (version == 3 && (tr_db_exec(db, tr_derived_sched_schema,
-	    err) != 0 || tr_derived_rebuild_all(db, err) != 0))
+	    err) != 0 || tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
+	    tr_derived_rebuild_all(db, err) != 0))
 		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)

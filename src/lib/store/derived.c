@@ -29,6 +29,28 @@ const char *const tr_dk_names[TR_DK_COUNT] = {
 "  sleep_ns INTEGER NOT NULL,\n" \
 "  other_ns INTEGER NOT NULL,\n"
 
+/*
+ * The tables of schema version 4: go_span, a row per Go trace task and
+ * region (the go_task and go_region views without the JSON), in the order
+ * the steps query reads them.
+ */
+#define DERIVED_V4 \
+"CREATE TABLE go_span (\n" \
+"  source_id INTEGER NOT NULL REFERENCES source,\n" \
+"  kind TEXT NOT NULL,\n" \
+"  name_id INTEGER NOT NULL REFERENCES str,\n" \
+"  ts INTEGER NOT NULL,\n" \
+"  id INTEGER NOT NULL,\n" \
+"  dur INTEGER NOT NULL,\n" \
+"  task_id INTEGER NOT NULL,\n" \
+"  goid INTEGER,\n" \
+"  depth INTEGER,\n" \
+"  callsite_id INTEGER REFERENCES callsite,\n" \
+"  start_unknown INTEGER NOT NULL,\n" \
+"  unfinished INTEGER NOT NULL,\n" \
+"  PRIMARY KEY (source_id, kind, name_id, ts, id)\n" \
+") WITHOUT ROWID;\n"
+
 const char tr_derived_schema[] =
 "CREATE TABLE go_bin (\n"
 "  source_id INTEGER NOT NULL REFERENCES source,\n"
@@ -76,6 +98,8 @@ DK_COLS
 "  max_ns INTEGER NOT NULL\n"
 ");\n"
 "CREATE INDEX go_state_stack_source ON go_state_stack (source_id, state);\n";
+
+const char tr_derived_schema_v4[] = DERIVED_V4;
 
 /* --- names ----------------------------------------------------------- */
 
@@ -228,7 +252,7 @@ struct trk {
 
 /*
  * Goroutines running and runnable, per millisecond of a bin: for the
- * runnable peak and the idle time, which the bin's totals cannot give.
+ * idle time, which the bin's totals cannot give.
  */
 #define FINE		1000000
 #define NFINE		(TR_DERIVED_BIN / FINE)
@@ -244,6 +268,14 @@ struct bin {
 	int32_t		 cover[TR_DK_COUNT];	/* whole-bin slices, as a
 						   difference array */
 	int32_t		 created, ended, samples;
+	/*
+	 * The runnable states' edges in the bin, for the exact peak: the
+	 * offset from the bin's start shifted left by one, | 1 for a
+	 * start, so that at one instant the ends sort first.  An end on
+	 * the next bin's start is kept here, at offset TR_DERIVED_BIN.
+	 */
+	uint32_t	*edge;
+	uint32_t	 nedge, capedge;
 };
 
 struct stack {
@@ -309,6 +341,12 @@ tr_derived_free(struct tr_derived *d)
 	tr_imap_free(&d->tracks, trk_free);
 	tr_imap_release(&d->goids);
 	tr_imap_free(&d->stack_map, free);
+	if (d->bins != NULL) {
+		size_t	i;
+
+		for (i = 0; i < d->nbins; i++)
+			free(d->bins[i].edge);
+	}
 	tr_dsched_free(d->sched);
 	free(d->bins);
 	free(d);
@@ -354,6 +392,49 @@ fine_add(struct tr_derived *d, int k, int64_t ts, int64_t e)
 		fine_at(d, ja + 1)->cover[k]++;
 		fine_at(d, je)->cover[k]--;
 	}
+}
+
+static void
+edge_add(struct bin *b, uint32_t e)
+{
+	if (b->nedge == b->capedge) {
+		b->capedge = b->capedge ? b->capedge * 2 : 16;
+		b->edge = tr_xrealloc(b->edge, b->capedge * sizeof *b->edge);
+	}
+	b->edge[b->nedge++] = e;
+}
+
+static int
+u32_cmp(const void *x, const void *y)
+{
+	uint32_t	p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+
+	return (p < q ? -1 : p > q);
+}
+
+/*
+ * The most goroutines runnable at one instant of bin 'b', which begins
+ * with 'n' of them runnable; *n becomes the number at its end.
+ */
+static int64_t
+edge_peak(struct bin *b, int64_t *n)
+{
+	int64_t		peak = 0, c = *n;
+	uint32_t	i, t;
+
+	if (b->nedge > 1)
+		qsort(b->edge, b->nedge, sizeof *b->edge, u32_cmp);
+	if (b->nedge == 0 || b->edge[0] >> 1 > 0)
+		peak = c;
+	for (i = 0; i < b->nedge; ) {
+		t = b->edge[i] >> 1;
+		for (; i < b->nedge && b->edge[i] >> 1 == t; i++)
+			c += b->edge[i] & 1 ? 1 : -1;
+		if (t < TR_DERIVED_BIN && c > peak)
+			peak = c;
+	}
+	*n = c;
+	return (peak);
 }
 
 /* Make bins [a, b] exist; 0, or -1 with 'err' set for a span too long. */
@@ -414,6 +495,10 @@ bins_add(struct tr_derived *d, int k, int64_t ts, int64_t dur,
 	if (k == TR_DK_RUNNING || k == TR_DK_RUNNABLE)
 		fine_add(d, k == TR_DK_RUNNABLE, ts, e);
 	b = d->bins - d->base;
+	if (k == TR_DK_RUNNABLE) {
+		edge_add(&b[ia], (uint32_t)(ts - ia * TR_DERIVED_BIN) << 1 | 1);
+		edge_add(&b[ie], (uint32_t)(e - ie * TR_DERIVED_BIN) << 1);
+	}
 	if (ia == ie) {
 		b[ia].ns[k] += dur;
 		return (0);
@@ -645,7 +730,7 @@ write_bins(struct tr_derived *d, struct tr_error *err)
 	sqlite3_stmt	*st;
 	int32_t		 c[TR_DK_COUNT], fc[2] = { 0, 0 };
 	struct bin	*b;
-	int64_t		 i, j, idle, peak, ns[2], t;
+	int64_t		 i, j, idle, peak, ns[2], t, nrbl = 0;
 	int		 k, rc = 0;
 
 	if (d->lo > d->hi)
@@ -670,21 +755,21 @@ write_bins(struct tr_derived *d, struct tr_error *err)
 		 * A millisecond is idle when no goroutine ran or was
 		 * runnable in it, inside the span of the goroutine states.
 		 */
-		idle = peak = 0;
+		idle = 0;
 		for (j = 0; j < NFINE; j++) {
 			t = i * TR_DERIVED_BIN + j * FINE;
 			for (k = 0; k < 2; k++) {
 				fc[k] += b->f[j].cover[k];
 				ns[k] = b->f[j].ns[k] + (int64_t)fc[k] * FINE;
 			}
-			if (ns[1] > peak)
-				peak = ns[1];
 			if (ns[0] + ns[1] == 0 && t >= d->tmin &&
 			    t + FINE <= d->tmax)
 				idle += FINE;
 		}
+		/* In time order: the runnable count carries over. */
+		peak = edge_peak(b, &nrbl);
 		sqlite3_bind_int64(st, 17, idle);
-		sqlite3_bind_double(st, 18, (double)peak / FINE);
+		sqlite3_bind_double(st, 18, (double)peak);
 		sqlite3_bind_int64(st, 19, b->created);
 		sqlite3_bind_int64(st, 20, b->ended);
 		sqlite3_bind_int64(st, 21, b->samples);
@@ -786,6 +871,8 @@ write_stacks(struct tr_derived *d, struct tr_error *err)
 	return (0);
 }
 
+static int	write_spans(struct tr_db *, int64_t, struct tr_error *);
+
 int
 tr_derived_write(struct tr_derived *d, struct tr_error *err)
 {
@@ -793,6 +880,8 @@ tr_derived_write(struct tr_derived *d, struct tr_error *err)
 	struct trk	*t;
 	size_t		 n, i;
 
+	if (write_spans(d->db, d->source_id, err) != 0)
+		return (-1);
 	if (!d->any)
 		return (0);
 	/* A goroutine whose last state closed before the trace ended. */
@@ -974,6 +1063,211 @@ bad:
 	    "not a run's JSON", (long long)run_id));
 }
 
+/* --- go_span: the tasks and regions --------------------------------- */
+
+struct span {
+	int64_t		 name_id, ts, id, dur, task, goid, depth, cs;
+	int		 kind;		/* 0: region, 1: task (sorted so) */
+	int		 start_unknown, unfinished;
+};
+
+/* A go-task track: its task id, and whether it began before the trace. */
+struct task {
+	int64_t		 id;
+	int		 at_start;
+};
+
+struct spans {
+	struct span	*v;
+	size_t		 n, cap;
+	int64_t		 cat[2];	/* str ids of "region", "task" */
+	int64_t		 run_id;	/* the run being read */
+	const struct task *task;	/* its track's */
+	int64_t		 k;		/* the slice's index in its run */
+};
+
+/* Whether "key":true is in JSON object text. */
+static int
+json_true(const char *s, size_t len, const char *key)
+{
+	size_t	kl = strlen(key), i;
+
+	for (i = 0; s != NULL && i + kl + 7 <= len; i++)
+		if (s[i] == '"' && memcmp(s + i + 1, key, kl) == 0 &&
+		    memcmp(s + i + 1 + kl, "\":true", 6) == 0)
+			return (1);
+	return (0);
+}
+
+static int
+span_slice(void *arg, const struct rslice *s, struct tr_error *err)
+{
+	struct spans	*sp = arg;
+	struct span	*p;
+	int		 kind;
+
+	(void)err;
+	sp->k++;
+	if (s->cat_id == sp->cat[0] && s->cat_id > 0)
+		kind = 0;
+	else if (s->cat_id == sp->cat[1] && s->cat_id > 0)
+		kind = 1;
+	else
+		return (0);	/* a log */
+	if (sp->n == sp->cap) {
+		sp->cap = sp->cap ? sp->cap * 2 : 1024;
+		sp->v = tr_xrealloc(sp->v, sp->cap * sizeof *sp->v);
+	}
+	p = &sp->v[sp->n++];
+	p->kind = kind;
+	p->name_id = s->name_id;
+	p->ts = s->ts;
+	p->id = sp->run_id + sp->k - 1;
+	p->dur = s->dur;
+	p->task = sp->task->id;
+	if (!json_int(s->args, s->args_len, "goid", &p->goid))
+		p->goid = -1;
+	if (kind != 0 || !json_int(s->args, s->args_len, "depth", &p->depth))
+		p->depth = -1;
+	p->cs = s->cs;
+	/* As go_task and go_region say it. */
+	p->start_unknown = kind == 1 ? sp->task->at_start :
+	    json_true(s->args, s->args_len, "start_unknown");
+	p->unfinished = json_true(s->args, s->args_len, "unfinished");
+	return (0);
+}
+
+/* The primary key's order: kind ('region' < 'task'), name, ts, id. */
+static int
+span_cmp(const void *x, const void *y)
+{
+	const struct span	*p = x, *q = y;
+
+	if (p->kind != q->kind)
+		return (p->kind - q->kind);
+	if (p->name_id != q->name_id)
+		return (p->name_id < q->name_id ? -1 : 1);
+	if (p->ts != q->ts)
+		return (p->ts < q->ts ? -1 : 1);
+	return (p->id < q->id ? -1 : p->id > q->id);
+}
+
+static void
+bind_opt(sqlite3_stmt *st, int col, int64_t v, int64_t none)
+{
+	if (v == none)
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_int64(st, col, v);
+}
+
+/*
+ * go_span for source 'source_id': one pass over its runs (without the run
+ * indexes, which trace-align drops while it moves a source), reading the
+ * slices of its go-task tracks only; the rows sorted in memory so that
+ * they go into the table in its key's order.
+ */
+static int
+write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
+{
+	struct spans	 sp;
+	struct tr_imap	 tasks;		/* track id -> struct task */
+	struct task	*t;
+	sqlite3_stmt	*st = NULL;
+	const char	*meta;
+	size_t		 i;
+	int		 rc, r = -1, ntasks = 0;
+
+	memset(&sp, 0, sizeof sp);
+	tr_imap_init(&tasks);
+	st = tr_db_prepare(db, "SELECT id, ref, meta FROM track WHERE "
+	    "source_id = ?1 AND kind = '" TR_TRACK_GO_TASK "'", err);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = tr_xcalloc(1, sizeof *t);
+		t->id = sqlite3_column_int64(st, 1);
+		meta = (const char *)sqlite3_column_text(st, 2);
+		t->at_start = meta != NULL && json_true(meta, strlen(meta),
+		    "at_start");
+		tr_imap_put(&tasks, (uint64_t)sqlite3_column_int64(st, 0), t);
+		ntasks++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read the source's tracks");
+		goto out;
+	}
+	if (ntasks == 0 ||
+	    tr_db_str_id(db, TR_GO_CAT_REGION, &sp.cat[0], err) < 0 ||
+	    tr_db_str_id(db, TR_GO_CAT_TASK, &sp.cat[1], err) < 0) {
+		r = ntasks == 0 ? 0 : -1;
+		goto out;
+	}
+	st = tr_db_prepare(db, "SELECT track_id, id, ts, slices FROM "
+	    "slice_run WHERE source_id = ?1", err);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = tr_imap_get(&tasks, (uint64_t)sqlite3_column_int64(st, 0));
+		if (t == NULL)
+			continue;
+		sp.task = t;
+		sp.run_id = sqlite3_column_int64(st, 1);
+		sp.k = 0;
+		if (walk_run((const char *)sqlite3_column_text(st, 3),
+		    (size_t)sqlite3_column_bytes(st, 3),
+		    sqlite3_column_int64(st, 2), sp.run_id, span_slice, &sp,
+		    err) != 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read the source's slices");
+		goto out;
+	}
+	if (sp.n > 0)
+		qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
+	st = tr_db_prepare(db, "INSERT INTO go_span VALUES (?1, ?2, ?3, ?4, "
+	    "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", err);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, source_id);
+	rc = SQLITE_DONE;
+	for (i = 0; i < sp.n && rc == SQLITE_DONE; i++) {
+		const struct span	*p = &sp.v[i];
+
+		sqlite3_bind_text(st, 2, p->kind ? TR_GO_CAT_TASK :
+		    TR_GO_CAT_REGION, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, p->name_id);
+		sqlite3_bind_int64(st, 4, p->ts);
+		sqlite3_bind_int64(st, 5, p->id);
+		sqlite3_bind_int64(st, 6, p->dur);
+		sqlite3_bind_int64(st, 7, p->task);
+		bind_opt(st, 8, p->goid, -1);
+		bind_opt(st, 9, p->depth, -1);
+		bind_opt(st, 10, p->cs, 0);
+		sqlite3_bind_int(st, 11, p->start_unknown);
+		sqlite3_bind_int(st, 12, p->unfinished);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot write go_span");
+		goto out;
+	}
+	r = 0;
+out:
+	sqlite3_finalize(st);
+	tr_imap_free(&tasks, free);
+	free(sp.v);
+	return (r);
+}
+
 /* --- rebuilding ------------------------------------------------------ */
 
 struct feed {
@@ -996,7 +1290,7 @@ delete_rows(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	static const char *const tables[] = {
 		"go_bin", "go_summary", "go_state_stack", "go_blocked_stack",
 		"go_sched_lat", "go_sched_long", "go_wait_sec",
-		"go_mutex_waker"
+		"go_mutex_waker", "go_span"
 	};
 	sqlite3_stmt	*st;
 	char		*sql;
@@ -1051,7 +1345,7 @@ tr_derived_rebuild(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	st = NULL;
 	if (!d->any) {
 		tr_derived_free(d);
-		return (0);
+		return (write_spans(db, source_id, err));
 	}
 	/*
 	 * One pass over the source's runs, without the run indexes:

@@ -15,6 +15,8 @@
  *                   kind, syscall, mark assist (Go's goroutine analysis)
  *   go_state_stack  per (state, reason, stack): count, total and longest
  *                   time (what go tool trace -pprof=sched/sync/... sums)
+ *   go_span         per task and region (user annotations): name, time,
+ *                   task, goroutine, depth (steps --region/--task)
  *
  * The C API below reads them for the queries (timeline, gpu-idle, stalls,
  * steps, and the Go runtime queries).
@@ -58,10 +60,14 @@ enum tr_dk {
 extern const char *const tr_dk_names[TR_DK_COUNT];
 
 /*
- * The schema of the derived tables (part of the store's v3 schema) and
- * what a v2 -> v3 migration runs before tr_derived_rebuild_all().
+ * The schema of the derived tables of version 3 (part of the store's
+ * schema), which a v2 -> v3 migration creates, and those new in version 4
+ * (go_span), which a v3 -> v4 migration creates; then it computes them
+ * all again (tr_derived_rebuild_all(): go_bin's runnable_peak is exact
+ * since version 4).
  */
 extern const char tr_derived_schema[];
+extern const char tr_derived_schema_v4[];
 
 /* --- filling them --------------------------------------------------- */
 
@@ -106,6 +112,7 @@ int	tr_derived_rebuild(struct tr_db *, int64_t source_id,
 /* The same for every Go trace source of the store. */
 int	tr_derived_rebuild_all(struct tr_db *, struct tr_error *);
 
+
 /*
  * The store writer's observer (store/writer.h): attaches an accumulator
  * to a writer of a Go trace source.  An entry of tr_writer_observers[].
@@ -129,9 +136,10 @@ struct tr_derived_totals {
 	int64_t		 covered_ns;	/* of the window, under some bin */
 	int64_t		 idle_ns;	/* whole ms with nothing running or
 					   runnable (go_bin.idle_ns) */
-	double		 runnable_peak;	/* the most goroutines runnable,
-					   as a mean over 1 ms, in any bin
-					   read */
+	double		 runnable_peak;	/* the most goroutines runnable
+					   at one instant, in any bin read
+					   (of a bin cut by an edge, its
+					   whole peak) */
 	int64_t		 created, ended;	/* goroutines */
 	int64_t		 cpu_samples;	/* of the Go trace */
 	int64_t		 bins;		/* bins read */
