@@ -63,6 +63,8 @@ struct tr_attr {
 	struct tr_attr_gpu	*gpus;
 	size_t			 ngpus;
 	int64_t			 go_source;	/* -1: none */
+	int64_t			 go_apart;	/* a Go trace off the GPU's time */
+	int			 gpu_unplaced;	/* GPU on its own wall clock */
 	int64_t			*perf;		/* perf sources */
 	size_t			 nperf;
 	struct tr_imap		 threads;	/* allowed thread ids (perf) */
@@ -350,6 +352,8 @@ load_go(struct tr_attr *a, struct tr_error *err)
 		id = sqlite3_column_int64(st, 0);
 		if (!tr_sel_has_source(a->sel, id))
 			continue;
+		if (a->go_apart < 0)
+			a->go_apart = id;
 		ov = glo < ghi ? (double)(imin(hi, ghi) - imax(lo, glo)) :
 		    (double)(hi - lo);
 		if (ov > bestov) {
@@ -363,6 +367,8 @@ load_go(struct tr_attr *a, struct tr_error *err)
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(a->db, err, "reading sources"));
 	a->go_source = best;
+	if (best >= 0)
+		a->go_apart = -1;
 	if (best >= 0 && glo < ghi) {
 		double	share = (double)(imin(gsrc_hi, ghi) -
 		    imax(gsrc_lo, glo)) / (double)(ghi - glo);
@@ -383,18 +389,35 @@ load_align_warnings(struct tr_attr *a, struct tr_error *err)
 	int		 rc;
 
 	if ((st = tr_db_prepare(a->db, "SELECT id, format, "
-	    "coalesce(align_method, 'none'), coalesce(align_confidence, 0) "
-	    "FROM source ORDER BY id", err)) == NULL)
+	    "coalesce(align_method, 'none'), coalesce(align_confidence, 0), "
+	    "clock = 'wall' AND align_method IS NULL AND EXISTS (SELECT 1 "
+	    "FROM source o WHERE o.clock <> 'wall' OR o.align_method IS NOT "
+	    "NULL) FROM source ORDER BY id", err)) == NULL)
 		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t		 id = sqlite3_column_int64(st, 0);
 		const char	*m = (const char *)sqlite3_column_text(st, 2);
 		double		 c = sqlite3_column_double(st, 3);
-		int		 used = id == a->go_source;
+		int		 used = id == a->go_source, gpu = 0;
 		size_t		 i;
 
 		for (i = 0; i < a->ngpus; i++)
-			used |= a->gpus[i].source_id == id;
+			gpu |= a->gpus[i].source_id == id;
+		/*
+		 * GPU telemetry on its own wall clock while the host sources
+		 * are on the traced host's: nothing can be matched to it,
+		 * and its times are UTC already.
+		 */
+		if (gpu && sqlite3_column_int(st, 4)) {
+			a->gpu_unplaced = 1;
+			warn(a, tr_xasprintf("source %lld (%s) is on its own "
+			    "wall clock, not yet on the store's timeline: no "
+			    "host data can be matched to its episodes "
+			    "(trace-align places it)", (long long)id,
+			    (const char *)sqlite3_column_text(st, 1)));
+			continue;
+		}
+		used |= gpu;
 		if (!used || strcmp(m, "estimate") != 0 || c >= 0.8)
 			continue;
 		warn(a, tr_xasprintf("source %lld (%s) is aligned by an "
@@ -606,7 +629,7 @@ tr_attr_open(struct tr_db *db, const struct tr_sel *sel,
 
 	a->db = db;
 	a->sel = sel;
-	a->go_source = -1;
+	a->go_source = a->go_apart = -1;
 	tr_imap_init(&a->threads);
 	tr_imap_init(&a->reasons);
 	tr_imap_init(&a->gcworkers);
@@ -617,6 +640,11 @@ tr_attr_open(struct tr_db *db, const struct tr_sel *sel,
 	    &a->wall_offset, err) != 0) {
 		tr_attr_free(a);
 		return (NULL);
+	}
+	/* The episodes are on the GPU's clock: UTC. */
+	if (a->gpu_unplaced) {
+		a->has_wall = 1;
+		a->wall_offset = 0;
 	}
 	if ((a->st_track = tr_db_prepare(db, "SELECT id, name, "
 	    "json_extract(meta, '$.callsite_id') FROM track "
@@ -679,6 +707,13 @@ int
 tr_attr_has_go(const struct tr_attr *a)
 {
 	return (a->go_source >= 0);
+}
+
+/* A Go trace of the selection that no GPU sample overlaps; -1: none. */
+int64_t
+tr_attr_go_apart(const struct tr_attr *a)
+{
+	return (a->go_apart);
 }
 
 int
@@ -2528,7 +2563,12 @@ tr_attr_open_gpu(struct tr_db *db, struct tr_sel *sel, const char *query,
 	}
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
-	if (!tr_attr_has_go(a))
+	if (!tr_attr_has_go(a) && a->go_apart >= 0)
+		tr_out_note(out, "the Go trace (source %lld) does not overlap "
+		    "the GPU telemetry: causes from CPU samples only%s",
+		    (long long)a->go_apart,
+		    tr_attr_has_perf(a) ? "" : " (and there are none)");
+	else if (!tr_attr_has_go(a))
 		tr_out_note(out, "no Go trace: causes from CPU samples only%s",
 		    tr_attr_has_perf(a) ? "" : " (and there are none)");
 	for (i = 0; i < tr_attr_nwarnings(a); i++)

@@ -150,6 +150,8 @@ void		 tr_attr_free(struct tr_attr *);
 size_t		 tr_attr_ngpus(const struct tr_attr *);
 const struct tr_attr_gpu *tr_attr_gpu(const struct tr_attr *, size_t);
 int		 tr_attr_has_go(const struct tr_attr *);
+/* A selected Go trace that no GPU sample overlaps (-1: none). */
+int64_t		 tr_attr_go_apart(const struct tr_attr *);
 int		 tr_attr_has_perf(const struct tr_attr *);
 /*
  * Warnings on how far the sources can be trusted together (alignment by

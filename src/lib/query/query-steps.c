@@ -395,13 +395,19 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		goto out;
 	tr_attr_clock(a, &origin, &haswall, &woff);
 	tr_out_set_clock(out, origin, haswall, woff);
+	for (i = 0; i < tr_attr_nwarnings(a); i++)
+		tr_out_note(out, "%s", tr_attr_warning(a, i));
+	if (!tr_attr_has_go(a) && tr_attr_go_apart(a) >= 0) {
+		tr_error_set(err, TR_EDATA, "steps: the Go trace (source "
+		    "%lld) does not overlap the GPU telemetry: no step "
+		    "boundaries", (long long)tr_attr_go_apart(a));
+		goto out;
+	}
 	if (!tr_attr_has_go(a)) {
 		tr_error_set(err, TR_EDATA, "steps: no Go trace in the store: "
 		    "no step boundaries");
 		goto out;
 	}
-	for (i = 0; i < tr_attr_nwarnings(a); i++)
-		tr_out_note(out, "%s", tr_attr_warning(a, i));
 	if (tr_attr_named_driver(a, &sel, &ea, out, &dgoid, err) != 0)
 		goto out;
 	if (tr_attr_ngpus(a) > 0) {
