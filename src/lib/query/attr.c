@@ -64,7 +64,8 @@ struct tr_attr {
 	size_t			 ngpus;
 	int64_t			 go_source;	/* -1: none */
 	int64_t			 go_apart;	/* a Go trace off the GPU's time */
-	int			 gpu_unplaced;	/* GPU on its own wall clock */
+	int64_t			 gpu_unplaced;	/* GPU source on its own wall
+						   clock (TR_SEL_UNPLACED) */
 	int64_t			*perf;		/* perf sources */
 	size_t			 nperf;
 	struct tr_imap		 threads;	/* allowed thread ids (perf) */
@@ -388,11 +389,10 @@ load_align_warnings(struct tr_attr *a, struct tr_error *err)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((st = tr_db_prepare(a->db, "SELECT id, format, "
-	    "coalesce(align_method, 'none'), coalesce(align_confidence, 0), "
-	    "clock = 'wall' AND align_method IS NULL AND EXISTS (SELECT 1 "
-	    "FROM source o WHERE o.clock <> 'wall' OR o.align_method IS NOT "
-	    "NULL) FROM source ORDER BY id", err)) == NULL)
+	if ((st = tr_db_prepare(a->db, "SELECT s.id, s.format, "
+	    "coalesce(s.align_method, 'none'), "
+	    "coalesce(s.align_confidence, 0), " TR_SEL_UNPLACED("s")
+	    " FROM source s ORDER BY s.id", err)) == NULL)
 		return (-1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t		 id = sqlite3_column_int64(st, 0);
@@ -409,7 +409,7 @@ load_align_warnings(struct tr_attr *a, struct tr_error *err)
 		 * and its times are UTC already.
 		 */
 		if (gpu && sqlite3_column_int(st, 4)) {
-			a->gpu_unplaced = 1;
+			a->gpu_unplaced = id;
 			warn(a, tr_xasprintf("source %lld (%s) is on its own "
 			    "wall clock, not yet on the store's timeline: no "
 			    "host data can be matched to its episodes "
@@ -641,10 +641,11 @@ tr_attr_open(struct tr_db *db, const struct tr_sel *sel,
 		tr_attr_free(a);
 		return (NULL);
 	}
-	/* The episodes are on the GPU's clock: UTC. */
-	if (a->gpu_unplaced) {
-		a->has_wall = 1;
-		a->wall_offset = 0;
+	/* The episodes are on the GPU's clock: its own UTC. */
+	if (a->gpu_unplaced > 0 && tr_sel_source_clock(db, a->gpu_unplaced,
+	    &a->has_wall, &a->wall_offset, err) != 0) {
+		tr_attr_free(a);
+		return (NULL);
 	}
 	if ((a->st_track = tr_db_prepare(db, "SELECT id, name, "
 	    "json_extract(meta, '$.callsite_id') FROM track "

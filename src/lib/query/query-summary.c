@@ -29,7 +29,7 @@ static const char summary_sql[] =
 "       (SELECT group_concat(t, ',') FROM (SELECT DISTINCT type AS t\n"
 "         FROM profile WHERE source_id = s.id ORDER BY t)),\n"
 "       coalesce(s.host, ''),\n"
-"       s.clock = 'wall' AND s.align_method IS NULL,\n"
+"       " TR_SEL_UNPLACED("s") ",\n"
 "       json_extract(s.meta, '$.same_samples_as')\n"
 "  FROM source s ORDER BY s.id";
 
@@ -71,7 +71,9 @@ col_text(sqlite3_stmt *st, int i)
 struct group {
 	int64_t	 first, last, offset, ts_min, ts_max;
 	int	 has_min, has_max;
-	int	 unplaced;	/* wall clock, not placed by trace-align */
+	int	 unplaced;	/* wall clock, not placed (TR_SEL_UNPLACED) */
+	int	 has_wall;	/* its clock: tr_sel_source_clock() */
+	int64_t	 wall;
 	int64_t	 samples, slices, counters, bytes, count;
 	char	*path, *format, *version, *clock, *aligned, *type, *host;
 };
@@ -90,23 +92,17 @@ group_clear(struct group *g)
 }
 
 /*
- * 'timeline': some source is on the store's timeline (monotonic, perf, or
- * placed by trace-align); a wall-clock source not yet placed is off it,
- * and its start and end are its own wall clock (store ns less its clock
- * offset), not store ns read through the store's wall clock.
+ * Start and end through the group's own clock: a wall-clock source not
+ * yet placed while others are on the store's timeline says its own wall
+ * clock, not store ns read through the store's (tr_sel_source_clock()).
  */
 static void
-group_emit(struct tr_out *out, const struct group *g, int has_wall,
-    int64_t wall, int timeline)
+group_emit(struct tr_out *out, const struct group *g)
 {
 	char	ids[64];
 
 	if (g->count == 0)
 		return;
-	if (g->unplaced && timeline) {
-		has_wall = 1;
-		wall = -g->offset;
-	}
 	tr_out_int(out, g->first);
 	tr_out_text(out, g->path);
 	tr_out_text(out, g->format);
@@ -141,8 +137,8 @@ group_emit(struct tr_out *out, const struct group *g, int has_wall,
 	tr_out_text(out, ids);
 	tr_out_text(out, g->type);
 	tr_out_text(out, g->host);
-	put_iso(out, has_wall, wall, !g->has_min, g->ts_min);
-	put_iso(out, has_wall, wall, !g->has_max, g->ts_max);
+	put_iso(out, g->has_wall, g->wall, !g->has_min, g->ts_min);
+	put_iso(out, g->has_wall, g->wall, !g->has_max, g->ts_max);
 	tr_out_end_row(out);
 }
 
@@ -183,7 +179,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	};
 	struct group	 g;
 	sqlite3_stmt	*st = NULL;
-	int64_t		 origin, wall, timeline, unplaced = 0;
+	int64_t		 origin, wall, unplaced = 0;
 	int		 has_wall, r, rc;
 
 	memset(&g, 0, sizeof g);
@@ -193,10 +189,6 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (tr_sel_store_origin(db, &origin, &has_wall, &wall, err) != 0)
 		goto out;
 	tr_out_set_clock(out, origin, has_wall, wall);
-	if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS NOT "
-	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
-	    "'perf'))", &timeline, err) != 0)
-		goto out;
 	if (sqlite3_prepare_v2(db->sq, summary_sql, -1, &st, NULL) !=
 	    SQLITE_OK) {
 		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
@@ -206,7 +198,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	tr_out_columns_of(out, TR_OUT_NCOLS(cols), cols);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		if (all || !continues(&g, st)) {
-			group_emit(out, &g, has_wall, wall, timeline > 0);
+			group_emit(out, &g);
 			group_clear(&g);
 			g.first = sqlite3_column_int64(st, 0);
 			g.path = tr_xstrdup(col_text(st, 1));
@@ -218,8 +210,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			g.type = tr_xstrdup(col_text(st, 13));
 			g.host = tr_xstrdup(col_text(st, 14));
 			g.unplaced = sqlite3_column_int(st, 15);
-			if (g.unplaced && timeline > 0)
+			if (g.unplaced)
 				unplaced++;
+			if (tr_sel_source_clock(db, g.first, &g.has_wall,
+			    &g.wall, err) != 0)
+				goto out;
 			if ((g.has_min = sqlite3_column_type(st, 7) !=
 			    SQLITE_NULL))
 				g.ts_min = sqlite3_column_int64(st, 7);
@@ -246,7 +241,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_error_set(err, TR_EDB, "%s", sqlite3_errmsg(db->sq));
 		goto out;
 	}
-	group_emit(out, &g, has_wall, wall, timeline > 0);
+	group_emit(out, &g);
 	if (tr_out_finish_err(out, err) != 0)
 		goto out;
 	if (unplaced > 0)

@@ -50,6 +50,9 @@ struct tl {
 	int		 has_heap, has_procs, has_cpu;
 	struct tr_derived_totals *go;
 	int		 ngo;
+	int64_t		 unplaced;	/* sources left out (TR_SEL_UNPLACED) */
+	int64_t		 clock_source;	/* whose clock the times are on */
+	int64_t		 clock_origin;	/* and its start */
 };
 
 static void
@@ -265,24 +268,41 @@ read_go(struct tl *t, struct tr_error *err)
 
 /*
  * The window: the selected sources' time range, cut to --from/--to, its
- * start rounded down to the 10 ms grid of go_bin.
+ * start rounded down to the 10 ms grid of go_bin.  A wall-clock source
+ * not yet placed by trace-align (TR_SEL_UNPLACED) is on another clock than
+ * the rest: it is left out (t->unplaced counts it) unless it is all the
+ * selection holds (t->clock_source then names it).
  */
 static int
 window(struct tl *t, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	int64_t		 lo = INT64_MAX, hi = INT64_MIN, a, b;
+	int64_t		 ulo = INT64_MAX, uhi = INT64_MIN, first = -1;
 	int		 rc;
 
-	st = tr_db_prepare(t->db, "SELECT id, ts_min, ts_max FROM source "
-	    "WHERE ts_min IS NOT NULL", err);
+	st = tr_db_prepare(t->db, "SELECT s.id, s.ts_min, s.ts_max, "
+	    TR_SEL_UNPLACED("s") " FROM source s WHERE s.ts_min IS NOT NULL "
+	    "ORDER BY s.id", err);
 	if (st == NULL)
 		return (-1);
+	t->unplaced = 0;
+	t->clock_source = -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!tr_sel_has_source(t->sel, sqlite3_column_int64(st, 0)))
 			continue;
 		a = sqlite3_column_int64(st, 1);
 		b = sqlite3_column_int64(st, 2);
+		if (sqlite3_column_int(st, 3)) {
+			if (first < 0)
+				first = sqlite3_column_int64(st, 0);
+			t->unplaced++;
+			if (a < ulo)
+				ulo = a;
+			if (b > uhi)
+				uhi = b;
+			continue;
+		}
 		if (a < lo)
 			lo = a;
 		if (b > hi)
@@ -291,6 +311,13 @@ window(struct tl *t, struct tr_error *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(t->db, err, "cannot read sources"));
+	if (lo == INT64_MAX && t->unplaced > 0) {
+		lo = ulo;
+		hi = uhi;
+		t->unplaced = 0;
+		t->clock_source = first;
+		t->clock_origin = ulo;
+	}
 	if (hi != INT64_MIN)
 		hi++;	/* the last time stamp is inside */
 	/* Within the selected sources' span: rows hold something. */
@@ -450,6 +477,14 @@ print(struct tl *t, struct tr_out *out, struct tr_error *err)
 			tr_out_null(out);
 		tr_out_end_row(out);
 	}
+	if (t->unplaced > 0)
+		tr_out_note(out, "%" PRId64 " wall-clock source%s not yet on "
+		    "the store's timeline left out of the window (trace-align "
+		    "places %s; --source chooses %s alone): %s columns are "
+		    "empty", t->unplaced, t->unplaced == 1 ? "" : "s",
+		    t->unplaced == 1 ? "it" : "them",
+		    t->unplaced == 1 ? "it" : "them",
+		    t->unplaced == 1 ? "its" : "their");
 	if (t->nrows == 0)
 		tr_out_note(out, "no time of the selected sources in the "
 		    "window: no rows");
@@ -516,14 +551,18 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	if (tr_sel_resolve(&sel, db, err) != 0)
 		goto out;
-	if (tr_sel_store_origin(db, &origin, &has_wall, &woff, err) != 0)
-		goto out;
-	tr_out_set_clock(out, origin, has_wall, woff);
 	t.db = db;
 	t.sel = &sel;
 	t.step = step;
 	if (window(&t, err) != 0)
 		goto out;
+	if (tr_sel_store_origin(db, &origin, &has_wall, &woff, err) != 0 ||
+	    (t.clock_source >= 0 && tr_sel_source_clock(db, t.clock_source,
+	    &has_wall, &woff, err) != 0))
+		goto out;
+	if (t.clock_source >= 0)
+		origin = t.clock_origin;
+	tr_out_set_clock(out, origin, has_wall, woff);
 	if (read_gpus(&t, err) != 0)
 		goto out;
 	for (g = 0; g < t.ngpus; g++) {

@@ -589,10 +589,9 @@ tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
 	 * monotonic or perf clock, or placed by trace-align); when none
 	 * is, of any source.
 	 */
-	if ((found = tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
-	    "ts_min IS NOT NULL AND (align_method IS NOT NULL OR clock IN "
-	    "('monotonic', 'perf')) AND NOT (clock = 'wall' AND ts_min <= 0)",
-	    NULL, 0, origin, err)) < 0)
+	if ((found = tr_db_int_arg(db, "SELECT min(s.ts_min) FROM source s "
+	    "WHERE " TR_SEL_ON_TIMELINE("s") " AND NOT (s.clock = 'wall' AND "
+	    "s.ts_min <= 0)", NULL, 0, origin, err)) < 0)
 		return (-1);
 	if (!found && tr_db_int_arg(db, "SELECT min(ts_min) FROM source WHERE "
 	    "ts_min IS NOT NULL AND NOT (clock = 'wall' AND ts_min <= 0)",
@@ -617,6 +616,25 @@ tr_sel_store_origin(struct tr_db *db, int64_t *origin, int *has_wall,
 	*has_wall = found;
 	*wall_offset = found ? v : 0;
 	return (0);
+}
+
+int
+tr_sel_source_clock(struct tr_db *db, int64_t source_id, int *has_wall,
+    int64_t *wall_offset, struct tr_error *err)
+{
+	int64_t	origin, off;
+	int	found;
+
+	if ((found = tr_db_int_arg(db, "SELECT -coalesce(s.clock_offset, 0) "
+	    "FROM source s WHERE s.id = ? AND " TR_SEL_UNPLACED("s"), NULL,
+	    source_id, &off, err)) < 0)
+		return (-1);
+	if (found) {
+		*has_wall = 1;
+		*wall_offset = off;
+		return (0);
+	}
+	return (tr_sel_store_origin(db, &origin, has_wall, wall_offset, err));
 }
 
 char *
@@ -1218,9 +1236,8 @@ resolve_profiles(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	 * that trace-align has not placed is off it, and its times are
 	 * said as wall-clock times, not from the store's start.
 	 */
-	if (tr_db_int(db, "SELECT count(*) FROM source WHERE ts_min IS NOT "
-	    "NULL AND (align_method IS NOT NULL OR clock IN ('monotonic', "
-	    "'perf'))", &timeline, err) != 0)
+	if (tr_db_int(db, "SELECT count(*) FROM source s WHERE "
+	    TR_SEL_ON_TIMELINE("s"), &timeline, err) != 0)
 		return (-1);
 	if ((st = tr_db_prepare(db, "SELECT p.id, p.source_id, "
 	    "coalesce(p.ts, 0), max(coalesce(p.dur, 0), 0), p.type, "

@@ -242,6 +242,32 @@ int	tr_sel_store_origin(struct tr_db *, int64_t *origin,
 	    int *has_wall, int64_t *wall_offset, struct tr_error *);
 
 /*
+ * SQL conditions over a source row named 'a' (a table alias, as a string
+ * literal): TR_SEL_ON_TIMELINE, the source is on the store's timeline
+ * (on the traced host's clock, monotonic or perf, or placed by
+ * trace-align); TR_SEL_UNPLACED, it is a wall-clock source that
+ * trace-align has not placed while some other source is on another clock
+ * (the host's, a Go trace's, or placed), so that its times are its own
+ * UTC and nothing of the others can be matched to them.
+ */
+#define TR_SEL_ON_TIMELINE(a)						\
+	"(" a ".ts_min IS NOT NULL AND (" a ".align_method IS NOT NULL "	\
+	"OR " a ".clock IN ('monotonic', 'perf')))"
+#define TR_SEL_UNPLACED(a)						\
+	"(" a ".clock = 'wall' AND " a ".align_method IS NULL AND EXISTS "	\
+	"(SELECT 1 FROM source o WHERE o.ts_min IS NOT NULL AND "	\
+	"(o.clock <> 'wall' OR o.align_method IS NOT NULL)))"
+
+/*
+ * The wall clock of one source's store times: that of the store
+ * (tr_sel_store_origin()), except for an unplaced source
+ * (TR_SEL_UNPLACED), whose store times are its own UTC.  Returns 0 or
+ * -1.
+ */
+int	tr_sel_source_clock(struct tr_db *, int64_t source_id,
+	    int *has_wall, int64_t *wall_offset, struct tr_error *);
+
+/*
  * The zone of the store's local times: 'tz' when given, else the zone a
  * GPU source was imported in (its meta "tz"), else NULL (the process's).
  * Returns a new string or NULL.
