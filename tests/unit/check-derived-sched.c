@@ -17,35 +17,12 @@
 
 #include <check.h>
 
-#include "align/align.h"
-#include "base/out.h"
 #include "base/util.h"
-#include "import/importer.h"
 #include "query/blocked.h"
 #include "query/sel.h"
 #include "store/db.h"
 #include "store/derived.h"
-
-static struct tr_db *
-import(const char *name)
-{
-	struct tr_import_opts	 o;
-	struct tr_import_result	 res;
-	struct tr_error		 err;
-	struct tr_db		*db;
-	const char		*dir = getenv("TR_DATA");
-	char			*path;
-
-	path = tr_xasprintf("%s/gotrace/%s", dir ? dir : "tests/data", name);
-	tr_error_init(&err);
-	db = tr_db_open(":memory:", 0, &err);
-	ck_assert_msg(db != NULL, "%s", err.msg);
-	tr_import_opts_init(&o);
-	ck_assert_msg(tr_import_file(db, path, NULL, &o, &res, &err) == 0,
-	    "%s: %s", name, err.msg);
-	free(path);
-	return (db);
-}
+#include "test-store.h"
 
 static int
 cmp_stack(const void *a, const void *b)
@@ -395,7 +372,7 @@ static const char *const traces[] = {
 
 START_TEST(test_blocked_equals_replay)
 {
-	struct tr_db	*db = import(traces[_i]);
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
 	struct tr_error	 err;
 
 	ck_assert_int_gt(check_blocked(db, traces[_i]), 0);
@@ -413,31 +390,12 @@ START_TEST(test_blocked_equals_replay)
 }
 END_TEST
 
-static void
-align_offset(struct tr_db *db, const char *stmt)
-{
-	struct tr_align_opts	 o;
-	struct tr_error		 err;
-	struct tr_out		*out;
-	FILE			*f = fopen("/dev/null", "w");
-
-	tr_error_init(&err);
-	tr_align_opts_init(&o);
-	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, stmt, &err),
-	    0);
-	out = tr_out_new(f, TR_OUT_CSV);
-	ck_assert_msg(tr_align_run(db, &o, out, &err) == 0, "%s", err.msg);
-	tr_out_free(out);
-	fclose(f);
-	tr_align_opts_release(&o);
-}
-
 START_TEST(test_align_moves_lat)
 {
-	struct tr_db	*db = import("gen122.trace");
+	struct tr_db	*db = test_store_gotrace("gen122.trace");
 
 	/* Across a second of the grid: states change bins. */
-	align_offset(db, "1==+987654321ns");
+	test_store_align_offset(db, "1==+987654321ns");
 	ck_assert_int_gt(check_lat(db, "moved by +987654321ns"), 0);
 	ck_assert_int_gt(check_blocked(db, "moved"), 0);
 	ck_assert_int_gt(check_waits(db, "moved"), 0);

@@ -20,43 +20,13 @@
 
 #include <check.h>
 
-#include "align/align.h"
-#include "base/out.h"
 #include "base/util.h"
-#include "import/importer.h"
 #include "store/db.h"
 #include "store/derived.h"
+#include "test-store.h"
 
 #define W	TR_DERIVED_BIN
 #define MS	INT64_C(1000000)
-
-static char *
-data_path(const char *name)
-{
-	const char	*dir = getenv("TR_DATA");
-
-	return (tr_xasprintf("%s/gotrace/%s", dir ? dir : "tests/data", name));
-}
-
-static struct tr_db *
-import(const char *name)
-{
-	struct tr_import_opts	 o;
-	struct tr_import_result	 res;
-	struct tr_error		 err;
-	struct tr_db		*db;
-	char			*path = data_path(name);
-
-	tr_error_init(&err);
-	db = tr_db_open(":memory:", 0, &err);
-	ck_assert_msg(db != NULL, "%s", err.msg);
-	tr_import_opts_init(&o);
-	ck_assert_msg(tr_import_file(db, path, NULL, &o, &res, &err) == 0,
-	    "%s: %s", name, err.msg);
-	ck_assert_int_eq(res.source_id, 1);
-	free(path);
-	return (db);
-}
 
 static int64_t
 qint(struct tr_db *db, const char *sql)
@@ -512,7 +482,7 @@ static const int64_t trace_spans[] = { 5, 8, 8, 0, 2, 6 };
 
 START_TEST(test_import_equals_slices)
 {
-	struct tr_db	*db = import(traces[_i]);
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
 
 	ck_assert_int_gt(check_bins(db, traces[_i]), 0);
 	check_summary(db);
@@ -524,7 +494,7 @@ END_TEST
 
 START_TEST(test_rebuild_equals_import)
 {
-	struct tr_db	*db = import(traces[_i]);
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
 	struct tr_error	 err;
 	char		*a, *b;
 
@@ -548,35 +518,15 @@ START_TEST(test_rebuild_equals_import)
 }
 END_TEST
 
-/* Run trace-align with one --offset statement. */
-static void
-align_offset(struct tr_db *db, const char *stmt)
-{
-	struct tr_align_opts	 o;
-	struct tr_error		 err;
-	struct tr_out		*out;
-	FILE			*f = fopen("/dev/null", "w");
-
-	tr_error_init(&err);
-	tr_align_opts_init(&o);
-	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, stmt, &err),
-	    0);
-	out = tr_out_new(f, TR_OUT_CSV);
-	ck_assert_msg(tr_align_run(db, &o, out, &err) == 0, "%s", err.msg);
-	tr_out_free(out);
-	fclose(f);
-	tr_align_opts_release(&o);
-}
-
 START_TEST(test_align_moves_bins)
 {
-	struct tr_db	*db = import("go119-fixture.trace");
+	struct tr_db	*db = test_store_gotrace("go119-fixture.trace");
 	int64_t		 before, after, spans_before;
 
 	before = qint(db, "SELECT min(ts) FROM go_state");
 	spans_before = qint(db, "SELECT min(ts) FROM go_span");
 	/* Off the bin grid, so that the bins must be made again. */
-	align_offset(db, "1==+1234567ns");
+	test_store_align_offset(db, "1==+1234567ns");
 	after = qint(db, "SELECT min(ts) FROM go_state");
 	ck_assert_int_eq(after, before + 1234567);
 	ck_assert_int_gt(check_bins(db, "moved by +1234567ns"), 0);
@@ -584,7 +534,7 @@ START_TEST(test_align_moves_bins)
 	ck_assert_int_eq(check_spans(db), 5);
 	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_span"),
 	    spans_before + 1234567);
-	align_offset(db, "1==-25ms");
+	test_store_align_offset(db, "1==-25ms");
 	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_state"),
 	    before - 25 * MS);
 	ck_assert_int_gt(check_bins(db, "moved by -25ms"), 0);
@@ -598,7 +548,7 @@ END_TEST
 
 START_TEST(test_totals_window)
 {
-	struct tr_db			*db = import("gen122.trace");
+	struct tr_db			*db = test_store_gotrace("gen122.trace");
 	struct tr_derived_totals	 t, s[4];
 	struct oracle			 o;
 	struct tr_error			 err;
@@ -664,7 +614,7 @@ collect_state(void *arg, const struct tr_derived_state *s,
 
 START_TEST(test_track_states)
 {
-	struct tr_db	*db = import("go119-fixture.trace");
+	struct tr_db	*db = test_store_gotrace("go119-fixture.trace");
 	struct tr_error	 err;
 	struct collect	 c;
 	int64_t		 track, lo, hi, want;
@@ -720,7 +670,7 @@ END_TEST
 
 START_TEST(test_bad_run)
 {
-	struct tr_db	*db = import("go119-fixture.trace");
+	struct tr_db	*db = test_store_gotrace("go119-fixture.trace");
 	struct tr_error	 err;
 	char		*before, *after;
 

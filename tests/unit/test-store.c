@@ -4,11 +4,16 @@
 #include "config.h"
 #include "test-store.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
 
+#include "align/align.h"
 #include "base/input.h"
+#include "base/out.h"
+#include "base/util.h"
 #include "import/importer.h"
 
 struct tr_db *
@@ -50,4 +55,46 @@ test_store_import(struct tr_db *db, const char *name, const char *format,
 		ck_abort_msg("import failed: %s", msg);
 	}
 	tr_input_free(in);
+}
+
+struct tr_db *
+test_store_gotrace(const char *name)
+{
+	struct tr_import_opts	 o;
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	const char		*dir = getenv("TR_DATA");
+	char			*path;
+
+	path = tr_xasprintf("%s/gotrace/%s", dir ? dir : "tests/data", name);
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	tr_import_opts_init(&o);
+	ck_assert_msg(tr_import_file(db, path, NULL, &o, &res, &err) == 0,
+	    "%s: %s", name, err.msg);
+	ck_assert_int_eq(res.source_id, 1);
+	free(path);
+	return (db);
+}
+
+void
+test_store_align_offset(struct tr_db *db, const char *stmt)
+{
+	struct tr_align_opts	 o;
+	struct tr_error		 err;
+	struct tr_out		*out;
+	FILE			*f = fopen("/dev/null", "w");
+
+	ck_assert_ptr_nonnull(f);
+	tr_error_init(&err);
+	tr_align_opts_init(&o);
+	ck_assert_int_eq(tr_align_opts_add(&o, TR_ALIGN_OFFSET, stmt, &err),
+	    0);
+	out = tr_out_new(f, TR_OUT_CSV);
+	ck_assert_msg(tr_align_run(db, &o, out, &err) == 0, "%s", err.msg);
+	tr_out_free(out);
+	fclose(f);
+	tr_align_opts_release(&o);
 }

@@ -1,7 +1,9 @@
 /*
- * Test stores for the unit suites that read one (check-sel, check-flame):
- * an empty store in memory, and perf script text (or any format's)
- * imported into it.
+ * Test stores for the unit suites that read one (check-sel, check-flame,
+ * check-derived, check-derived-sched): an empty store in memory, perf
+ * script text (or any format's) imported into it, a committed Go trace
+ * of tests/data/gotrace imported into a new one, and trace-align's
+ * --offset run on a store.
  */
 #ifndef TR_TEST_STORE_H
 #define TR_TEST_STORE_H
@@ -19,5 +21,16 @@ void		 test_store_add(struct tr_db *, const char *name,
 /* The same for an input of format 'format', local times read in UTC. */
 void		 test_store_import(struct tr_db *, const char *name,
 		    const char *format, const char *text);
+/*
+ * A new store in memory holding the Go trace tests/data/gotrace/'name'
+ * ($TR_DATA/gotrace/'name' when TR_DATA is set) as its source 1; aborts
+ * the test with the located message on error.
+ */
+struct tr_db	*test_store_gotrace(const char *name);
+/*
+ * Run trace-align with the one --offset statement 'stmt' (its report
+ * discarded); aborts the test on error.
+ */
+void		 test_store_align_offset(struct tr_db *, const char *stmt);
 
 #endif
