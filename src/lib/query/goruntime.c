@@ -73,6 +73,12 @@ tr_gort_col_dup(sqlite3_stmt *st, int i)
 	return (t != NULL ? tr_xstrdup((const char *)t) : NULL);
 }
 
+const char *
+tr_gort_name(const char *fn)
+{
+	return (fn != NULL && *fn ? fn : TR_GORT_NAMELESS);
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {

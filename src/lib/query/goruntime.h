@@ -37,6 +37,16 @@ int	tr_gort_span(struct tr_db *, const struct tr_sel *, int64_t source_id,
 char	*tr_gort_col_dup(sqlite3_stmt *, int i);
 
 /*
+ * What the four queries print for the function of a goroutine that has
+ * none (no start stack: there before a generation-format trace began, or
+ * a waker with no goroutine track): go tool trace leaves it blank, and
+ * "?" is what the importers name a frame without a function.
+ */
+#define TR_GORT_NAMELESS	"(unknown)"
+/* 'fn' when it is a name, else TR_GORT_NAMELESS (static). */
+const char	*tr_gort_name(const char *fn);
+
+/*
  * The nearest-rank percentile p (0-1] of v[0..n), sorted ascending: the
  * smallest value with at least p * n values at or below it; 0 when n is
  * 0.

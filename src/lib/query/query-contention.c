@@ -135,7 +135,7 @@ gors_load(struct tr_db *db, int64_t src, struct gors *g, struct tr_error *err)
 		p = &g->v[g->n++];
 		p->track = sqlite3_column_int64(st, 0);
 		p->goid = sqlite3_column_int64(st, 1);
-		p->fn = tr_xstrdup(t != NULL && *t ? (const char *)t : "?");
+		p->fn = tr_xstrdup(tr_gort_name((const char *)t));
 		p->chan = p->sync = 0;
 	}
 	sqlite3_finalize(st);
@@ -513,7 +513,7 @@ emit_holders(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 					break;
 				}
 			if (h[j].waker > 0 && k == gs.n)
-				fn = "?";
+				fn = TR_GORT_NAMELESS;
 			tr_out_int(out, ids[i]);
 			if (h[j].waker > 0)
 				tr_out_int(out, h[j].waker);

@@ -500,8 +500,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 			}
 			tr_gort_sort(life, gr[k].n);
 			tr_out_int(out, s->id);
-			tr_out_text(out, p[gr[k].i]->fn && *p[gr[k].i]->fn ?
-			    p[gr[k].i]->fn : "(unknown)");
+			tr_out_text(out, tr_gort_name(p[gr[k].i]->fn));
 			tr_out_int(out, (int64_t)gr[k].n);
 			tr_out_int(out, ne);
 			tr_out_int(out, (int64_t)gr[k].n - ne);
@@ -535,7 +534,7 @@ emit_trace(struct tr_out *out, struct tr_attr *a, struct src *v, size_t n,
 				tr_out_int(out, l->cs);
 			else
 				tr_out_null(out);
-			tr_out_text(out, l->fn ? l->fn : "");
+			tr_out_text(out, tr_gort_name(l->fn));
 			tr_out_int(out, l->oldest);
 			tr_out_int(out, l->newest);
 			tr_out_int(out, v[i].hi - l->newest);

@@ -320,8 +320,7 @@ load_tracks(struct tr_db *db, struct src *s, struct tr_error *err)
 		g->track = sqlite3_column_int64(st, 0);
 		g->goid = sqlite3_column_int64(st, 1);
 		t = sqlite3_column_text(st, 2);
-		g->fn = tr_xstrdup(t != NULL && *t ? (const char *)t :
-		    "(unknown)");
+		g->fn = tr_xstrdup(tr_gort_name((const char *)t));
 		g->cs = sqlite3_column_int64(st, 3);
 		g->grp = -1;
 	}
