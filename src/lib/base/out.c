@@ -47,6 +47,7 @@ struct tr_out {
 	size_t			 nnotes;
 	FILE			*notef;
 	char			*noteprefix;
+	int			 windows_only;
 };
 
 /*
@@ -864,6 +865,18 @@ tr_out_set_notes(struct tr_out *o, FILE *f, const char *prefix)
 	o->notef = f;
 	free(o->noteprefix);
 	o->noteprefix = prefix != NULL ? tr_xstrdup(prefix) : NULL;
+}
+
+void
+tr_out_set_windows_only(struct tr_out *o, int on)
+{
+	o->windows_only = on != 0;
+}
+
+int
+tr_out_windows_only(const struct tr_out *o)
+{
+	return (o->windows_only);
 }
 
 void

@@ -154,6 +154,15 @@ void		 tr_out_set_notes(struct tr_out *, FILE *f,
 		    const char *prefix);
 
 /*
+ * Whether the reader of 'out' wants only the windows of a windowed query
+ * (query.h tr_query_windows(), which sets it): the query may then write
+ * NULL in the other columns of its windows' set and skip what they cost.
+ * 0 unless set.
+ */
+void		 tr_out_set_windows_only(struct tr_out *, int);
+int		 tr_out_windows_only(const struct tr_out *);
+
+/*
  * The stream 'out' writes to, for a query whose output is one document of
  * its own (chrome-trace) rather than rows.
  */

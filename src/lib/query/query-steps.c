@@ -557,8 +557,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 				mx = v[m].dur;
 		}
 		qsort(d, j - i + 1, sizeof *d, i64_cmp);
-		if (tr_attr_window(a, &drv, gi, lo, hi, ea.evidence, &r,
-		    err) != 0) {
+		/* Windows only (gc, trace-flame --during): no attribution. */
+		if (!tr_out_windows_only(out) && tr_attr_window(a, &drv, gi,
+		    lo, hi, ea.evidence, &r, err) != 0) {
 			free(d);
 			goto out;
 		}
@@ -573,9 +574,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_int(out, hi - lo);
 		tr_out_int(out, pctl(d, j - i + 1, 0.5));
 		tr_out_int(out, mx);
-		put_attr(out, &r);
+		if (tr_out_windows_only(out)) {
+			for (m = 0; m < (size_t)NATTR; m++)
+				tr_out_null(out);
+		} else {
+			put_attr(out, &r);
+			keep(&kept, &r, ea.evidence);
+		}
 		tr_out_end_row(out);
-		keep(&kept, &r, ea.evidence);
 		free(d);
 	}
 	if (tr_out_finish(out) != 0 || (ea.evidence &&
@@ -594,7 +600,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	tr_out_column_unit(out, 3, TR_UNIT_TS);
 	tr_out_column_unit(out, 5, TR_UNIT_NS);
 	attr_units(out, NTOP);
-	for (i = 0; i < n && (int64_t)i < top; i++) {
+	for (i = 0; i < n && (int64_t)i < top && !tr_out_windows_only(out);
+	    i++) {
 		if (tr_attr_window(a, &drv, gi, byd[i].ts, byd[i].ts +
 		    byd[i].dur, ea.evidence, &r, err) != 0)
 			goto out;

@@ -327,6 +327,7 @@ tr_query_windows(struct tr_db *db, const char *text, struct tr_window **w,
 	}
 	out = tr_out_new(mf, TR_OUT_JSON);
 	tr_out_set_notes(out, NULL, NULL);
+	tr_out_set_windows_only(out, 1);
 	rc = q->run(db, argc, argv, out, err);
 	tr_out_free(out);
 	if (fclose(mf) != 0 && rc == 0)
