@@ -28,37 +28,39 @@ const char tr_derived_stack_schema[] =
 ");\n"
 "CREATE INDEX sample_stack_source ON sample_stack (source_id, event_id);\n";
 
+/* Run 'head' 'where' 'tail' (where's ?1 is 'source_id'). */
+static int
+run(struct tr_db *db, const char *head, const char *where, const char *tail,
+    int64_t source_id, const char *what, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	char		 sql[512];
+	int		 rc;
+
+	snprintf(sql, sizeof sql, "%s%s%s", head, where, tail);
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	if (source_id >= 0)
+		sqlite3_bind_int64(st, 1, source_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, what));
+	return (0);
+}
+
 int
 tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
     struct tr_error *err)
 {
-	sqlite3_stmt	*st;
 	const char	*where = source_id >= 0 ? " WHERE source_id = ?1" : "";
-	char		 sql[512];
-	int		 rc;
 
-	snprintf(sql, sizeof sql, "DELETE FROM sample_stack%s", where);
-	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+	if (run(db, "DELETE FROM sample_stack", where, "", source_id,
+	    "cannot delete per-stack aggregates", err) != 0)
 		return (-1);
-	if (source_id >= 0)
-		sqlite3_bind_int64(st, 1, source_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot delete per-stack "
-		    "aggregates"));
-	snprintf(sql, sizeof sql, "INSERT INTO sample_stack SELECT "
-	    "source_id, event_id, profile_id, thread_id, callsite_id, "
-	    "count(*), sum(value), min(id) FROM sample%s GROUP BY source_id, "
-	    "event_id, profile_id, thread_id, callsite_id", where);
-	if ((st = tr_db_prepare(db, sql, err)) == NULL)
-		return (-1);
-	if (source_id >= 0)
-		sqlite3_bind_int64(st, 1, source_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot write per-stack "
-		    "aggregates"));
-	return (0);
+	return (run(db, "INSERT INTO sample_stack SELECT source_id, event_id, "
+	    "profile_id, thread_id, callsite_id, count(*), sum(value), min(id) "
+	    "FROM sample", where, " GROUP BY source_id, event_id, profile_id, "
+	    "thread_id, callsite_id", source_id,
+	    "cannot write per-stack aggregates", err));
 }
