@@ -153,7 +153,8 @@ static const char *const tables[] = {
 	"callsite", "counter", "frame", "go_bin", "go_blocked_stack",
 	"go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
 	"go_state_stack", "go_summary", "go_wait_sec", "process", "profile",
-	"sample", "slice_run", "source", "str", "thread", "track", NULL
+	"sample", "sample_stack", "slice_run", "source", "str", "thread",
+	"track", NULL
 };
 static const char *const views[] = {
 	"go_gc", "go_goroutine", "go_log", "go_region", "go_state", "go_stw",
@@ -197,8 +198,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 4);
-	ck_assert_int_eq(TR_DB_VERSION, 4);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 5);
+	ck_assert_int_eq(TR_DB_VERSION, 5);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -308,10 +309,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 5");
+	raw_sql(path, "PRAGMA user_version = 6");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 5 is newer than "
-	    "this tracekit's (4)", path);
+	snprintf(want, sizeof want, "%s: store schema version 6 is newer than "
+	    "this tracekit's (5)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -421,7 +422,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 5);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -436,7 +437,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 5);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -760,9 +761,11 @@ schema_text(struct tr_db *db)
  * same schema, and the views the same rows.
  */
 /* What version 4 added. */
+/* The table of version 5. */
+#define V5_DROP "DROP TABLE sample_stack; "
 #define V4_DROP "DROP TABLE go_blocked_stack; DROP TABLE go_sched_lat; " \
 	"DROP TABLE go_sched_long; DROP TABLE go_wait_sec; " \
-	"DROP TABLE go_mutex_waker; DROP TABLE go_span; "
+	"DROP TABLE go_mutex_waker; DROP TABLE go_span; " V5_DROP
 
 /* The rows of the tables of version 4, as text. */
 static char *
@@ -832,7 +835,7 @@ START_TEST(test_migrate_v4)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "4; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "5; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -891,7 +894,7 @@ START_TEST(test_migrate_v3)
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "4; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "5; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -969,7 +972,7 @@ START_TEST(test_migrate_v4_spans)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "4; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "5; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);

@@ -31,10 +31,13 @@ folded_set(struct tr_folded *f, const char *const *stacks,
 	f->n = n;
 }
 
-/* Draw and return the SVG text (caller frees), failing the test on error. */
+/*
+ * Draw and return the SVG text (caller frees), failing the test on error:
+ * a differential of 'base' against 'counts' when 'base' is not NULL.
+ */
 static char *
-draw(const char *const *stacks, const int64_t *counts, size_t n,
-    const struct tr_svg_opts *o)
+draw(const char *const *stacks, const int64_t *base, const int64_t *counts,
+    size_t n, const struct tr_svg_opts *o)
 {
 	struct tr_folded	 f;
 	struct tr_error		 err;
@@ -43,6 +46,10 @@ draw(const char *const *stacks, const int64_t *counts, size_t n,
 	FILE			*fp;
 
 	folded_set(&f, stacks, counts, n);
+	if (base != NULL) {
+		f.base = tr_xcalloc(n, sizeof *f.base);
+		memcpy(f.base, base, n * sizeof *base);
+	}
 	tr_error_init(&err);
 	fp = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(fp);
@@ -127,7 +134,7 @@ START_TEST(test_frames_and_widths)
 	char			*svg;
 
 	tr_svg_opts_init(&o);
-	svg = draw(stacks, counts, 3, &o);
+	svg = draw(stacks, NULL, counts, 3, &o);
 	/* all, a, b, c, d */
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 5);
 	/* 1180 pixels for 8 samples: 147.5 each. */
@@ -184,7 +191,7 @@ START_TEST(test_options)
 	o.title = "Off-CPU";
 	o.subtitle = "pid 42";
 	o.countname = "ns";
-	svg = draw(stacks, counts, 2, &o);
+	svg = draw(stacks, NULL, counts, 2, &o);
 	/* 36 + 24 for the subtitle, 3 depths of 20, 34 below. */
 	ck_assert(strstr(svg, "width=\"500\" height=\"154\" "
 	    "viewBox=\"0 0 500 154\""));
@@ -202,7 +209,7 @@ START_TEST(test_options)
 
 	/* An empty subtitle is none: no element, no room kept for it. */
 	o.subtitle = "";
-	svg = draw(stacks, counts, 2, &o);
+	svg = draw(stacks, NULL, counts, 2, &o);
 	ck_assert_ptr_null(strstr(svg, "id=\"subtitle\""));
 	ck_assert_int_eq(svg_height(svg), 36 + 3 * 20 + 34);
 	free(svg);
@@ -219,7 +226,7 @@ START_TEST(test_inverted)
 
 	tr_svg_opts_init(&o);
 	o.inverted = 1;
-	svg = draw(stacks, counts, 1, &o);
+	svg = draw(stacks, NULL, counts, 1, &o);
 	/* Roots at the top, right under the title. */
 	ck_assert(find_frame(svg, "all", &d));
 	ck_assert_int_eq(d.y, 36);
@@ -234,14 +241,14 @@ START_TEST(test_inverted)
 
 	/* A subtitle pushes the frames down. */
 	o.subtitle = "s";
-	svg = draw(stacks, counts, 1, &o);
+	svg = draw(stacks, NULL, counts, 1, &o);
 	ck_assert(find_frame(svg, "all", &d));
 	ck_assert_int_eq(d.y, 60);
 	free(svg);
 
 	/* An explicit title is kept. */
 	o.title = "Mine";
-	svg = draw(stacks, counts, 1, &o);
+	svg = draw(stacks, NULL, counts, 1, &o);
 	ck_assert(strstr(svg, ">Mine</text>"));
 	ck_assert_ptr_null(strstr(svg, "Icicle"));
 	free(svg);
@@ -258,7 +265,7 @@ START_TEST(test_reverse)
 
 	tr_svg_opts_init(&o);
 	o.reverse = 1;
-	svg = draw(stacks, counts, 3, &o);
+	svg = draw(stacks, NULL, counts, 3, &o);
 	/* all; b (a, c); y (z): the leaves become the roots and merge. */
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 6);
 	ck_assert(strstr(svg, "<title>b (3 samples, 75.00%)</title>"));
@@ -289,7 +296,7 @@ START_TEST(test_merge_unsorted)
 	char			*svg;
 
 	tr_svg_opts_init(&o);
-	svg = draw(stacks, counts, 4, &o);
+	svg = draw(stacks, NULL, counts, 4, &o);
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 6);
 	ck_assert(strstr(svg, "<title>a (2 samples, 50.00%)</title>"));
 	ck_assert(strstr(svg, "<title>x (2 samples, 50.00%)</title>"));
@@ -312,7 +319,7 @@ START_TEST(test_empty_frames)
 	char			*svg;
 
 	tr_svg_opts_init(&o);
-	svg = draw(stacks, counts, 3, &o);
+	svg = draw(stacks, NULL, counts, 3, &o);
 	/* all, a, "", b, c; the empty stack counts for the root only. */
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 5);
 	ck_assert(strstr(svg, "<title>all (4 samples, 100%)</title>"));
@@ -331,14 +338,14 @@ START_TEST(test_minwidth)
 
 	/* 1180 / 1001 pixels a sample: "a" and its stack are 1.18 wide. */
 	tr_svg_opts_init(&o);
-	svg = draw(stacks, counts, 2, &o);
+	svg = draw(stacks, NULL, counts, 2, &o);
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 6);
 	ck_assert_int_eq(svg_height(svg), 36 + 5 * 16 + 34);
 	ck_assert(strstr(svg, "width=\"1.18\""));
 	free(svg);
 
 	o.minwidth = 1.2;
-	svg = draw(stacks, counts, 2, &o);
+	svg = draw(stacks, NULL, counts, 2, &o);
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 2);
 	ck_assert_ptr_null(strstr(svg, "<title>a ("));
 	ck_assert_ptr_null(strstr(svg, "<title>z ("));
@@ -347,7 +354,7 @@ START_TEST(test_minwidth)
 	free(svg);
 
 	o.minwidth = 0;
-	svg = draw(stacks, counts, 2, &o);
+	svg = draw(stacks, NULL, counts, 2, &o);
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 6);
 	free(svg);
 }
@@ -367,7 +374,7 @@ START_TEST(test_escaping)
 	tr_svg_opts_init(&o);
 	o.title = "x & <y>";
 	o.countname = "<\xe2\x82\xac\xf0\x9f\x94\xa5\\\"]]>";
-	svg = draw(stacks, counts, 3, &o);
+	svg = draw(stacks, NULL, counts, 3, &o);
 	ck_assert(strstr(svg, "<title>a&lt;b&gt;&amp;&quot;c' ("));
 	ck_assert(strstr(svg, ">a&lt;b&gt;&amp;&quot;c'</text>"));
 	/* Bytes that are not UTF-8 become U+FFFD, one each. */
@@ -409,7 +416,7 @@ START_TEST(test_labels)
 	/* 100 samples on 1180 pixels: a sample is 11.8 px, 1.67 chars. */
 	tr_svg_opts_init(&o);
 	o.width = 1200;
-	svg = draw(stacks, counts, 4, &o);
+	svg = draw(stacks, NULL, counts, 4, &o);
 	/* 3 samples' width would fit 5 characters; 1 fits none. */
 	ck_assert(find_frame(svg,
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", &d));
@@ -432,7 +439,7 @@ START_TEST(test_labels)
 		};
 		static const int64_t	 c2[] = { 3, 97 };
 
-		svg = draw(st2, c2, 2, &o);
+		svg = draw(st2, NULL, c2, 2, &o);
 		ck_assert(find_frame(svg, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		    "\xc3\xa9\xc3\xa9\xc3\xa9", &d));
 		/* 35.4 px: 5 characters, so 3 and "..". */
@@ -450,7 +457,7 @@ START_TEST(test_empty)
 	char			*svg;
 
 	tr_svg_opts_init(&o);
-	svg = draw(stacks, counts, 0, &o);
+	svg = draw(stacks, NULL, counts, 0, &o);
 	ck_assert(strstr(svg, ">no samples</text>"));
 	ck_assert(strstr(svg, ">Flame Graph</text>"));
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 0);
@@ -458,7 +465,7 @@ START_TEST(test_empty)
 	free(svg);
 
 	/* Stacks that count nothing draw nothing either. */
-	svg = draw(stacks, counts, 2, &o);
+	svg = draw(stacks, NULL, counts, 2, &o);
 	ck_assert(strstr(svg, ">no samples</text>"));
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 0);
 	free(svg);
@@ -475,12 +482,12 @@ START_TEST(test_colors_deterministic)
 	char			*a, *b;
 
 	tr_svg_opts_init(&o);
-	a = draw(s1, counts, 2, &o);
-	b = draw(s1, counts, 2, &o);
+	a = draw(s1, NULL, counts, 2, &o);
+	b = draw(s1, NULL, counts, 2, &o);
 	ck_assert_str_eq(a, b);
 	free(b);
 	/* A name has one colour whatever graph it is in. */
-	b = draw(s2, counts, 2, &o);
+	b = draw(s2, NULL, counts, 2, &o);
 	ck_assert(find_frame(a, "foo", &d1));
 	ck_assert(find_frame(b, "foo", &d2));
 	ck_assert(d1.r == d2.r && d1.g == d2.g && d1.b == d2.b);
@@ -496,7 +503,7 @@ START_TEST(test_colors_deterministic)
 	 * murmur3 finaliser; computed apart in Python): it must not vary by
 	 * platform.
 	 */
-	a = draw(s1, counts, 2, &o);
+	a = draw(s1, NULL, counts, 2, &o);
 	ck_assert(strstr(a, "<title>foo (5 samples, 45.45%)</title><rect "
 	    "x=\"10.00\" y=\"53\" width=\"536.36\" height=\"15\" "
 	    "fill=\"rgb(250,26,22)\" rx=\"2\" ry=\"2\"/><text x=\"13.00\" "
@@ -518,7 +525,7 @@ color_of(enum tr_flame_colors c, const char *name, const char *title,
 	stacks[0] = name;
 	tr_svg_opts_init(&o);
 	o.colors = c;
-	svg = draw(stacks, counts, 1, &o);
+	svg = draw(stacks, NULL, counts, 1, &o);
 	ck_assert_msg(find_frame(svg, title, d), "no frame '%s'", title);
 	free(svg);
 }
@@ -740,29 +747,6 @@ START_TEST(test_large_minwidth)
 }
 END_TEST
 
-/* Draw a differential of 'base' against 'counts'. */
-static char *
-draw_diff(const char *const *stacks, const int64_t *base,
-    const int64_t *counts, size_t n, const struct tr_svg_opts *o)
-{
-	struct tr_folded	 f;
-	struct tr_error		 err;
-	char			*buf = NULL;
-	size_t			 len = 0;
-	FILE			*fp;
-
-	folded_set(&f, stacks, counts, n);
-	f.base = tr_xcalloc(n, sizeof *f.base);
-	memcpy(f.base, base, n * sizeof *base);
-	tr_error_init(&err);
-	fp = open_memstream(&buf, &len);
-	ck_assert_msg(tr_flame_write_svg(&f, o, fp, &err) == 0, "%s",
-	    err.msg);
-	fclose(fp);
-	tr_folded_release(&f);
-	return (buf);
-}
-
 START_TEST(test_diff_colors)
 {
 	static const char *const stacks[] = { "a;b", "a;c", "a;d", "e" };
@@ -778,7 +762,7 @@ START_TEST(test_diff_colors)
 	 * 210 * (40 - 20) / 40 = 105.  The tooltips: delta / 100.
 	 */
 	tr_svg_opts_init(&o);
-	svg = draw_diff(stacks, base, counts, 4, &o);
+	svg = draw(stacks, base, counts, 4, &o);
 	ck_assert_uint_eq(count_of(svg, "<g><title>"), 5);
 	ck_assert(find_frame(svg, "b", &d));
 	ck_assert(d.r == 255 && d.g == 0 && d.b == 0);
@@ -796,7 +780,7 @@ START_TEST(test_diff_colors)
 	free(svg);
 
 	o.negate = 1;
-	svg = draw_diff(stacks, base, counts, 4, &o);
+	svg = draw(stacks, base, counts, 4, &o);
 	ck_assert(find_frame(svg, "b", &d));
 	ck_assert(d.r == 0 && d.g == 0 && d.b == 255);
 	ck_assert(strstr(svg, "<title>b (50 samples, 50.00%; -40.00%)"));
@@ -823,7 +807,7 @@ START_TEST(test_hash_colors)
 	tr_svg_opts_init(&o);
 	o.hash = 1;
 	o.minwidth = 0;
-	svg = draw(stacks, counts, 4, &o);
+	svg = draw(stacks, NULL, counts, 4, &o);
 	ck_assert(find_frame(svg, "a", &d));
 	ck_assert(d.r == 235 && d.g == 140 && d.b == 33);
 	ck_assert(find_frame(svg, "lib.so`a", &d));

@@ -468,6 +468,8 @@ classify(struct tr_db *db, struct group *g, struct tr_error *err)
 }
 
 /* The groups of the selection, by their first sample. */
+static int	agg_ok(const struct tr_sel *);
+
 static int
 load_groups(struct tr_db *db, const struct tr_sel *sel, struct group **out,
     size_t *nout, struct tr_error *err)
@@ -481,10 +483,11 @@ load_groups(struct tr_db *db, const struct tr_sel *sel, struct group **out,
 	*out = NULL;
 	*nout = 0;
 	tr_buf_init(&sql);
-	tr_buf_adds(&sql, "SELECT s.source_id, s.event_id, min(s.id), "
+	tr_buf_printf(&sql, "SELECT s.source_id, s.event_id, min(s.%s), "
 	    "(SELECT e.s FROM str e WHERE e.id = s.event_id), (SELECT "
-	    "so.format FROM source so WHERE so.id = s.source_id) FROM sample "
-	    "s WHERE 1");
+	    "so.format FROM source so WHERE so.id = s.source_id) FROM %s "
+	    "s WHERE 1", agg_ok(sel) ? "first_id" : "id", agg_ok(sel) ?
+	    "sample_stack" : "sample");
 	tr_sel_sample_where(sel, &sql);
 	tr_buf_adds(&sql, " GROUP BY s.source_id, s.event_id ORDER BY 3");
 	st = tr_db_prepare(db, sql.data, err);
@@ -685,8 +688,38 @@ tr_flame_pick_release(struct tr_flame_pick *p)
 	memset(p, 0, sizeof *p);
 }
 
+static sqlite3_stmt *sel_prepare(struct tr_db *, const char *,
+		    const struct tr_sel *, const struct tr_flame_pick *,
+		    const char *, const char *, struct tr_error *);
+
 sqlite3_stmt *
 tr_flame_sel_prepare(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_pick *pick, const char *cols, const char *tail,
+    struct tr_error *err)
+{
+	return (sel_prepare(db, "sample", sel, pick, cols, tail, err));
+}
+
+/*
+ * Whether the per-stack aggregates (sample_stack) hold what 'sel' picks:
+ * it may choose sources, events, profiles and threads, which they keep,
+ * but not by a sample's time or labels, which they do not.  With
+ * TRACEKIT_NO_AGGREGATES=1 in the environment, never (the tests compare
+ * the two ways; bench/perf-import.sh times both).
+ */
+static int
+agg_ok(const struct tr_sel *sel)
+{
+	const char	*e = getenv("TRACEKIT_NO_AGGREGATES");
+
+	if (e != NULL && *e != '\0' && strcmp(e, "0") != 0)
+		return (0);
+	return (!sel->has_from && !sel->has_to && !sel->has_windows &&
+	    sel->nlabels == 0 && sel->goid < 0);
+}
+
+static sqlite3_stmt *
+sel_prepare(struct tr_db *db, const char *table, const struct tr_sel *sel,
     const struct tr_flame_pick *pick, const char *cols, const char *tail,
     struct tr_error *err)
 {
@@ -695,7 +728,7 @@ tr_flame_sel_prepare(struct tr_db *db, const struct tr_sel *sel,
 	size_t		 i;
 
 	tr_buf_init(&sql);
-	tr_buf_printf(&sql, "SELECT %s FROM sample s WHERE 1", cols);
+	tr_buf_printf(&sql, "SELECT %s FROM %s s WHERE 1", cols, table);
 	tr_sel_sample_where(sel, &sql);
 	if (pick != NULL && pick->event != NULL) {
 		tr_buf_printf(&sql, " AND s.event_id = %" PRId64
@@ -787,8 +820,9 @@ sum_samples(struct fold *f, const struct tr_sel *sel,
 	size_t		 cap = 0;
 	int		 rc;
 
-	if ((st = tr_flame_sel_prepare(f->db, sel, pick, "s.callsite_id, "
-	    "s.thread_id, s.value", NULL, f->err)) == NULL)
+	if ((st = sel_prepare(f->db, agg_ok(sel) ? "sample_stack" : "sample",
+	    sel, pick, "s.callsite_id, s.thread_id, s.value", NULL,
+	    f->err)) == NULL)
 		return (-1);
 	aggs = tr_map_new();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "base/util.h"
+#include "store/derived.h"
 #include "store/writer.h"
 
 /* importer.c: keep sorted */
@@ -481,6 +482,10 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	res->callsites = n->callsites;
 	res->ts_min = n->ts_min;
 	res->ts_max = n->ts_max;
+	/* The per-stack aggregates, once for the whole input. */
+	if (n->samples > 0 && tr_derived_stack_rebuild(db, ctx.source_id,
+	    err) != 0)
+		goto rollback;
 	if ((r = finish_source(&ctx, err)) < 0)
 		goto rollback;
 	if (r > 0) {

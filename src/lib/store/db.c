@@ -561,7 +561,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 		if (tr_db_exec(db, tr_db_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_schema_v4, err) != 0)
+		    tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
+		    tr_db_exec(db, tr_derived_stack_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -592,6 +593,12 @@ migrate(struct tr_db *db, struct tr_error *err)
 	    err) != 0 || tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0))
 		goto mfail;
+	if (version == 3)
+		version = 4;
+	/* Version 5: the per-stack aggregates, summed from the samples. */
+	if (version == 4 && (tr_db_exec(db, tr_derived_stack_schema,
+	    err) != 0 || tr_derived_stack_rebuild(db, -1, err) != 0))
+		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)
 		goto fail;
@@ -603,8 +610,8 @@ mfail:
 		snprintf(why, sizeof why, "%s", err->msg);
 		tr_error_init(err);
 		tr_error_set_line(err, TR_EDB, db->path, 0, 0, "cannot migrate "
-		    "the store from schema version %lld to %d: %s",
-		    (long long)from, from == 2 ? 3 : 4, why);
+		    "the store from schema version %lld to %lld: %s",
+		    (long long)from, (long long)from + 1, why);
 	}
 fail:
 	tr_db_exec(db, "ROLLBACK", NULL);

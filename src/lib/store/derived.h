@@ -69,6 +69,18 @@ extern const char *const tr_dk_names[TR_DK_COUNT];
 extern const char tr_derived_schema[];
 extern const char tr_derived_schema_v4[];
 
+/*
+ * Version 5: the per-stack aggregates of the samples, sample_stack
+ * (store/derived-stack.c; trace-store(5)).  tr_derived_stack_rebuild()
+ * deletes source 'source_id''s rows (every source's when it is -1) and
+ * sums its samples again, inside the caller's write transaction: at the
+ * end of each import and in the migration to version 5.  Returns 0, or -1
+ * with 'err' set.
+ */
+extern const char tr_derived_stack_schema[];
+int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
+	    struct tr_error *);
+
 /* --- filling them --------------------------------------------------- */
 
 struct tr_derived;

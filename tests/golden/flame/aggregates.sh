@@ -1,0 +1,41 @@
+# trace-flame folds from the per-stack aggregates (sample_stack) when the
+# selection does not look at a sample's time or labels, and from the
+# samples otherwise (or with TRACEKIT_NO_AGGREGATES=1): both ways must give
+# the same graph and folded stacks byte for byte, notes included.  The
+# aggregates of each source sum to its samples.  (perf-parity checks the
+# aggregates' folded stacks against stackcollapse-perf.pl.)
+trace-import -q data/perf/flamegraph/*.txt.gz data/core/small.perf.txt \
+    data/pprof/sample.cpu.pb.gz data/pprof/large.cpu.pb.gz || exit 99
+trace-query -F csv sql "SELECT count(*) AS sources, sum(s.n = a.n AND
+    s.v = a.v AND s.first = a.first) AS equal FROM (SELECT source_id,
+    count(*) AS n, sum(value) AS v, min(id) AS first FROM sample GROUP BY 1)
+    s JOIN (SELECT source_id, sum(samples) AS n, sum(value) AS v,
+    min(first_id) AS first FROM sample_stack GROUP BY 1) a USING
+    (source_id)"
+trace-query -F csv sql "SELECT (SELECT count(*) FROM sample) AS samples,
+    (SELECT count(*) FROM sample_stack) AS stacks"
+both() {
+	trace-flame "$@" > agg.out 2> agg.err
+	echo $? >> agg.err
+	TRACEKIT_NO_AGGREGATES=1 trace-flame "$@" > smp.out 2> smp.err
+	echo $? >> smp.err
+	if cmp -s agg.out smp.out && cmp -s agg.err smp.err; then
+		echo "same $*: $(wc -c < agg.out) bytes"
+	else
+		echo "DIFFERENT $*"
+	fi
+}
+both
+both --folded
+both --folded --show-pid --all
+both --source 1
+both --source 5 --folded --show-tid
+both --source 1 --pid 963 --show-pid
+both --source 15 --folded --show-tid
+both --source 16 --event cpu
+both --source 17 --event samples --folded
+both --source 2 --title aggregates --colors hot
+# a time window reads the samples: the same graph as their sum says
+trace-flame --source 1 --from 0s --folded > from.out 2> /dev/null
+TRACEKIT_NO_AGGREGATES=1 trace-flame --source 1 --folded > smp.out
+cmp from.out smp.out && echo "--from 0s: $(wc -l < from.out) stacks"
