@@ -659,9 +659,8 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 	int64_t			 row;
 
 	memset(b, 0, sizeof b);
-	for (k = 0; k < 3; k++)
-		if (tr_blocked_collect(db, sel, kinds[k], &b[k], err) != 0)
-			goto out;
+	if (tr_blocked_collect_n(db, sel, kinds, 3, b, err) != 0)
+		goto out;
 	/* Every stack of sync; chan and mutex are parts of it. */
 	v = tr_xcalloc(b[2].n + 1, sizeof *v);
 	for (i = 0; i < b[2].n; i++) {
