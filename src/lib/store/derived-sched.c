@@ -165,6 +165,7 @@ struct tr_dsched {
 	struct tr_imap	 waits;		/* hash -> struct wsec */
 	struct tr_imap	 wakers;	/* hash -> struct mwake */
 	struct tr_imap	 gs;		/* track -> struct dg */
+	struct dg	*last;		/* the one of the last state */
 	struct tr_imap	 charges;	/* hash -> struct charge */
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
@@ -220,6 +221,7 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 	g->fr = INT64_MAX;
 	for (i = 0; i < NM; i++)
 		g->m[i].cs = 0;
+	s->last = NULL;
 	dg_free(tr_imap_del(&s->gs, (uint64_t)track_id));
 	tr_imap_put(&s->gs, (uint64_t)track_id, g);
 }
@@ -594,8 +596,12 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 	size_t		 rn;
 	int		 gst, m;
 
-	if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) == NULL)
-		return;
+	/* A goroutine's states come together. */
+	if ((g = s->last) == NULL || g->track != track_id) {
+		if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) == NULL)
+			return;
+		s->last = g;
+	}
 	if (cls == TR_DSCHED_RUNNING && ts < g->fr)
 		g->fr = ts;
 	if (s->clip == NULL) {

@@ -1768,7 +1768,8 @@ tr_derived_source_states(struct tr_db *db, int64_t source_id, int64_t lo,
 	return (walk_runs(db, "SELECT r.ts, r.slices, r.id, r.track_id FROM "
 	    "slice_run r WHERE r.source_id = ?1 AND r.ts <= ?3 AND "
 	    "r.end_ts >= ?2 AND r.track_id IN (SELECT id FROM track WHERE "
-	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "')", source_id,
+	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "') ORDER BY r.ts, "
+	    "r.id", source_id,
 	    lo, hi, 0, fn, arg, err));
 }
 
