@@ -51,11 +51,45 @@ static const char *const all_cols[] = {
 	"step", "start_ns", "end_ns", "dur_ns", "id"
 };
 
+/* The steps in time order: start, length, slice id (NULL: none). */
+struct steps {
+	int64_t	*ts, *dur, *id;
+	size_t	 n, cap;
+};
+
+static void
+steps_add(struct steps *s, int64_t ts, int64_t dur, int64_t id, int ids)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4096;
+		s->ts = tr_xrealloc(s->ts, s->cap * sizeof *s->ts);
+		s->dur = tr_xrealloc(s->dur, s->cap * sizeof *s->dur);
+		if (ids)
+			s->id = tr_xrealloc(s->id, s->cap * sizeof *s->id);
+	}
+	s->ts[s->n] = ts;
+	s->dur[s->n] = dur;
+	if (ids)
+		s->id[s->n] = id;
+	s->n++;
+}
+
+static void
+steps_release(struct steps *s)
+{
+	free(s->ts);
+	free(s->dur);
+	free(s->id);
+	memset(s, 0, sizeof *s);
+}
+
+/* A step of the slowest: its time, length and index in time order. */
 struct step {
 	int64_t	ts, dur, id;
 	size_t	idx;
 };
 
+/* The longest first; ties: the earlier. */
 static int
 dur_cmp(const void *x, const void *y)
 {
@@ -66,7 +100,7 @@ dur_cmp(const void *x, const void *y)
 	return (p->idx < q->idx ? -1 : p->idx > q->idx);
 }
 
-/* A stretch of consecutive slow steps: v[first..last]. */
+/* A stretch of consecutive slow steps: steps first..last. */
 struct stretch {
 	size_t	first, last, no;
 	int64_t	dur;
@@ -91,17 +125,131 @@ stretch_no_cmp(const void *x, const void *y)
 	return (p->no < q->no ? -1 : p->no > q->no);
 }
 
-static int
-i64_cmp(const void *x, const void *y)
-{
-	const int64_t	*p = x, *q = y;
+/*
+ * The first 'cap' elements of a set in the order of 'cmp', without
+ * sorting the set: a heap whose root is the last of them.
+ */
+struct best {
+	char	*v;
+	size_t	 n, cap, size;
+	int	(*cmp)(const void *, const void *);
+};
 
-	return (*p < *q ? -1 : *p > *q);
+static void
+best_init(struct best *b, size_t cap, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	b->v = cap > 0 ? tr_xmalloc(cap * size) : NULL;
+	b->n = 0;
+	b->cap = cap;
+	b->size = size;
+	b->cmp = cmp;
 }
 
-/* Nearest rank: the smallest value with at least p of the values. */
+static void
+best_swap(struct best *b, size_t i, size_t j)
+{
+	char	 t[sizeof(struct step) > sizeof(struct stretch) ?
+		    sizeof(struct step) : sizeof(struct stretch)];
+
+	memcpy(t, b->v + i * b->size, b->size);
+	memcpy(b->v + i * b->size, b->v + j * b->size, b->size);
+	memcpy(b->v + j * b->size, t, b->size);
+}
+
+#define BEST_AT(b, i)	((const void *)((b)->v + (i) * (b)->size))
+
+/* Offer *e (of b->size bytes) to the set. */
+static void
+best_offer(struct best *b, const void *e)
+{
+	size_t	i, c;
+
+	if (b->n < b->cap) {
+		i = b->n++;
+		memcpy(b->v + i * b->size, e, b->size);
+		for (; i > 0 && b->cmp(BEST_AT(b, (i - 1) / 2),
+		    BEST_AT(b, i)) < 0; i = (i - 1) / 2)
+			best_swap(b, i, (i - 1) / 2);
+		return;
+	}
+	if (b->cap == 0 || b->cmp(e, BEST_AT(b, 0)) >= 0)
+		return;
+	memcpy(b->v, e, b->size);
+	for (i = 0; (c = 2 * i + 1) < b->n; i = c) {
+		if (c + 1 < b->n && b->cmp(BEST_AT(b, c + 1),
+		    BEST_AT(b, c)) > 0)
+			c++;
+		if (b->cmp(BEST_AT(b, c), BEST_AT(b, i)) <= 0)
+			break;
+		best_swap(b, i, c);
+	}
+}
+
+/* The set, sorted in 'cmp''s order. */
+static void
+best_sort(struct best *b, int (*cmp)(const void *, const void *))
+{
+	if (b->n > 1)
+		qsort(b->v, b->n, b->size, cmp);
+}
+
+static void
+swap64(int64_t *a, size_t i, size_t j)
+{
+	int64_t	t = a[i];
+
+	a[i] = a[j];
+	a[j] = t;
+}
+
 static int64_t
-pctl(const int64_t *sorted, size_t n, double p)
+median3(int64_t x, int64_t y, int64_t z)
+{
+	if (x > y) {
+		int64_t	t = x;
+
+		x = y;
+		y = t;
+	}
+	return (z < x ? x : z > y ? y : z);
+}
+
+/*
+ * Quickselect: reorder a[0..n) so that a[k] is the (k+1)-th smallest, the
+ * values before it no larger and those after no smaller (three-way
+ * partitions, for the many equal lengths of a training loop's steps).
+ */
+static void
+select_k(int64_t *a, size_t n, size_t k)
+{
+	size_t	lo = 0, hi = n, lt, gt, i;
+	int64_t	p;
+
+	while (hi - lo > 1) {
+		p = median3(a[lo], a[lo + (hi - lo) / 2], a[hi - 1]);
+		lt = lo;
+		gt = hi;
+		for (i = lo; i < gt;) {
+			if (a[i] < p)
+				swap64(a, lt++, i++);
+			else if (a[i] > p)
+				swap64(a, i, --gt);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+}
+
+/* The rank of the nearest-rank percentile p of n values, from 1. */
+static size_t
+pctl_rank(size_t n, double p)
 {
 	size_t	k = (size_t)ceil(p * (double)n);
 
@@ -109,7 +257,26 @@ pctl(const int64_t *sorted, size_t n, double p)
 		k = 1;
 	if (k > n)
 		k = n;
-	return (sorted[k - 1]);
+	return (k);
+}
+
+/*
+ * Nearest rank, the smallest value with at least p of the values: of
+ * a[0..n), reordered, whose first 'done' values are the 'done' smallest
+ * in order of size up to their last (a partial selection already made:
+ * a rank not past it costs nothing).  Percentiles asked in increasing
+ * order cost about one pass each over what is left above the last.
+ */
+static int64_t
+pctl_sel(int64_t *a, size_t n, double p, size_t *done)
+{
+	size_t	k = pctl_rank(n, p);
+
+	if (k > *done) {
+		select_k(a + *done, n - *done, k - 1 - *done);
+		*done = k;
+	}
+	return (a[k - 1]);
 }
 
 /* Steps of several sources: in time order. */
@@ -123,6 +290,27 @@ step_ts_cmp(const void *x, const void *y)
 	return (p->id < q->id ? -1 : p->id > q->id);
 }
 
+/* The steps of several sources, in time order. */
+static void
+steps_sort(struct steps *s)
+{
+	struct step	*v = tr_xmalloc(s->n * sizeof *v);
+	size_t		 i;
+
+	for (i = 0; i < s->n; i++) {
+		v[i].ts = s->ts[i];
+		v[i].dur = s->dur[i];
+		v[i].id = s->id[i];
+	}
+	qsort(v, s->n, sizeof *v, step_ts_cmp);
+	for (i = 0; i < s->n; i++) {
+		s->ts[i] = v[i].ts;
+		s->dur[i] = v[i].dur;
+		s->id[i] = v[i].id;
+	}
+	free(v);
+}
+
 /*
  * The regions or tasks named 'name' of the Go sources, in time order:
  * from go_span (trace-store(5)), in its key's order, or through the
@@ -132,7 +320,7 @@ step_ts_cmp(const void *x, const void *y)
  */
 static int
 load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
-    int task, struct step **out, size_t *nout, int64_t *goid, int64_t *ncut,
+    int task, struct steps *out, int64_t *goid, int64_t *ncut,
     struct tr_error *err)
 {
 	static const char derived[] =
@@ -151,8 +339,6 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	    "   AND s.category_id = (SELECT id FROM str WHERE s = ?3)\n"
 	    " ORDER BY s.ts, s.id";
 	sqlite3_stmt	*st = NULL;
-	struct step	*v = NULL;
-	size_t		 n = 0, cap = 0, i;
 	int64_t		*src = NULL, name_id = -1, has;
 	int		 nsrc, k, rc = SQLITE_DONE, r = -1, found;
 
@@ -186,14 +372,8 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 				(*ncut)++;
 				continue;
 			}
-			if (n == cap) {
-				cap = cap ? cap * 2 : 4096;
-				v = tr_xrealloc(v, cap * sizeof *v);
-			}
-			v[n].id = sqlite3_column_int64(st, 0);
-			v[n].ts = ts;
-			v[n].dur = dur;
-			n++;
+			steps_add(out, ts, dur, sqlite3_column_int64(st, 0),
+			    1);
 			if (*goid < 0)
 				*goid = g;
 		}
@@ -204,18 +384,142 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 			goto out;
 		}
 	}
-	if (nsrc > 1 && n > 1)
-		qsort(v, n, sizeof *v, step_ts_cmp);
-	for (i = 0; i < n; i++)
-		v[i].idx = i;
-	*out = v;
-	*nout = n;
-	v = NULL;
+	if (nsrc > 1 && out->n > 1)
+		steps_sort(out);
 	r = 0;
 out:
 	sqlite3_finalize(st);
 	free(src);
-	free(v);
+	return (r);
+}
+
+/* The reading of go_span_pack: the selection, the steps, the first. */
+struct packed {
+	const struct tr_sel	*sel;
+	struct steps		*out;
+	int64_t			*ncut;
+	int64_t			 first_ts, first_dur;	/* -1: none yet */
+};
+
+static int
+pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
+    const unsigned char *cut, size_t n, struct tr_error *err)
+{
+	struct packed	*p = arg;
+	size_t		 i;
+
+	(void)err;
+	for (i = 0; i < n; i++) {
+		if ((p->sel->has_to && ts[i] > p->sel->to) ||
+		    !tr_sel_overlaps(p->sel, ts[i], ts[i] + dur[i]))
+			continue;
+		if (cut != NULL && cut[i]) {
+			(*p->ncut)++;
+			continue;
+		}
+		if (p->first_dur < 0) {
+			p->first_ts = ts[i];
+			p->first_dur = dur[i];
+		}
+		steps_add(p->out, ts[i], dur[i], -1, 0);
+	}
+	return (0);
+}
+
+/*
+ * load_spans() from go_span_pack, without the slice ids (for all but
+ * --goid, --all and steps of several sources, when every source selected
+ * has derived rows): 1 when it read them, 0 when load_spans() must, or -1
+ * with 'err' set.  TRACEKIT_NO_PACK=1 in the environment: always 0 (for
+ * the tests, which compare the two).
+ */
+static int
+load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
+    int task, struct steps *out, int64_t *goid, int64_t *ncut,
+    struct tr_error *err)
+{
+	const char	*kind = task ? TR_GO_CAT_TASK : TR_GO_CAT_REGION;
+	const char	*e = getenv("TRACEKIT_NO_PACK");
+	struct packed	 p;
+	sqlite3_stmt	*st = NULL;
+	int64_t		*src = NULL, name_id = -1, has, one = -1;
+	int		 nsrc, k, r = -1, found;
+
+	*goid = -1;
+	*ncut = 0;
+	if ((e != NULL && strcmp(e, "1") == 0) || sel->goid >= 0)
+		return (0);
+	if ((nsrc = tr_derived_sources(db, &src, err)) < 0 ||
+	    (found = tr_db_str_id(db, name, &name_id, err)) < 0)
+		goto out;
+	r = 0;
+	if (found == 0)
+		goto out;
+	/* One source with the spans, the others without (and derived). */
+	for (k = 0; k < nsrc; k++) {
+		if (sel->nsources > 0 && !tr_sel_has_source(sel, src[k]))
+			continue;
+		r = -1;
+		if (tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
+		    "WHERE source_id = ?1)", NULL, src[k], &has, err) < 0)
+			goto out;
+		r = 0;
+		if (!has)
+			goto out;
+		r = -1;
+		st = tr_db_prepare(db, "SELECT EXISTS (SELECT 1 FROM "
+		    "go_span_pack WHERE source_id = ?1 AND kind = ?2 AND "
+		    "name_id = ?3)", err);
+		if (st == NULL)
+			goto out;
+		sqlite3_bind_int64(st, 1, src[k]);
+		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, name_id);
+		if (tr_db_step_int(db, st, &has, err) < 0)
+			goto out;
+		sqlite3_finalize(st);
+		st = NULL;
+		r = 0;
+		if (has && one >= 0)
+			goto out;
+		if (has)
+			one = src[k];
+	}
+	if (one < 0)
+		goto out;
+	memset(&p, 0, sizeof p);
+	p.sel = sel;
+	p.out = out;
+	p.ncut = ncut;
+	p.first_dur = -1;
+	if ((r = tr_derived_pack_read(db, one, kind, name_id, sel->has_from ?
+	    sel->from : INT64_MIN, sel->has_to ? sel->to : INT64_MAX,
+	    pack_chunk, &p, err)) <= 0)
+		goto out;
+	/* The goroutine of the first: go_span's row of that time. */
+	if (p.first_dur >= 0) {
+		st = tr_db_prepare(db, "SELECT goid FROM go_span WHERE "
+		    "source_id = ?1 AND kind = ?2 AND name_id = ?3 AND ts = ?4 "
+		    "AND dur = ?5 AND NOT (start_unknown OR unfinished) ORDER "
+		    "BY id LIMIT 1", err);
+		if (st == NULL) {
+			r = -1;
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, one);
+		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, name_id);
+		sqlite3_bind_int64(st, 4, p.first_ts);
+		sqlite3_bind_int64(st, 5, p.first_dur);
+		if (tr_db_step_int(db, st, goid, err) < 0) {
+			r = -1;
+			goto out;
+		}
+	}
+	r = 1;
+out:
+	sqlite3_finalize(st);
+	free(src);
 	return (r);
 }
 
@@ -359,11 +663,13 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct tr_attr_driver	 drv;
 	struct tr_attr_result	 r;
 	struct kept		 kept;
-	struct step		*v = NULL, *byd = NULL;
-	struct stretch		*st = NULL;
-	int64_t			*durs = NULL, *ts = NULL, p50 = 0, limit;
+	struct steps		 v;
+	struct best		 bst, btop;
+	struct stretch		 cur;
+	struct step		 one;
+	int64_t			*durs = NULL, *ts = NULL, p50 = 0, limit, mx;
 	size_t			 n = 0, nts = 0, i, k, nslow = 0, nstretch = 0;
-	size_t			 gi = (size_t)-1;
+	size_t			 gi = (size_t)-1, done = 0;
 	const char		*bound;
 	int64_t			 origin, woff;
 	int			 haswall, rc = -1;
@@ -374,6 +680,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	memset(&drv, 0, sizeof drv);
 	memset(&r, 0, sizeof r);
 	memset(&kept, 0, sizeof kept);
+	memset(&v, 0, sizeof v);
+	memset(&bst, 0, sizeof bst);
+	memset(&btop, 0, sizeof btop);
 	tr_sel_init(&sel, STEPS_SEL);
 	memset(&args, 0, sizeof args);
 	args.name = "steps";
@@ -418,9 +727,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 	if (region != NULL || task != NULL) {
 		bound = region != NULL ? "region" : "task";
-		if (load_spans(db, &sel, region != NULL ? region : task,
-		    task != NULL, &v, &n, &goid, &ncut, err) != 0)
+		if (!all && (rc = load_packed(db, &sel, region != NULL ?
+		    region : task, task != NULL, &v, &goid, &ncut, err)) < 0)
 			goto out;
+		if ((all || rc == 0) && load_spans(db, &sel, region != NULL ?
+		    region : task, task != NULL, &v, &goid, &ncut, err) != 0)
+			goto out;
+		rc = -1;
+		n = v.n;
 		if (ncut > 0)
 			tr_out_note(out, "steps: %lld %s%s '%s' cut by the "
 			    "trace's edges (begun before it or unfinished at "
@@ -461,38 +775,63 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			    "no steps", (long long)drv.goid, nts);
 			goto out;
 		}
-		v = tr_xcalloc(nts, sizeof *v);
-		for (i = 0; i + 1 < nts; i++) {
-			v[i].ts = ts[i];
-			v[i].dur = ts[i + 1] - ts[i];
-			v[i].id = -1;
-			v[i].idx = i;
-		}
-		n = nts - 1;
+		for (i = 0; i + 1 < nts; i++)
+			steps_add(&v, ts[i], ts[i + 1] - ts[i], -1, 0);
+		n = v.n;
 		tr_out_note(out, "steps from the GPU waits of goroutine %lld "
 		    "(%s): each from the start of one to the start of the "
 		    "next", (long long)drv.goid, drv.wait_stack);
 	}
+	/* The percentiles: selections, not a sort. */
 	durs = tr_xmalloc(n * sizeof *durs);
-	for (i = 0; i < n; i++)
-		durs[i] = v[i].dur;
-	qsort(durs, n, sizeof *durs, i64_cmp);
-	p50 = pctl(durs, n, 0.5);
+	memcpy(durs, v.dur, n * sizeof *durs);
+	p50 = pctl_sel(durs, n, 0.5, &done);
 	limit = (int64_t)((double)p50 * slow);
+
+	/*
+	 * One pass: the slow steps, their stretches (past --stretches only
+	 * the longest are kept) and the slowest steps (--top).
+	 */
+	best_init(&bst, (size_t)maxst, sizeof(struct stretch),
+	    stretch_dur_cmp);
+	best_init(&btop, (size_t)top, sizeof(struct step), dur_cmp);
+	memset(&one, 0, sizeof one);
+	for (i = 0; i < n; i++) {
+		if (btop.cap > 0 && (btop.n < btop.cap || v.dur[i] >
+		    ((const struct step *)(const void *)btop.v)->dur)) {
+			one.ts = v.ts[i];
+			one.dur = v.dur[i];
+			one.idx = i;
+			best_offer(&btop, &one);
+		}
+		if (v.dur[i] <= limit)
+			continue;
+		nslow++;
+		cur.first = i;
+		for (; i + 1 < n && v.dur[i + 1] > limit; i++) {
+			nslow++;
+			if (btop.cap > 0 && (btop.n < btop.cap ||
+			    v.dur[i + 1] > ((const struct step *)
+			    (const void *)btop.v)->dur)) {
+				one.ts = v.ts[i + 1];
+				one.dur = v.dur[i + 1];
+				one.idx = i + 1;
+				best_offer(&btop, &one);
+			}
+		}
+		cur.last = i;
+		cur.dur = v.ts[i] + v.dur[i] - v.ts[cur.first];
+		cur.no = nstretch++;
+		best_offer(&bst, &cur);
+	}
 
 	/* The summary. */
 	{
 		double	mean = 0;
 
 		for (i = 0; i < n; i++)
-			mean += (double)durs[i];
+			mean += (double)v.dur[i];
 		mean /= (double)n;
-		for (i = 0; i < n; i++)
-			if (v[i].dur > limit) {
-				nslow++;
-				if (i == 0 || v[i - 1].dur <= limit)
-					nstretch++;
-			}
 		tr_out_set_name(out, "summary");
 		tr_out_columns(out, 11, sum_cols);
 		for (k = 2; k <= 7; k++)
@@ -501,9 +840,13 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_int(out, (int64_t)n);
 		tr_out_int(out, (int64_t)llround(mean));
 		tr_out_int(out, p50);
-		tr_out_int(out, pctl(durs, n, 0.9));
-		tr_out_int(out, pctl(durs, n, 0.99));
-		tr_out_int(out, durs[n - 1]);
+		tr_out_int(out, pctl_sel(durs, n, 0.9, &done));
+		tr_out_int(out, pctl_sel(durs, n, 0.99, &done));
+		mx = durs[done - 1];
+		for (i = done; i < n; i++)
+			if (durs[i] > mx)
+				mx = durs[i];
+		tr_out_int(out, mx);
 		tr_out_int(out, limit);
 		tr_out_int(out, (int64_t)nslow);
 		tr_out_int(out, (int64_t)nstretch);
@@ -525,45 +868,32 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_column_unit(out, (int)k, TR_UNIT_NS);
 	attr_units(out, NSLOW);
 	/* The stretches; past --stretches, only the longest are shown. */
-	st = tr_xcalloc(nstretch + 1, sizeof *st);
-	for (i = 0, k = 0; i < n; i++) {
-		if (v[i].dur <= limit)
-			continue;
-		st[k].first = i;
-		for (; i + 1 < n && v[i + 1].dur > limit; i++)
-			;
-		st[k].last = i;
-		st[k].dur = v[i].ts + v[i].dur - v[st[k].first].ts;
-		st[k].no = k;
-		k++;
-	}
-	if ((int64_t)nstretch > maxst) {
-		qsort(st, nstretch, sizeof *st, stretch_dur_cmp);
-		qsort(st, (size_t)maxst, sizeof *st, stretch_no_cmp);
+	best_sort(&bst, stretch_no_cmp);
+	if ((int64_t)nstretch > maxst)
 		tr_out_note(out, "steps: the %lld longest of %zu stretches of "
 		    "slow steps (--stretches)", (long long)maxst, nstretch);
-	}
-	for (k = 0; k < nstretch && (int64_t)k < maxst; k++) {
-		size_t	j = st[k].last, m;
-		int64_t	*d, lo, hi, mx = 0;
+	for (k = 0; k < bst.n; k++) {
+		const struct stretch	*sk = (const void *)(bst.v + k *
+		    sizeof(struct stretch));
+		size_t			 j = sk->last, m, dn = 0;
+		int64_t			*d, lo, hi;
 
-		i = st[k].first;
-		lo = v[i].ts;
-		hi = v[j].ts + v[j].dur;
+		i = sk->first;
+		lo = v.ts[i];
+		hi = v.ts[j] + v.dur[j];
 		d = tr_xmalloc((j - i + 1) * sizeof *d);
-		for (m = i; m <= j; m++) {
-			d[m - i] = v[m].dur;
-			if (v[m].dur > mx)
-				mx = v[m].dur;
-		}
-		qsort(d, j - i + 1, sizeof *d, i64_cmp);
+		memcpy(d, v.dur + i, (j - i + 1) * sizeof *d);
+		mx = 0;
+		for (m = i; m <= j; m++)
+			if (v.dur[m] > mx)
+				mx = v.dur[m];
 		/* Windows only (gc, trace-flame --during): no attribution. */
 		if (!tr_out_windows_only(out) && tr_attr_window(a, &drv, gi,
 		    lo, hi, ea.evidence, &r, err) != 0) {
 			free(d);
 			goto out;
 		}
-		tr_out_int(out, (int64_t)st[k].no + 1);
+		tr_out_int(out, (int64_t)sk->no + 1);
 		tr_out_int(out, (int64_t)i + 1);
 		tr_out_int(out, (int64_t)j + 1);
 		tr_out_int(out, (int64_t)(j - i + 1));
@@ -572,7 +902,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		iso(out, a, lo);
 		iso(out, a, hi);
 		tr_out_int(out, hi - lo);
-		tr_out_int(out, pctl(d, j - i + 1, 0.5));
+		tr_out_int(out, pctl_sel(d, j - i + 1, 0.5, &dn));
 		tr_out_int(out, mx);
 		if (tr_out_windows_only(out)) {
 			for (m = 0; m < (size_t)NATTR; m++)
@@ -591,26 +921,26 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	}
 
 	/* The slowest steps, one by one. */
-	byd = tr_xmalloc(n * sizeof *byd);
-	memcpy(byd, v, n * sizeof *byd);
-	qsort(byd, n, sizeof *byd, dur_cmp);
+	best_sort(&btop, dur_cmp);
 	tr_out_set_name(out, "slowest");
 	columns(out, top_lead, NTOP);
 	tr_out_column_unit(out, 2, TR_UNIT_TS);
 	tr_out_column_unit(out, 3, TR_UNIT_TS);
 	tr_out_column_unit(out, 5, TR_UNIT_NS);
 	attr_units(out, NTOP);
-	for (i = 0; i < n && (int64_t)i < top && !tr_out_windows_only(out);
-	    i++) {
-		if (tr_attr_window(a, &drv, gi, byd[i].ts, byd[i].ts +
-		    byd[i].dur, ea.evidence, &r, err) != 0)
+	for (i = 0; i < btop.n && !tr_out_windows_only(out); i++) {
+		const struct step	*b = (const void *)(btop.v + i *
+		    sizeof(struct step));
+
+		if (tr_attr_window(a, &drv, gi, b->ts, b->ts + b->dur,
+		    ea.evidence, &r, err) != 0)
 			goto out;
 		tr_out_int(out, (int64_t)i + 1);
-		tr_out_int(out, (int64_t)byd[i].idx + 1);
-		tr_out_int(out, byd[i].ts);
-		tr_out_int(out, byd[i].ts + byd[i].dur);
-		iso(out, a, byd[i].ts);
-		tr_out_int(out, byd[i].dur);
+		tr_out_int(out, (int64_t)b->idx + 1);
+		tr_out_int(out, b->ts);
+		tr_out_int(out, b->ts + b->dur);
+		iso(out, a, b->ts);
+		tr_out_int(out, b->dur);
 		put_attr(out, &r);
 		tr_out_end_row(out);
 		keep(&kept, &r, ea.evidence);
@@ -629,11 +959,11 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_column_unit(out, 3, TR_UNIT_NS);
 		for (i = 0; i < n; i++) {
 			tr_out_int(out, (int64_t)i + 1);
-			tr_out_int(out, v[i].ts);
-			tr_out_int(out, v[i].ts + v[i].dur);
-			tr_out_int(out, v[i].dur);
-			if (v[i].id >= 0)
-				tr_out_int(out, v[i].id);
+			tr_out_int(out, v.ts[i]);
+			tr_out_int(out, v.ts[i] + v.dur[i]);
+			tr_out_int(out, v.dur[i]);
+			if (v.id != NULL)
+				tr_out_int(out, v.id[i]);
 			else
 				tr_out_null(out);
 			tr_out_end_row(out);
@@ -645,9 +975,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 out:
 	tr_attr_result_release(&r);
 	kept_release(&kept);
-	free(v);
-	free(st);
-	free(byd);
+	steps_release(&v);
+	free(bst.v);
+	free(btop.v);
 	free(durs);
 	free(ts);
 	tr_attr_driver_release(&drv);

@@ -539,11 +539,27 @@ TR_DB_GO_VIEWS;
 static const char migrate_v3[] =
 TR_DB_GO_ANNOTATION_VIEWS;
 
+/* go_span_pack for every Go trace source (the migration to version 6). */
+static int
+pack_all(struct tr_db *db, struct tr_error *err)
+{
+	int64_t	*ids;
+	int	 n, i, r = 0;
+
+	if ((n = tr_derived_sources(db, &ids, err)) < 0)
+		return (-1);
+	for (i = 0; i < n && r == 0; i++)
+		r = tr_derived_pack_rebuild(db, ids[i], err);
+	free(ids);
+	return (r);
+}
+
 /* Bring an older schema up to TR_DB_VERSION, one step at a time. */
 static int
 migrate(struct tr_db *db, struct tr_error *err)
 {
 	int64_t	version, objects, from;
+	int	packed = 0;
 
 	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
 		return (-1);
@@ -562,7 +578,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 		    tr_db_exec(db, tr_derived_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
-		    tr_db_exec(db, tr_derived_stack_schema, err) != 0)
+		    tr_db_exec(db, tr_derived_stack_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_pack_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -591,13 +608,23 @@ migrate(struct tr_db *db, struct tr_error *err)
 		version = 3;
 	if (version == 3 && (tr_db_exec(db, tr_derived_sched_schema,
 	    err) != 0 || tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
+	    tr_db_exec(db, tr_derived_pack_schema, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0))
 		goto mfail;
-	if (version == 3)
+	/* The rebuild packed the spans as it wrote them (version 6). */
+	if (version == 3) {
 		version = 4;
+		packed = 1;
+	}
 	/* Version 5: the per-stack aggregates, summed from the samples. */
 	if (version == 4 && (tr_db_exec(db, tr_derived_stack_schema,
 	    err) != 0 || tr_derived_stack_rebuild(db, -1, err) != 0))
+		goto mfail;
+	if (version == 4)
+		version = 5;
+	/* Version 6: the packed steps, from go_span. */
+	if (version == 5 && !packed && (tr_db_exec(db, tr_derived_pack_schema,
+	    err) != 0 || pack_all(db, err) != 0))
 		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)

@@ -17,6 +17,8 @@
  *                   time (what go tool trace -pprof=sched/sync/... sums)
  *   go_span         per task and region (user annotations): name, time,
  *                   task, goroutine, depth (steps --region/--task)
+ *   go_span_pack    per task or region name: the spans' times and
+ *                   lengths in time order, packed in chunks (steps)
  *
  * The C API below reads them for the queries (timeline, gpu-idle, stalls,
  * steps, and the Go runtime queries).
@@ -80,6 +82,38 @@ extern const char tr_derived_schema_v4[];
 extern const char tr_derived_stack_schema[];
 int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
 	    struct tr_error *);
+
+/*
+ * Version 6: go_span_pack (store/derived-pack.c; trace-store(5)), the
+ * start times and lengths of the tasks and regions of each name in time
+ * order, in chunks of TR_DERIVED_PACK_CHUNK spans.
+ * tr_derived_pack_rebuild() deletes source 'source_id''s rows and packs
+ * its go_span rows again, inside the caller's write transaction: after
+ * go_span is written (an import, a rebuild) and in the migration to
+ * version 6.  Returns 0, or -1 with 'err' set.
+ */
+#define TR_DERIVED_PACK_CHUNK	65536
+extern const char tr_derived_pack_schema[];
+int	tr_derived_pack_rebuild(struct tr_db *, int64_t source_id,
+	    struct tr_error *);
+
+/*
+ * Read the spans of kind 'kind' ("region" or "task") and name 'name_id'
+ * of source 'source_id' in time order (as go_span's key orders them),
+ * chunk by chunk: 'fn' gets each chunk's start times, lengths and, when
+ * some of its spans were cut by the trace's edges, a byte per span, 1 for
+ * those (NULL when none was); the arrays are borrowed until it returns.
+ * Chunks that begin after 'to', or end before 'from' (no span of them
+ * overlaps [from, to], as tr_sel_overlaps() says), are left out.  Returns
+ * 1, 0 when the source has no such span (or no go_span_pack rows), or -1
+ * with 'err' set; 'fn' returns 0, or -1 with 'err' set to stop there.
+ */
+typedef int tr_derived_pack_fn(void *arg, const int64_t *ts,
+	    const int64_t *dur, const unsigned char *cut, size_t n,
+	    struct tr_error *);
+int	tr_derived_pack_read(struct tr_db *, int64_t source_id,
+	    const char *kind, int64_t name_id, int64_t from, int64_t to,
+	    tr_derived_pack_fn *fn, void *arg, struct tr_error *);
 
 /* --- filling them --------------------------------------------------- */
 

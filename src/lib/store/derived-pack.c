@@ -1,0 +1,230 @@
+/*
+ * The start times and lengths of each task and region name of a Go trace
+ * in time order, packed (table go_span_pack, schema version 6): chunks of
+ * TR_DERIVED_PACK_CHUNK spans as little-endian 64-bit integer arrays, so
+ * that trace-query steps reads the millions of steps of one name as a few
+ * hundred blobs instead of a row each.  Written from go_span after each
+ * go_span is (import, trace-align's rebuild) and by the migration to
+ * version 6.
+ */
+#include "config.h"
+#include "store/db.h"
+#include "store/derived.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/util.h"
+
+const char tr_derived_pack_schema[] =
+"CREATE TABLE go_span_pack (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  kind TEXT NOT NULL,\n"
+"  name_id INTEGER NOT NULL REFERENCES str,\n"
+"  seq INTEGER NOT NULL,\n"
+"  ts INTEGER NOT NULL,\n"
+"  end_max INTEGER NOT NULL,\n"
+"  n INTEGER NOT NULL,\n"
+"  ts_list BLOB NOT NULL,\n"
+"  dur_list BLOB NOT NULL,\n"
+"  cut_list BLOB\n"
+");\n"
+"CREATE UNIQUE INDEX go_span_pack_key ON go_span_pack "
+"(source_id, kind, name_id, seq);\n";
+
+/* One chunk being filled. */
+struct pack {
+	sqlite3_stmt	*ins;
+	char		*kind;
+	int64_t		 name_id, seq, end_max;
+	unsigned char	*ts, *dur, *cut;
+	size_t		 n;
+	int		 ncut;
+};
+
+static void
+put_le64(unsigned char *p, int64_t v)
+{
+	uint64_t	u = (uint64_t)v;
+	int		i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(u >> (8 * i));
+}
+
+static int64_t
+get_le64(const unsigned char *p)
+{
+	uint64_t	u = 0;
+	int		i;
+
+	for (i = 7; i >= 0; i--)
+		u = u << 8 | p[i];
+	return ((int64_t)u);
+}
+
+static int
+pack_flush(struct tr_db *db, int64_t source_id, struct pack *p,
+    struct tr_error *err)
+{
+	sqlite3_stmt	*st = p->ins;
+	int		 rc;
+
+	if (p->n == 0)
+		return (0);
+	sqlite3_bind_int64(st, 1, source_id);
+	sqlite3_bind_text(st, 2, p->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, p->name_id);
+	sqlite3_bind_int64(st, 4, p->seq);
+	sqlite3_bind_int64(st, 5, get_le64(p->ts));
+	sqlite3_bind_int64(st, 6, p->end_max);
+	sqlite3_bind_int64(st, 7, (int64_t)p->n);
+	sqlite3_bind_blob(st, 8, p->ts, (int)(p->n * 8), SQLITE_STATIC);
+	sqlite3_bind_blob(st, 9, p->dur, (int)(p->n * 8), SQLITE_STATIC);
+	if (p->ncut > 0)
+		sqlite3_bind_blob(st, 10, p->cut, (int)p->n, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 10);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	p->n = 0;
+	p->ncut = 0;
+	p->seq++;
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_span_pack"));
+	return (0);
+}
+
+int
+tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
+    struct tr_error *err)
+{
+	struct pack	 p;
+	sqlite3_stmt	*st = NULL;
+	int		 rc, r = -1;
+
+	memset(&p, 0, sizeof p);
+	st = tr_db_prepare(db, "DELETE FROM go_span_pack WHERE source_id = "
+	    "?1", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, source_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot delete go_span_pack rows"));
+	p.ins = tr_db_prepare(db, "INSERT INTO go_span_pack VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err);
+	st = tr_db_prepare(db, "SELECT kind, name_id, ts, dur, start_unknown "
+	    "OR unfinished FROM go_span WHERE source_id = ?1 ORDER BY kind, "
+	    "name_id, ts, id", err);
+	if (p.ins == NULL || st == NULL)
+		goto out;
+	p.ts = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
+	p.dur = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
+	p.cut = tr_xmalloc(TR_DERIVED_PACK_CHUNK);
+	sqlite3_bind_int64(st, 1, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char	*kind = (const char *)sqlite3_column_text(st, 0);
+		int64_t		 name_id = sqlite3_column_int64(st, 1);
+		int64_t		 ts = sqlite3_column_int64(st, 2);
+		int64_t		 dur = sqlite3_column_int64(st, 3);
+		int		 cut = sqlite3_column_int(st, 4) != 0;
+
+		if (p.kind == NULL || strcmp(kind, p.kind) != 0 ||
+		    name_id != p.name_id) {
+			if (pack_flush(db, source_id, &p, err) != 0)
+				goto out;
+			free(p.kind);
+			p.kind = tr_xstrdup(kind);
+			p.name_id = name_id;
+			p.seq = 0;
+		} else if (p.n == TR_DERIVED_PACK_CHUNK &&
+		    pack_flush(db, source_id, &p, err) != 0)
+			goto out;
+		if (p.n == 0 || ts + dur > p.end_max)
+			p.end_max = ts + dur;
+		put_le64(p.ts + p.n * 8, ts);
+		put_le64(p.dur + p.n * 8, dur);
+		p.cut[p.n] = (unsigned char)cut;
+		p.ncut += cut;
+		p.n++;
+	}
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read go_span");
+		goto out;
+	}
+	if (pack_flush(db, source_id, &p, err) != 0)
+		goto out;
+	r = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(p.ins);
+	free(p.kind);
+	free(p.ts);
+	free(p.dur);
+	free(p.cut);
+	return (r);
+}
+
+int
+tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
+    int64_t name_id, int64_t from, int64_t to, tr_derived_pack_fn *fn,
+    void *arg, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int64_t		*ts = NULL, *dur = NULL;
+	size_t		 n, i;
+	int		 rc, r = -1, found = 0;
+
+	st = tr_db_prepare(db, "SELECT n, ts_list, dur_list, cut_list, "
+	    "end_max FROM go_span_pack WHERE source_id = ?1 AND kind = ?2 AND "
+	    "name_id = ?3 AND ts <= ?4 ORDER BY seq", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, source_id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, name_id);
+	sqlite3_bind_int64(st, 4, to);
+	ts = tr_xmalloc(TR_DERIVED_PACK_CHUNK * sizeof *ts);
+	dur = tr_xmalloc(TR_DERIVED_PACK_CHUNK * sizeof *dur);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char	*t, *d, *c;
+
+		found = 1;
+		n = (size_t)sqlite3_column_int64(st, 0);
+		/* None of it reaches the window (tr_sel_overlaps()). */
+		if (sqlite3_column_int64(st, 4) < from)
+			continue;
+		t = sqlite3_column_blob(st, 1);
+		d = sqlite3_column_blob(st, 2);
+		c = sqlite3_column_blob(st, 3);
+		if (n > TR_DERIVED_PACK_CHUNK ||
+		    (size_t)sqlite3_column_bytes(st, 1) != n * 8 ||
+		    (size_t)sqlite3_column_bytes(st, 2) != n * 8 ||
+		    (c != NULL && (size_t)sqlite3_column_bytes(st, 3) != n)) {
+			tr_error_set(err, TR_EDATA, "go_span_pack: a chunk of "
+			    "source %lld is not %zu spans", (long long)source_id,
+			    n);
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			ts[i] = get_le64(t + i * 8);
+			dur[i] = get_le64(d + i * 8);
+		}
+		if (fn(arg, ts, dur, c, n, err) != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		tr_db_error(db, err, "cannot read go_span_pack");
+		goto out;
+	}
+	r = found;
+out:
+	sqlite3_finalize(st);
+	free(ts);
+	free(dur);
+	return (r);
+}
