@@ -152,9 +152,9 @@ raw_sql(const char *path, const char *sql)
 static const char *const tables[] = {
 	"callsite", "counter", "frame", "go_bin", "go_blocked_stack",
 	"go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
-	"go_state_stack", "go_summary", "go_wait_sec", "process", "profile",
-	"sample", "sample_stack", "slice_run", "source", "str", "thread",
-	"track", NULL
+	"go_span_pack", "go_state_stack", "go_summary", "go_wait_sec",
+	"process", "profile", "sample", "sample_stack", "slice_run", "source",
+	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
 	"go_gc", "go_goroutine", "go_log", "go_region", "go_state", "go_stw",
@@ -198,8 +198,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 5);
-	ck_assert_int_eq(TR_DB_VERSION, 5);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 6);
+	ck_assert_int_eq(TR_DB_VERSION, 6);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -309,10 +309,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 6");
+	raw_sql(path, "PRAGMA user_version = 7");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 6 is newer than "
-	    "this tracekit's (5)", path);
+	snprintf(want, sizeof want, "%s: store schema version 7 is newer than "
+	    "this tracekit's (6)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -422,7 +422,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 5);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 6);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -437,7 +437,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 5);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 6);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -761,8 +761,10 @@ schema_text(struct tr_db *db)
  * same schema, and the views the same rows.
  */
 /* What version 4 added. */
+/* The table of version 6. */
+#define V6_DROP "DROP TABLE go_span_pack; "
 /* The table of version 5. */
-#define V5_DROP "DROP TABLE sample_stack; "
+#define V5_DROP "DROP TABLE sample_stack; " V6_DROP
 #define V4_DROP "DROP TABLE go_blocked_stack; DROP TABLE go_sched_lat; " \
 	"DROP TABLE go_sched_long; DROP TABLE go_wait_sec; " \
 	"DROP TABLE go_mutex_waker; DROP TABLE go_span; " V5_DROP
@@ -835,13 +837,96 @@ START_TEST(test_migrate_v4)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "5; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	have = schema_text(db);
 	ck_assert_str_eq(have, want);
 	after = v4_rows(db);
+	ck_assert_str_eq(after, before);
+	tr_db_free(db);
+	free(before);
+	free(after);
+	free(have);
+	free(want);
+	free(path);
+}
+END_TEST
+
+/* go_span_pack's rows, as text. */
+static char *
+v6_rows(struct tr_db *db)
+{
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	sqlite3_stmt	*st;
+
+	tr_error_init(&err);
+	tr_buf_init(&b);
+	st = tr_db_prepare(db, "SELECT source_id, kind, name_id, seq, ts, "
+	    "end_max, n, hex(ts_list), hex(dur_list), hex(cut_list) FROM "
+	    "go_span_pack ORDER BY 1, 2, 3, 4", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		tr_buf_printf(&b, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+		    sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+		    sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
+		    sqlite3_column_text(st, 4), sqlite3_column_text(st, 5),
+		    sqlite3_column_text(st, 6), sqlite3_column_text(st, 7),
+		    sqlite3_column_text(st, 8), sqlite3_column_text(st, 9));
+	sqlite3_finalize(st);
+	return (b.data != NULL ? b.data : tr_xstrdup(""));
+}
+
+/*
+ * A store of version 5 (go_span_pack dropped) of two Go traces with
+ * regions and tasks, some cut by the trace's end, is migrated: the same
+ * schema as a new store's, the same packed rows as the imports made.
+ */
+START_TEST(test_migrate_v5)
+{
+	static const char *const files[] = {
+		"go122-annotations.trace", "gen122.trace"
+	};
+	const char		*data = getenv("TR_DATA");
+	struct tr_error		 err;
+	struct tr_import_opts	 opts;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			*path = tmp_path("v5.db"), *trace, *want;
+	char			*have, *before, *after;
+	size_t			 i;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	for (i = 0; i < 2; i++) {
+		trace = tr_xasprintf("%s/gotrace/%s", data ? data :
+		    "tests/data", files[i]);
+		tr_import_opts_init(&opts);
+		ck_assert_msg(tr_import_file(db, trace, NULL, &opts, &res,
+		    &err) == 0, "%s", err.msg);
+		free(trace);
+	}
+	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT source_id) FROM "
+	    "go_span_pack"), 2);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span_pack WHERE "
+	    "cut_list IS NOT NULL"), 2);
+	before = v6_rows(db);
+	want = schema_text(db);
+	ck_assert_int_eq(tr_db_exec(db, V6_DROP "PRAGMA user_version = 5",
+	    &err), 0);
+	tr_db_free(db);
+	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
+	ck_assert_msg(strstr(err.msg, "store schema version 5 is older than "
+	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	have = schema_text(db);
+	ck_assert_str_eq(have, want);
+	after = v6_rows(db);
 	ck_assert_str_eq(after, before);
 	tr_db_free(db);
 	free(before);
@@ -894,7 +979,7 @@ START_TEST(test_migrate_v3)
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "5; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -972,7 +1057,7 @@ START_TEST(test_migrate_v4_spans)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "5; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -1922,6 +2007,7 @@ main(void)
 	tcase_add_test(tc, test_empty_fixture);
 	tcase_add_test(tc, test_migrate_v3);
 	tcase_add_test(tc, test_migrate_v4);
+	tcase_add_test(tc, test_migrate_v5);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);

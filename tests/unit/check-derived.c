@@ -8,11 +8,13 @@
  * off the bin grid they must still equal the moved slices (this fails
  * when align does not move them); the window API must be exact on the
  * grid and say when it is not; a run whose JSON is broken is an error;
- * go_span must equal the go_region and go_task views, row for row.
+ * go_span must equal the go_region and go_task views, row for row, and
+ * go_span_pack must hold go_span's times in its order, chunk by chunk.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,9 @@
 
 #include <check.h>
 
+#include "base/out.h"
 #include "base/util.h"
+#include "query/query.h"
 #include "store/db.h"
 #include "store/derived.h"
 #include "test-store.h"
@@ -430,6 +434,80 @@ check_spans(struct tr_db *db)
 	return (qint(db, "SELECT count(*) FROM go_span"));
 }
 
+/* go_span's rows of one name, in its key's order, as check_pack reads. */
+struct packread {
+	sqlite3_stmt	*st;
+	int64_t		 n, chunks;
+};
+
+static int
+pack_cmp(void *arg, const int64_t *ts, const int64_t *dur,
+    const unsigned char *cut, size_t n, struct tr_error *err)
+{
+	struct packread	*p = arg;
+	size_t		 i;
+
+	(void)err;
+	ck_assert_int_le(n, TR_DERIVED_PACK_CHUNK);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(sqlite3_step(p->st), SQLITE_ROW);
+		ck_assert_int_eq(ts[i], sqlite3_column_int64(p->st, 0));
+		ck_assert_int_eq(dur[i], sqlite3_column_int64(p->st, 1));
+		ck_assert_int_eq(cut != NULL && cut[i],
+		    sqlite3_column_int(p->st, 2) != 0);
+	}
+	p->n += (int64_t)n;
+	p->chunks++;
+	return (0);
+}
+
+/*
+ * go_span_pack holds go_span's rows, name by name, in its key's order:
+ * every start time, length and cut flag (read back through
+ * tr_derived_pack_read()); returns the spans read.
+ */
+static int64_t
+check_pack(struct tr_db *db)
+{
+	struct tr_error	 err;
+	struct packread	 p;
+	sqlite3_stmt	*names;
+	int64_t		 total = 0;
+
+	tr_error_init(&err);
+	names = tr_db_prepare(db, "SELECT DISTINCT source_id, kind, name_id "
+	    "FROM go_span ORDER BY 1, 2, 3", &err);
+	ck_assert_msg(names != NULL, "%s", err.msg);
+	memset(&p, 0, sizeof p);
+	p.st = tr_db_prepare(db, "SELECT ts, dur, start_unknown OR "
+	    "unfinished FROM go_span WHERE source_id = ?1 AND kind = ?2 AND "
+	    "name_id = ?3 ORDER BY ts, id", &err);
+	ck_assert_msg(p.st != NULL, "%s", err.msg);
+	while (sqlite3_step(names) == SQLITE_ROW) {
+		const char	*kind = (const char *)sqlite3_column_text(names,
+		    1);
+
+		sqlite3_reset(p.st);
+		sqlite3_bind_int64(p.st, 1, sqlite3_column_int64(names, 0));
+		sqlite3_bind_text(p.st, 2, kind, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(p.st, 3, sqlite3_column_int64(names, 2));
+		p.n = 0;
+		ck_assert_int_eq(tr_derived_pack_read(db,
+		    sqlite3_column_int64(names, 0), kind,
+		    sqlite3_column_int64(names, 2), INT64_MIN, INT64_MAX,
+		    pack_cmp, &p, &err), 1);
+		ck_assert_int_eq(sqlite3_step(p.st), SQLITE_DONE);
+		ck_assert_int_gt(p.n, 0);
+		total += p.n;
+	}
+	sqlite3_finalize(names);
+	sqlite3_finalize(p.st);
+	ck_assert_int_eq(total, qint(db, "SELECT count(*) FROM go_span"));
+	ck_assert_int_eq(total, qint(db, "SELECT coalesce(sum(n), 0) FROM "
+	    "go_span_pack"));
+	return (total);
+}
+
 /* The derived tables as text, for comparing two states of a store. */
 static char *
 dump(struct tr_db *db)
@@ -441,6 +519,9 @@ dump(struct tr_db *db)
 		    "reason, callsite_id",
 		"SELECT * FROM go_span ORDER BY source_id, kind, name_id, "
 		    "ts, id",
+		"SELECT source_id, kind, name_id, seq, ts, end_max, n, "
+		    "hex(ts_list), hex(dur_list), hex(cut_list) FROM "
+		    "go_span_pack ORDER BY source_id, kind, name_id, seq",
 	};
 	struct tr_error	 err;
 	struct tr_buf	 b;
@@ -488,6 +569,7 @@ START_TEST(test_import_equals_slices)
 	check_summary(db);
 	check_stacks(db);
 	ck_assert_int_eq(check_spans(db), trace_spans[_i]);
+	ck_assert_int_eq(check_pack(db), trace_spans[_i]);
 	tr_db_free(db);
 }
 END_TEST
@@ -506,7 +588,8 @@ START_TEST(test_rebuild_equals_import)
 	ck_assert_str_eq(a, b);
 	/* A store whose derived rows went: the same rows come back. */
 	ck_assert_int_eq(tr_db_exec(db, "DELETE FROM go_bin; DELETE FROM "
-	    "go_summary; DELETE FROM go_state_stack; DELETE FROM go_span",
+	    "go_summary; DELETE FROM go_state_stack; DELETE FROM go_span; "
+	    "DELETE FROM go_span_pack",
 	    &err), 0);
 	ck_assert_msg(tr_derived_rebuild_all(db, &err) == 0, "%s", err.msg);
 	free(b);
@@ -532,6 +615,7 @@ START_TEST(test_align_moves_bins)
 	ck_assert_int_gt(check_bins(db, "moved by +1234567ns"), 0);
 	check_summary(db);
 	ck_assert_int_eq(check_spans(db), 5);
+	ck_assert_int_eq(check_pack(db), 5);
 	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_span"),
 	    spans_before + 1234567);
 	test_store_align_offset(db, "1==-25ms");
@@ -540,8 +624,189 @@ START_TEST(test_align_moves_bins)
 	ck_assert_int_gt(check_bins(db, "moved by -25ms"), 0);
 	check_summary(db);
 	ck_assert_int_eq(check_spans(db), 5);
+	ck_assert_int_eq(check_pack(db), 5);
 	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_span"),
 	    spans_before - 25 * MS);
+	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * More spans of a name than a chunk holds, some cut, two names and both
+ * kinds: the chunks hold them all in order, and a window leaves out the
+ * chunks wholly before or after it (their spans cannot overlap it).
+ */
+START_TEST(test_pack_chunks)
+{
+	struct tr_db	*db = test_store_new();
+	struct tr_error	 err;
+	struct packread	 p;
+	int64_t		 n = 2 * TR_DERIVED_PACK_CHUNK + 1000, i;
+	sqlite3_stmt	*st;
+
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_db_exec(db, "BEGIN; INSERT INTO source (id, "
+	    "format, path, hash, size, imported_at) VALUES (1, 'gotrace', 'x', "
+	    "'h', 0, 'now'); INSERT INTO str (id, "
+	    "s) VALUES (1, 'step'), (2, 'other')", &err), 0);
+	st = tr_db_prepare(db, "INSERT INTO go_span VALUES (1, ?1, ?2, ?3, "
+	    "?4, ?5, 0, 1, 0, NULL, ?6, ?7)", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	/* Inserted out of order: times fall as the ids rise. */
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_text(st, 1, i % 7 == 3 ? "task" : "region", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, i % 5 == 0 ? 2 : 1);
+		sqlite3_bind_int64(st, 3, 1000 * (n - i / 2));
+		sqlite3_bind_int64(st, 4, i);
+		sqlite3_bind_int64(st, 5, 10 + i % 997);
+		sqlite3_bind_int(st, 6, i == 5);
+		sqlite3_bind_int(st, 7, i % 40001 == 7);
+		ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	ck_assert_msg(tr_derived_pack_rebuild(db, 1, &err) == 0, "%s",
+	    err.msg);
+	ck_assert_int_eq(check_pack(db), n);
+	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_span_pack WHERE "
+	    "kind = 'region' AND name_id = 1"), 2);
+	ck_assert_int_eq(qint(db, "SELECT max(n) FROM go_span_pack"),
+	    TR_DERIVED_PACK_CHUNK);
+	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_span_pack WHERE "
+	    "cut_list IS NOT NULL"), 4);
+	/* Packing again gives the same rows. */
+	ck_assert_msg(tr_derived_pack_rebuild(db, 1, &err) == 0, "%s",
+	    err.msg);
+	ck_assert_int_eq(check_pack(db), n);
+	/* A window on the second chunk of (region, 1) reads it alone. */
+	memset(&p, 0, sizeof p);
+	p.st = tr_db_prepare(db, "SELECT ts, dur, start_unknown OR "
+	    "unfinished FROM go_span WHERE kind = 'region' AND name_id = 1 "
+	    "ORDER BY ts, id LIMIT -1 OFFSET ?1", &err);
+	ck_assert_msg(p.st != NULL, "%s", err.msg);
+	sqlite3_bind_int64(p.st, 1, TR_DERIVED_PACK_CHUNK);
+	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 1,
+	    qint(db, "SELECT end_max + 1 FROM go_span_pack WHERE kind = "
+	    "'region' AND name_id = 1 AND seq = 0"), INT64_MAX, pack_cmp, &p,
+	    &err), 1);
+	ck_assert_int_eq(p.chunks, 1);
+	ck_assert_int_eq(sqlite3_step(p.st), SQLITE_DONE);
+	sqlite3_finalize(p.st);
+	/* ... and one before its start, none. */
+	memset(&p, 0, sizeof p);
+	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 1,
+	    INT64_MIN, qint(db, "SELECT min(ts) - 1 FROM go_span"), pack_cmp,
+	    &p, &err), 0);
+	ck_assert_int_eq(p.chunks, 0);
+	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 3,
+	    INT64_MIN, INT64_MAX, pack_cmp, &p, &err), 0);
+	ck_assert_int_eq(tr_db_exec(db, "COMMIT", &err), 0);
+	tr_db_free(db);
+}
+END_TEST
+
+/* trace-query steps ARGS... on 'db': its CSV and notes, or the error. */
+static char *
+steps(struct tr_db *db, int pack, ...)
+{
+	const struct tr_query	*q = tr_query_find("steps");
+	struct tr_error		 err;
+	struct tr_out		*out;
+	char			*argv[16], *buf = NULL;
+	size_t			 len = 0;
+	FILE			*f = open_memstream(&buf, &len);
+	va_list			 ap;
+	int			 argc = 0, rc;
+
+	ck_assert_ptr_nonnull(q);
+	argv[argc++] = (char *)"steps";
+	va_start(ap, pack);
+	while ((argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	if (pack)
+		unsetenv("TRACEKIT_NO_PACK");
+	else
+		setenv("TRACEKIT_NO_PACK", "1", 1);
+	tr_error_init(&err);
+	out = tr_out_new(f, TR_OUT_CSV);
+	tr_out_set_notes(out, f, NULL);
+	rc = q->run(db, argc, argv, out, &err);
+	tr_out_free(out);
+	if (rc != 0)
+		fprintf(f, "error: %s\n", err.msg);
+	fclose(f);
+	unsetenv("TRACEKIT_NO_PACK");
+	return (buf);
+}
+
+/*
+ * steps reads go_span_pack when it can: what it prints from it equals
+ * what it prints from go_span (TRACEKIT_NO_PACK=1), on the scenario's 818
+ * steps, with and without a window; a pack that says otherwise than
+ * go_span changes the answer (so the pack is what was read), and packing
+ * again mends it.
+ */
+START_TEST(test_steps_pack)
+{
+	static const char *const args[][9] = {
+		{ "--region", "step", "--top", "4", NULL },
+		{ "--region", "step", "--slow", "1.2", "--stretches", "4",
+		    NULL },
+		{ "--task", "step", "--top", "0", NULL },
+		{ "--region", "gpu", "--from", NULL, "--to", NULL, NULL },
+	};
+	char		 from[32], to[32];
+	struct tr_db	*db = test_store_gotrace("../scenario/trace.out");
+	struct tr_error	 err;
+	char		*a, *b;
+	size_t		 i;
+
+	tr_error_init(&err);
+	/* A window of 20 s, 10 s in: the steps that overlap it. */
+	snprintf(from, sizeof from, "10s");
+	snprintf(to, sizeof to, "30s");
+	for (i = 0; i < sizeof args / sizeof args[0]; i++) {
+		const char	*v[7];
+		size_t		 j;
+
+		for (j = 0; j < 7; j++)
+			v[j] = args[i][j];
+		if (i == 3) {
+			v[3] = from;
+			v[5] = to;
+		}
+		a = steps(db, 1, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+		    NULL);
+		b = steps(db, 0, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+		    NULL);
+		ck_assert_msg(strstr(a, "\nregion,") != NULL ||
+		    strstr(a, "\ntask,") != NULL, "%s", a);
+		ck_assert_str_eq(a, b);
+		free(a);
+		free(b);
+	}
+	a = steps(db, 1, "--region", "step", NULL);
+	ck_assert_msg(strstr(a, "\nregion,818,65508423,41043425,") != NULL,
+	    "%s", a);
+	free(a);
+	/* Every length of the pack is now a start time. */
+	ck_assert_int_eq(tr_db_exec(db, "UPDATE go_span_pack SET dur_list = "
+	    "ts_list", &err), 0);
+	a = steps(db, 1, "--region", "step", NULL);
+	b = steps(db, 0, "--region", "step", NULL);
+	ck_assert_str_ne(a, b);
+	ck_assert_ptr_nonnull(strstr(b, "\nregion,818,65508423,41043425,"));
+	free(a);
+	free(b);
+	ck_assert_msg(tr_derived_pack_rebuild(db, 1, &err) == 0, "%s",
+	    err.msg);
+	a = steps(db, 1, "--region", "step", NULL);
+	b = steps(db, 0, "--region", "step", NULL);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
 	tr_db_free(db);
 }
 END_TEST
@@ -733,6 +998,8 @@ main(void)
 	tcase_add_loop_test(tc, test_import_equals_slices, 0, n);
 	tcase_add_loop_test(tc, test_rebuild_equals_import, 0, n);
 	tcase_add_test(tc, test_align_moves_bins);
+	tcase_add_test(tc, test_pack_chunks);
+	tcase_add_test(tc, test_steps_pack);
 	tcase_add_test(tc, test_totals_window);
 	tcase_add_test(tc, test_track_states);
 	tcase_add_test(tc, test_bad_run);

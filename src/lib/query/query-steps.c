@@ -74,6 +74,17 @@ steps_add(struct steps *s, int64_t ts, int64_t dur, int64_t id, int ids)
 	s->n++;
 }
 
+/* Room for 'more' steps (without the slice ids). */
+static void
+steps_reserve(struct steps *s, size_t more)
+{
+	if (s->n + more <= s->cap)
+		return;
+	s->cap = s->n + more;
+	s->ts = tr_xrealloc(s->ts, s->cap * sizeof *s->ts);
+	s->dur = tr_xrealloc(s->dur, s->cap * sizeof *s->dur);
+}
+
 static void
 steps_release(struct steps *s)
 {
@@ -194,6 +205,14 @@ best_sort(struct best *b, int (*cmp)(const void *, const void *))
 		qsort(b->v, b->n, b->size, cmp);
 }
 
+static int
+i64_cmp(const void *x, const void *y)
+{
+	const int64_t	*p = x, *q = y;
+
+	return (*p < *q ? -1 : *p > *q);
+}
+
 static void
 swap64(int64_t *a, size_t i, size_t j)
 {
@@ -277,6 +296,96 @@ pctl_sel(int64_t *a, size_t n, double p, size_t *done)
 		*done = k;
 	}
 	return (a[k - 1]);
+}
+
+/*
+ * The values of ranks k[0..nk) (from 1) of a[0..n), which is not changed
+ * (nor copied, but for a fallback).  A sample of the values brackets
+ * each rank between two of them; one pass counts the values below and at
+ * each bracket's ends and keeps those strictly inside, where the rank is
+ * then selected.  A bracket that misses its rank (or holds too many) is
+ * answered by quickselect on a copy.
+ */
+#define RANK_SAMPLE	65536
+#define RANK_MAX	3
+
+static void
+ranks(const int64_t *a, size_t n, const size_t *k, int nk, int64_t *val)
+{
+	int64_t	*smp, lo[RANK_MAX], hi[RANK_MAX], *in[RANK_MAX], *cp = NULL;
+	size_t	 ns, i, j, m, lt[RANK_MAX], el[RANK_MAX], eh[RANK_MAX];
+	size_t	 nin[RANK_MAX], cap, r, done = 0;
+	int	 t, ok[RANK_MAX];
+
+	if (n <= 4 * RANK_SAMPLE) {
+		cp = tr_xmalloc(n * sizeof *cp);
+		memcpy(cp, a, n * sizeof *cp);
+		for (t = 0; t < nk; t++) {
+			if (k[t] > done) {
+				select_k(cp + done, n - done, k[t] - 1 - done);
+				done = k[t];
+			}
+			val[t] = cp[k[t] - 1];
+		}
+		free(cp);
+		return;
+	}
+	ns = RANK_SAMPLE;
+	smp = tr_xmalloc(ns * sizeof *smp);
+	for (i = 0; i < ns; i++)
+		smp[i] = a[(size_t)((uint64_t)i * n / ns)];
+	qsort(smp, ns, sizeof *smp, i64_cmp);
+	/* About 8 standard deviations of a sample rank either side. */
+	m = 1024;
+	cap = n / 16;
+	for (t = 0; t < nk; t++) {
+		j = (size_t)((uint64_t)(k[t] - 1) * ns / n);
+		lo[t] = j >= m ? smp[j - m] : INT64_MIN;
+		hi[t] = j + m < ns ? smp[j + m] : INT64_MAX;
+		lt[t] = el[t] = eh[t] = nin[t] = 0;
+		in[t] = tr_xmalloc(cap * sizeof *in[t]);
+		ok[t] = 1;
+	}
+	free(smp);
+	for (i = 0; i < n; i++) {
+		int64_t	x = a[i];
+
+		for (t = 0; t < nk; t++) {
+			if (x < lo[t])
+				lt[t]++;
+			else if (x == lo[t])
+				el[t]++;
+			else if (x < hi[t]) {
+				if (nin[t] < cap)
+					in[t][nin[t]++] = x;
+				else
+					ok[t] = 0;
+			} else if (x == hi[t])
+				eh[t]++;
+		}
+	}
+	for (t = 0; t < nk; t++) {
+		r = k[t] - 1;
+		if (ok[t] && r >= lt[t] && r < lt[t] + el[t])
+			val[t] = lo[t];
+		else if (ok[t] && r >= lt[t] + el[t] &&
+		    r < lt[t] + el[t] + nin[t]) {
+			select_k(in[t], nin[t], r - lt[t] - el[t]);
+			val[t] = in[t][r - lt[t] - el[t]];
+		} else if (ok[t] && r >= lt[t] + el[t] + nin[t] &&
+		    r < lt[t] + el[t] + nin[t] + eh[t])
+			val[t] = hi[t];
+		else {
+			if (cp == NULL) {
+				cp = tr_xmalloc(n * sizeof *cp);
+				memcpy(cp, a, n * sizeof *cp);
+			}
+			select_k(cp, n, r);
+			val[t] = cp[r];
+		}
+		free(in[t]);
+	}
+	free(cp);
 }
 
 /* Steps of several sources: in time order. */
@@ -409,6 +518,18 @@ pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
 	size_t		 i;
 
 	(void)err;
+	/* A chunk the selection takes whole. */
+	if (cut == NULL && !p->sel->has_from && !p->sel->has_to) {
+		if (p->first_dur < 0 && n > 0) {
+			p->first_ts = ts[0];
+			p->first_dur = dur[0];
+		}
+		steps_reserve(p->out, n);
+		memcpy(p->out->ts + p->out->n, ts, n * sizeof *ts);
+		memcpy(p->out->dur + p->out->n, dur, n * sizeof *dur);
+		p->out->n += n;
+		return (0);
+	}
 	for (i = 0; i < n; i++) {
 		if ((p->sel->has_to && ts[i] > p->sel->to) ||
 		    !tr_sel_overlaps(p->sel, ts[i], ts[i] + dur[i]))
@@ -487,6 +608,21 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	}
 	if (one < 0)
 		goto out;
+	/* Room for them all at once. */
+	r = -1;
+	st = tr_db_prepare(db, "SELECT sum(n) FROM go_span_pack WHERE "
+	    "source_id = ?1 AND kind = ?2 AND name_id = ?3", err);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, one);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, name_id);
+	if (tr_db_step_int(db, st, &has, err) < 0)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!sel->has_from && !sel->has_to && has > 0)
+		steps_reserve(out, (size_t)has);
 	memset(&p, 0, sizeof p);
 	p.sel = sel;
 	p.out = out;
@@ -667,9 +803,9 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	struct best		 bst, btop;
 	struct stretch		 cur;
 	struct step		 one;
-	int64_t			*durs = NULL, *ts = NULL, p50 = 0, limit, mx;
+	int64_t			*ts = NULL, p50 = 0, limit, mx, pv[3];
 	size_t			 n = 0, nts = 0, i, k, nslow = 0, nstretch = 0;
-	size_t			 gi = (size_t)-1, done = 0;
+	size_t			 gi = (size_t)-1, rk[3];
 	const char		*bound;
 	int64_t			 origin, woff;
 	int			 haswall, rc = -1;
@@ -782,10 +918,12 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		    "(%s): each from the start of one to the start of the "
 		    "next", (long long)drv.goid, drv.wait_stack);
 	}
-	/* The percentiles: selections, not a sort. */
-	durs = tr_xmalloc(n * sizeof *durs);
-	memcpy(durs, v.dur, n * sizeof *durs);
-	p50 = pctl_sel(durs, n, 0.5, &done);
+	/* The percentiles: selections, not a sort (nor a copy). */
+	rk[0] = pctl_rank(n, 0.5);
+	rk[1] = pctl_rank(n, 0.9);
+	rk[2] = pctl_rank(n, 0.99);
+	ranks(v.dur, n, rk, 3, pv);
+	p50 = pv[0];
 	limit = (int64_t)((double)p50 * slow);
 
 	/*
@@ -796,7 +934,10 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	    stretch_dur_cmp);
 	best_init(&btop, (size_t)top, sizeof(struct step), dur_cmp);
 	memset(&one, 0, sizeof one);
+	mx = v.dur[0];
 	for (i = 0; i < n; i++) {
+		if (v.dur[i] > mx)
+			mx = v.dur[i];
 		if (btop.cap > 0 && (btop.n < btop.cap || v.dur[i] >
 		    ((const struct step *)(const void *)btop.v)->dur)) {
 			one.ts = v.ts[i];
@@ -810,6 +951,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		cur.first = i;
 		for (; i + 1 < n && v.dur[i + 1] > limit; i++) {
 			nslow++;
+			if (v.dur[i + 1] > mx)
+				mx = v.dur[i + 1];
 			if (btop.cap > 0 && (btop.n < btop.cap ||
 			    v.dur[i + 1] > ((const struct step *)
 			    (const void *)btop.v)->dur)) {
@@ -840,12 +983,8 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		tr_out_int(out, (int64_t)n);
 		tr_out_int(out, (int64_t)llround(mean));
 		tr_out_int(out, p50);
-		tr_out_int(out, pctl_sel(durs, n, 0.9, &done));
-		tr_out_int(out, pctl_sel(durs, n, 0.99, &done));
-		mx = durs[done - 1];
-		for (i = done; i < n; i++)
-			if (durs[i] > mx)
-				mx = durs[i];
+		tr_out_int(out, pv[1]);
+		tr_out_int(out, pv[2]);
 		tr_out_int(out, mx);
 		tr_out_int(out, limit);
 		tr_out_int(out, (int64_t)nslow);
@@ -978,7 +1117,6 @@ out:
 	steps_release(&v);
 	free(bst.v);
 	free(btop.v);
-	free(durs);
 	free(ts);
 	tr_attr_driver_release(&drv);
 	tr_attr_free(a);

@@ -114,7 +114,8 @@ tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot delete go_span_pack rows"));
+		return (tr_db_error(db, err, "cannot delete go_span_pack "
+		    "rows"));
 	p.ins = tr_db_prepare(db, "INSERT INTO go_span_pack VALUES (?1, ?2, "
 	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err);
 	st = tr_db_prepare(db, "SELECT kind, name_id, ts, dur, start_unknown "
@@ -127,12 +128,13 @@ tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
 	p.cut = tr_xmalloc(TR_DERIVED_PACK_CHUNK);
 	sqlite3_bind_int64(st, 1, source_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char	*kind = (const char *)sqlite3_column_text(st, 0);
+		const char	*kind;
 		int64_t		 name_id = sqlite3_column_int64(st, 1);
 		int64_t		 ts = sqlite3_column_int64(st, 2);
 		int64_t		 dur = sqlite3_column_int64(st, 3);
 		int		 cut = sqlite3_column_int(st, 4) != 0;
 
+		kind = (const char *)sqlite3_column_text(st, 0);
 		if (p.kind == NULL || strcmp(kind, p.kind) != 0 ||
 		    name_id != p.name_id) {
 			if (pack_flush(db, source_id, &p, err) != 0)
@@ -206,8 +208,8 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
 		    (size_t)sqlite3_column_bytes(st, 2) != n * 8 ||
 		    (c != NULL && (size_t)sqlite3_column_bytes(st, 3) != n)) {
 			tr_error_set(err, TR_EDATA, "go_span_pack: a chunk of "
-			    "source %lld is not %zu spans", (long long)source_id,
-			    n);
+			    "source %lld is not %zu spans",
+			    (long long)source_id, n);
 			goto out;
 		}
 		for (i = 0; i < n; i++) {
