@@ -807,43 +807,33 @@ v4_rows(struct tr_db *db)
 }
 
 /*
- * A store of version 3 (the tables of version 4 dropped) is migrated:
- * the same schema as a new store's, the same rows as the import made.
+ * Make the store at 'path' (holding the imports) one of version 'from'
+ * by 'drop', then: the read-only open refuses it, the first writable one
+ * migrates it to the same schema as a new store's, and 'rows' gives the
+ * same text as before.
  */
-START_TEST(test_migrate_v4)
+static void
+check_migration(char *path, struct tr_db *db, const char *drop, int from,
+    char *(*rows)(struct tr_db *))
 {
-	const char		*data = getenv("TR_DATA");
-	struct tr_error		 err;
-	struct tr_import_opts	 opts;
-	struct tr_import_result	 res;
-	struct tr_db		*db;
-	char			*path = tmp_path("v3.db"), *trace, *want;
-	char			*have, *before, *after;
+	struct tr_error	 err;
+	char		*want, *have, *before, *after, msg[128];
 
 	tr_error_init(&err);
-	db = tr_db_open(path, 0, &err);
-	ck_assert_msg(db != NULL, "%s", err.msg);
-	trace = tr_xasprintf("%s/gotrace/gen122.trace", data ? data :
-	    "tests/data");
-	tr_import_opts_init(&opts);
-	ck_assert_msg(tr_import_file(db, trace, NULL, &opts, &res, &err) == 0,
-	    "%s", err.msg);
-	free(trace);
-	before = v4_rows(db);
-	ck_assert_int_gt(strlen(before), 1000);
+	before = rows(db);
 	want = schema_text(db);
-	ck_assert_int_eq(tr_db_exec(db, V4_DROP "PRAGMA user_version = 3",
-	    &err), 0);
+	ck_assert_int_eq(tr_db_exec(db, drop, &err), 0);
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
-	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	snprintf(msg, sizeof msg, "store schema version %d is older than %d; "
+	    "run trace-import once to migrate it", from, TR_DB_VERSION);
+	ck_assert_msg(strstr(err.msg, msg) != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	have = schema_text(db);
 	ck_assert_str_eq(have, want);
-	after = v4_rows(db);
+	after = rows(db);
 	ck_assert_str_eq(after, before);
 	tr_db_free(db);
 	free(before);
@@ -851,6 +841,49 @@ START_TEST(test_migrate_v4)
 	free(have);
 	free(want);
 	free(path);
+}
+
+/* A new store at 'path' with the Go traces 'files' of tests/data/gotrace. */
+static struct tr_db *
+gotrace_store(const char *path, const char *const *files, size_t n)
+{
+	const char		*data = getenv("TR_DATA");
+	struct tr_error		 err;
+	struct tr_import_opts	 opts;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	char			*trace;
+	size_t			 i;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	for (i = 0; i < n; i++) {
+		trace = tr_xasprintf("%s/gotrace/%s", data ? data :
+		    "tests/data", files[i]);
+		tr_import_opts_init(&opts);
+		ck_assert_msg(tr_import_file(db, trace, NULL, &opts, &res,
+		    &err) == 0, "%s", err.msg);
+		free(trace);
+	}
+	return (db);
+}
+
+/*
+ * A store of version 3 (the tables of version 4 dropped) is migrated:
+ * the same schema as a new store's, the same rows as the import made.
+ */
+START_TEST(test_migrate_v4)
+{
+	static const char *const files[] = { "gen122.trace" };
+	char		*path = tmp_path("v3.db"), *before;
+	struct tr_db	*db = gotrace_store(path, files, 1);
+
+	before = v4_rows(db);
+	ck_assert_int_gt(strlen(before), 1000);
+	free(before);
+	check_migration(path, db, V4_DROP "PRAGMA user_version = 3", 3,
+	    v4_rows);
 }
 END_TEST
 
@@ -889,51 +922,15 @@ START_TEST(test_migrate_v5)
 	static const char *const files[] = {
 		"go122-annotations.trace", "gen122.trace"
 	};
-	const char		*data = getenv("TR_DATA");
-	struct tr_error		 err;
-	struct tr_import_opts	 opts;
-	struct tr_import_result	 res;
-	struct tr_db		*db;
-	char			*path = tmp_path("v5.db"), *trace, *want;
-	char			*have, *before, *after;
-	size_t			 i;
+	char		*path = tmp_path("v5.db");
+	struct tr_db	*db = gotrace_store(path, files, 2);
 
-	tr_error_init(&err);
-	db = tr_db_open(path, 0, &err);
-	ck_assert_msg(db != NULL, "%s", err.msg);
-	for (i = 0; i < 2; i++) {
-		trace = tr_xasprintf("%s/gotrace/%s", data ? data :
-		    "tests/data", files[i]);
-		tr_import_opts_init(&opts);
-		ck_assert_msg(tr_import_file(db, trace, NULL, &opts, &res,
-		    &err) == 0, "%s", err.msg);
-		free(trace);
-	}
 	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT source_id) FROM "
 	    "go_span_pack"), 2);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span_pack WHERE "
 	    "cut_list IS NOT NULL"), 2);
-	before = v6_rows(db);
-	want = schema_text(db);
-	ck_assert_int_eq(tr_db_exec(db, V6_DROP "PRAGMA user_version = 5",
-	    &err), 0);
-	tr_db_free(db);
-	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
-	ck_assert_msg(strstr(err.msg, "store schema version 5 is older than "
-	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
-	tr_error_init(&err);
-	db = tr_db_open(path, 0, &err);
-	ck_assert_msg(db != NULL, "%s", err.msg);
-	have = schema_text(db);
-	ck_assert_str_eq(have, want);
-	after = v6_rows(db);
-	ck_assert_str_eq(after, before);
-	tr_db_free(db);
-	free(before);
-	free(after);
-	free(have);
-	free(want);
-	free(path);
+	check_migration(path, db, V6_DROP "PRAGMA user_version = 5", 5,
+	    v6_rows);
 }
 END_TEST
 

@@ -548,6 +548,30 @@ pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
 }
 
 /*
+ * The integer of 'sql' with ?1 'source_id', ?2 'kind', ?3 'name_id' and
+ * ?4... the 'nmore' values of 'more' (tr_db_step_int()).
+ */
+static int
+name_int(struct tr_db *db, const char *sql, int64_t source_id,
+    const char *kind, int64_t name_id, const int64_t *more, int nmore,
+    int64_t *val, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 r, i;
+
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, source_id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, name_id);
+	for (i = 0; i < nmore; i++)
+		sqlite3_bind_int64(st, 4 + i, more[i]);
+	r = tr_db_step_int(db, st, val, err);
+	sqlite3_finalize(st);
+	return (r);
+}
+
+/*
  * load_spans() from go_span_pack, without the slice ids (for all but
  * --goid, --all and steps of several sources, when every source selected
  * has derived rows): 1 when it read them, 0 when load_spans() must, or -1
@@ -562,8 +586,7 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	const char	*kind = task ? TR_GO_CAT_TASK : TR_GO_CAT_REGION;
 	const char	*e = getenv("TRACEKIT_NO_PACK");
 	struct packed	 p;
-	sqlite3_stmt	*st = NULL;
-	int64_t		*src = NULL, name_id = -1, has, one = -1;
+	int64_t		*src = NULL, name_id = -1, has, one = -1, first[2];
 	int		 nsrc, k, r = -1, found;
 
 	*goid = -1;
@@ -587,19 +610,11 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 		r = 0;
 		if (!has)
 			goto out;
-		r = -1;
-		st = tr_db_prepare(db, "SELECT EXISTS (SELECT 1 FROM "
+		if ((r = name_int(db, "SELECT EXISTS (SELECT 1 FROM "
 		    "go_span_pack WHERE source_id = ?1 AND kind = ?2 AND "
-		    "name_id = ?3)", err);
-		if (st == NULL)
+		    "name_id = ?3)", src[k], kind, name_id, NULL, 0, &has,
+		    err)) < 0)
 			goto out;
-		sqlite3_bind_int64(st, 1, src[k]);
-		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, name_id);
-		if (tr_db_step_int(db, st, &has, err) < 0)
-			goto out;
-		sqlite3_finalize(st);
-		st = NULL;
 		r = 0;
 		if (has && one >= 0)
 			goto out;
@@ -609,18 +624,10 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	if (one < 0)
 		goto out;
 	/* Room for them all at once. */
-	r = -1;
-	st = tr_db_prepare(db, "SELECT sum(n) FROM go_span_pack WHERE "
-	    "source_id = ?1 AND kind = ?2 AND name_id = ?3", err);
-	if (st == NULL)
+	if ((r = name_int(db, "SELECT sum(n) FROM go_span_pack WHERE "
+	    "source_id = ?1 AND kind = ?2 AND name_id = ?3", one, kind,
+	    name_id, NULL, 0, &has, err)) < 0)
 		goto out;
-	sqlite3_bind_int64(st, 1, one);
-	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, name_id);
-	if (tr_db_step_int(db, st, &has, err) < 0)
-		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
 	if (!sel->has_from && !sel->has_to && has > 0)
 		steps_reserve(out, (size_t)has);
 	memset(&p, 0, sizeof p);
@@ -633,28 +640,15 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	    pack_chunk, &p, err)) <= 0)
 		goto out;
 	/* The goroutine of the first: go_span's row of that time. */
-	if (p.first_dur >= 0) {
-		st = tr_db_prepare(db, "SELECT goid FROM go_span WHERE "
-		    "source_id = ?1 AND kind = ?2 AND name_id = ?3 AND ts = ?4 "
-		    "AND dur = ?5 AND NOT (start_unknown OR unfinished) ORDER "
-		    "BY id LIMIT 1", err);
-		if (st == NULL) {
-			r = -1;
-			goto out;
-		}
-		sqlite3_bind_int64(st, 1, one);
-		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, name_id);
-		sqlite3_bind_int64(st, 4, p.first_ts);
-		sqlite3_bind_int64(st, 5, p.first_dur);
-		if (tr_db_step_int(db, st, goid, err) < 0) {
-			r = -1;
-			goto out;
-		}
-	}
+	first[0] = p.first_ts;
+	first[1] = p.first_dur;
+	if (p.first_dur >= 0 && (r = name_int(db, "SELECT goid FROM go_span "
+	    "WHERE source_id = ?1 AND kind = ?2 AND name_id = ?3 AND ts = ?4 "
+	    "AND dur = ?5 AND NOT (start_unknown OR unfinished) ORDER BY id "
+	    "LIMIT 1", one, kind, name_id, first, 2, goid, err)) < 0)
+		goto out;
 	r = 1;
 out:
-	sqlite3_finalize(st);
 	free(src);
 	return (r);
 }

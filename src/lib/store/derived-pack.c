@@ -103,19 +103,13 @@ tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
 {
 	struct pack	 p;
 	sqlite3_stmt	*st = NULL;
+	int64_t		 none;
 	int		 rc, r = -1;
 
 	memset(&p, 0, sizeof p);
-	st = tr_db_prepare(db, "DELETE FROM go_span_pack WHERE source_id = "
-	    "?1", err);
-	if (st == NULL)
+	if (tr_db_int_arg(db, "DELETE FROM go_span_pack WHERE source_id = ?1",
+	    NULL, source_id, &none, err) < 0)
 		return (-1);
-	sqlite3_bind_int64(st, 1, source_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot delete go_span_pack "
-		    "rows"));
 	p.ins = tr_db_prepare(db, "INSERT INTO go_span_pack VALUES (?1, ?2, "
 	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err);
 	st = tr_db_prepare(db, "SELECT kind, name_id, ts, dur, start_unknown "
