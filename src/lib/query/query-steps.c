@@ -932,6 +932,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	for (i = 0; i < n; i++) {
 		if (v.dur[i] > mx)
 			mx = v.dur[i];
+		/* Past a full heap's last, only a longer step gets in. */
 		if (btop.cap > 0 && (btop.n < btop.cap || v.dur[i] >
 		    ((const struct step *)(const void *)btop.v)->dur)) {
 			one.ts = v.ts[i];
@@ -942,24 +943,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		if (v.dur[i] <= limit)
 			continue;
 		nslow++;
-		cur.first = i;
-		for (; i + 1 < n && v.dur[i + 1] > limit; i++) {
-			nslow++;
-			if (v.dur[i + 1] > mx)
-				mx = v.dur[i + 1];
-			if (btop.cap > 0 && (btop.n < btop.cap ||
-			    v.dur[i + 1] > ((const struct step *)
-			    (const void *)btop.v)->dur)) {
-				one.ts = v.ts[i + 1];
-				one.dur = v.dur[i + 1];
-				one.idx = i + 1;
-				best_offer(&btop, &one);
-			}
+		if (i == 0 || v.dur[i - 1] <= limit)
+			cur.first = i;
+		if (i + 1 == n || v.dur[i + 1] <= limit) {
+			cur.last = i;
+			cur.dur = v.ts[i] + v.dur[i] - v.ts[cur.first];
+			cur.no = nstretch++;
+			best_offer(&bst, &cur);
 		}
-		cur.last = i;
-		cur.dur = v.ts[i] + v.dur[i] - v.ts[cur.first];
-		cur.no = nstretch++;
-		best_offer(&bst, &cur);
 	}
 
 	/* The summary. */
