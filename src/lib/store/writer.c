@@ -1540,6 +1540,29 @@ tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
 	return (0);
 }
 
+/*
+ * Empty the interning caches (tens of MB on a large input) once every
+ * row is written: what follows the flush (the per-stack aggregates, the
+ * checkpoint) needs memory of its own, and the peak RSS is the sum.  A
+ * later add finds its key in the store, as after any eviction.
+ */
+static void
+drop_caches(struct tr_writer *w)
+{
+	tr_map_free(w->strs);
+	tr_map_free(w->frames);
+	cs_free(w->callsites);
+	tr_map_free(w->procs);
+	tr_map_free(w->threads);
+	w->strs = tr_map_new();
+	w->frames = tr_map_new();
+	w->callsites = cs_new();
+	w->procs = tr_map_new();
+	w->threads = tr_map_new();
+	w->strs_evicted = w->frames_evicted = 1;
+	w->cs_evicted = w->other_evicted = 1;
+}
+
 int
 tr_writer_flush(struct tr_writer *w, struct tr_error *err)
 {
@@ -1555,6 +1578,7 @@ tr_writer_flush(struct tr_writer *w, struct tr_error *err)
 		if (w->obs[i]->finish != NULL &&
 		    w->obs[i]->finish(w->obs_arg[i], w, err) != 0)
 			return (-1);
+	drop_caches(w);
 	return (0);
 }
 

@@ -81,8 +81,9 @@ struct tr_writer_counts {
 struct tr_writer *tr_writer_new(struct tr_db *, int64_t source_id,
 		    size_t cache_cap, size_t run_cap, struct tr_error *);
 /*
- * Write every row still waiting, then run the observers' finish hooks.
- * Returns 0, or -1 with 'err' set (the caller rolls back).
+ * Write every row still waiting, run the observers' finish hooks, then
+ * empty the interning caches (later adds look their keys up in the
+ * store).  Returns 0, or -1 with 'err' set (the caller rolls back).
  */
 int		 tr_writer_flush(struct tr_writer *, struct tr_error *);
 /*
