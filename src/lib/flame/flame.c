@@ -287,6 +287,17 @@ name_frames(struct fold *f)
 	return (0);
 }
 
+/* f->walk[i] = v, growing f->walk as needed. */
+static void
+walk_push(struct fold *f, size_t i, int64_t v)
+{
+	if (i >= f->capwalk) {
+		f->capwalk = f->capwalk ? f->capwalk * 2 : 128;
+		f->walk = tr_xrealloc(f->walk, f->capwalk * sizeof *f->walk);
+	}
+	f->walk[i] = v;
+}
+
 /*
  * The folded line of leaf call site 'cs' (0: empty) under root frame
  * 'root' (NULL: none), root first, built in f->buf.  NULL on error.
@@ -315,12 +326,7 @@ stack_name(struct fold *f, int64_t cs, int java, const char *root)
 			    "parent", (long long)cs);
 			return (NULL);
 		}
-		if (f->nwalk == f->capwalk) {
-			f->capwalk = f->capwalk ? f->capwalk * 2 : 128;
-			f->walk = tr_xrealloc(f->walk,
-			    f->capwalk * sizeof *f->walk);
-		}
-		f->walk[f->nwalk++] = f->frame[c];
+		walk_push(f, f->nwalk++, f->frame[c]);
 	}
 	for (i = f->nwalk; i-- > 0; ) {
 		if ((s = frame_name(f, f->walk[i], java)) == NULL)
@@ -1013,12 +1019,7 @@ ntree_node(struct fold *f, struct ntree *t, int64_t cs, int java)
 	for (c = cs; c != 0 && t->node[java][c] == 0; c = f->parent[c]) {
 		if (c < 0 || c > f->ncs || n > (size_t)f->ncs)
 			return (-1);
-		if (n == f->capwalk) {
-			f->capwalk = f->capwalk ? f->capwalk * 2 : 128;
-			f->walk = tr_xrealloc(f->walk,
-			    f->capwalk * sizeof *f->walk);
-		}
-		f->walk[n++] = c;
+		walk_push(f, n++, c);
 	}
 	nd = c == 0 ? 0 : (int64_t)t->node[java][c] - 1;
 	while (n-- > 0) {
@@ -1065,12 +1066,7 @@ ntree_line(struct fold *f, const struct ntree *t, int64_t nd,
 	if (root != NULL)
 		tr_buf_adds(&f->buf, root);
 	for (; nd != 0; nd = t->nparent[nd]) {
-		if (n == f->capwalk) {
-			f->capwalk = f->capwalk ? f->capwalk * 2 : 128;
-			f->walk = tr_xrealloc(f->walk,
-			    f->capwalk * sizeof *f->walk);
-		}
-		f->walk[n++] = t->nid[nd];
+		walk_push(f, n++, t->nid[nd]);
 	}
 	for (i = n; i-- > 0; ) {
 		if (f->buf.len > 0 || root != NULL)

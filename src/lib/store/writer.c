@@ -1601,7 +1601,7 @@ tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
  * later add finds its key in the store, as after any eviction.
  */
 static void
-drop_caches(struct tr_writer *w)
+caches_free(struct tr_writer *w)
 {
 	tr_map_free(w->strs);
 	tr_map_free(w->frames);
@@ -1610,6 +1610,12 @@ drop_caches(struct tr_writer *w)
 	cs_free(w->callsites_old);
 	tr_map_free(w->procs);
 	tr_map_free(w->threads);
+}
+
+static void
+drop_caches(struct tr_writer *w)
+{
+	caches_free(w);
 	w->frames_old = NULL;
 	w->callsites_old = NULL;
 	w->strs = tr_map_new();
@@ -1653,13 +1659,7 @@ tr_writer_free(struct tr_writer *w)
 			w->obs[i]->free(w->obs_arg[i]);
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(w->st[i]);
-	tr_map_free(w->strs);
-	tr_map_free(w->frames);
-	tr_map_free(w->frames_old);
-	cs_free(w->callsites);
-	cs_free(w->callsites_old);
-	tr_map_free(w->procs);
-	tr_map_free(w->threads);
+	caches_free(w);
 	tr_buf_release(&w->key);
 	tr_imap_free(&w->runs, run_free);
 	chunks_free(w->free_chunks);
