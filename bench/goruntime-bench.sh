@@ -1,19 +1,21 @@
 #!/bin/sh
 # bench/goruntime-bench.sh STORE
 #
-# sched-latency and contention (trace-query(1)) on a store with a long Go
-# trace (attr-bench.sh's bench store, BENCH_KEEP=1; pass a copy: a store
-# of an older schema is migrated when it is opened), against the 1 s goal:
-# the whole trace, which reads the derived tables of trace-store(5)
-# (go_sched_lat, go_sched_long, go_blocked_stack, go_wait_sec,
-# go_mutex_waker), and a one-second window on the second grid, which
-# reads those of its whole seconds and replays the states for what the
-# tables do not hold (the stacks sets' pprof intervals); then the blocking
-# engine's peer before the tables, trace-flame --blocked with a window
-# (the SQL replay of every state), and the import's cost of all derived
-# tables (TRACEKIT_NO_DERIVED=1) when BENCH_TRACE names the Go trace.
-# Prints the median wall and CPU seconds of BENCH_RUNS runs (default 3)
-# and the load average.  Never part of make check.  See bench/README.
+# The Go runtime queries of trace-query(1) -- sched-latency, contention,
+# gc and goroutines -- on a store with a long Go trace (attr-bench.sh's
+# bench store, BENCH_KEEP=1; pass a copy: a store of an older schema is
+# migrated when it is opened), against the 1 s goal: over the whole
+# trace, which reads the derived tables of trace-store(5) (go_sched_lat,
+# go_sched_long, go_blocked_stack, go_wait_sec, go_mutex_waker, go_bin),
+# and over windows of one and ten seconds on the second grid, which read
+# those of their whole seconds and replay the states around and inside
+# the window for what the tables do not hold (the pprof intervals of the
+# stacks sets, the mutex holders); then the blocking engine over every
+# state (trace-flame --blocked with a window from 0), and the import's
+# cost of all derived tables (TRACEKIT_NO_DERIVED=1) when BENCH_TRACE
+# names the Go trace.  Prints the median wall and CPU seconds of
+# BENCH_RUNS runs (default 3) and the load average.  Never part of make
+# check.  See bench/README.
 set -u
 db=${1:?usage: goruntime-bench.sh STORE}
 runs=${BENCH_RUNS:-3}
@@ -61,20 +63,21 @@ t0=$(trace-query -d "$db" -F csv sql "SELECT (ts_min / 1000000000 + 5) *
     1000000000 FROM source WHERE format = 'gotrace' ORDER BY id LIMIT 1" |
     tail -n 1)
 t1=$((t0 + 1000000000))
+t10=$((t0 + 10000000000))
 rows=$(trace-query -d "$db" -F csv sql "SELECT sum(n) FROM slice_run r
     JOIN track t ON t.id = r.track_id WHERE t.kind = 'goroutine'" |
     tail -n 1)
 printf '%-44s %7s %7s\n' "" wall cpu
-q "sched-latency" trace-query -d "$db" -F csv sched-latency
-q "contention" trace-query -d "$db" -F csv contention
+for query in sched-latency contention gc goroutines; do
+	q "$query" trace-query -d "$db" -F csv $query
+	q "$query --from/--to 1 s" trace-query -d "$db" -F csv $query \
+	    --from "=$t0" --to "=$t1"
+	q "$query --from/--to 10 s" trace-query -d "$db" -F csv $query \
+	    --from "=$t0" --to "=$t10"
+done
 q "trace-flame --blocked sync --folded" trace-flame -d "$db" \
     --blocked sync --folded
-q "sched-latency --from/--to one second" trace-query -d "$db" -F csv \
-    sched-latency --from "=$t0" --to "=$t1"
-q "contention --from/--to one second" trace-query -d "$db" -F csv \
-    contention --from "=$t0" --to "=$t1"
-# A window of all time: the engine replays every state, as before.
-q "peer: the same, replayed (--from =0)" trace-flame -d "$db" \
+q "the same, every state replayed (--from =0)" trace-flame -d "$db" \
     --blocked sync --folded --from =0
 if [ -n "${BENCH_TRACE:-}" ]; then
 	rm -f "$tmp/a.db"

@@ -2,8 +2,10 @@
  * Unit tests for the scheduler and blocking tables (store/derived.h,
  * derived-sched.c): on real Go traces of the old and the generation
  * format, every go_blocked_stack row must equal what the replay of the
- * goroutine states by the blocking engine (query/blocked.h, forced onto
- * its SQL path) gives for that kind and that format, and every
+ * goroutine states by an SQL oracle (the engine's rules of
+ * query/blocked.h written in SQL) gives for that kind and that format,
+ * and so must the engine's replay of the states around any window,
+ * goroutine or window list (tr_derived_blocked()); every
  * go_sched_lat and go_sched_long row what a plain pass over the go_state
  * view gives, and every go_wait_sec row too; rebuilt from slice_run and after trace-align moved the
  * source off the second grid, they must still be so.  The buckets of
@@ -33,43 +35,226 @@ cmp_stack(const void *a, const void *b)
 	    x->callsite_id > y->callsite_id);
 }
 
-/* go_blocked_stack against the replay, kind by kind; rows compared. */
+/*
+ * The oracle: the replay of blocked.h's rules in SQL that the blocking
+ * engine used before it replayed in C (derived.c tr_derived_blocked()),
+ * over every state of the source, each interval clipped to the
+ * selection's time here.  It shares no code with the engine.
+ */
+#define GS_CTE \
+"gs AS MATERIALIZED (" \
+"  SELECT t.ref AS goid, s.id AS id, s.ts AS ts, s.dur AS dur," \
+"         n.s AS state, c.s AS reason, s.callsite_id AS callsite_id," \
+"         s.args AS args" \
+"    FROM track t CROSS JOIN slice s ON s.track_id = t.id" \
+"    CROSS JOIN str n ON n.id = s.name_id" \
+"    LEFT JOIN str c ON c.id = s.category_id" \
+"   WHERE t.kind = 'goroutine' AND t.source_id = 1" \
+"     AND (?1 < 0 OR t.ref = ?1))"
+
+static const char *const old_sets[] = {
+	/* sync */ "g.state = 'blocked' AND g.reason IN ('chan send', "
+	    "'chan recv', 'select', 'sync', 'cond', 'GC')",
+	/* net */ "g.state = 'blocked' AND g.reason = 'net'",
+	/* syscall */ "g.state = 'blocked' AND g.reason = 'syscall'",
+	/* sched */ "g.state = 'runnable' AND g.reason IN ('created', "
+	    "'unblocked')",
+	/* chan */ "g.state = 'blocked' AND g.reason IN ('chan send', "
+	    "'chan recv', 'select')",
+	/* mutex */ "g.state = 'blocked' AND g.reason = 'sync'",
+	/* sleep */ "g.state = 'blocked' AND g.reason = 'sleep'",
+	/* all */ "(g.state = 'blocked' OR (g.state = 'runnable' AND "
+	    "g.reason IN ('created', 'unblocked')))",
+};
+
+static const char old_sql[] =
+"WITH " GS_CTE
+" SELECT g.callsite_id, g.ts, g.ts + g.dur FROM gs g"
+" WHERE g.callsite_id IS NOT NULL"
+"   AND json_extract(g.args, '$.unfinished') IS NULL AND %s";
+
+static const char new_sql[] =
+"WITH " GS_CTE ","
+"st AS MATERIALIZED ("
+"  SELECT g.goid AS goid, g.id AS id, g.ts AS ts, g.callsite_id AS cs,"
+"         CASE WHEN g.state = 'running' THEN 'Running'"
+"              WHEN g.state = 'runnable' THEN 'Runnable'"
+"              WHEN g.reason = 'syscall' THEN 'Syscall'"
+"              ELSE 'Waiting' END AS gst,"
+"         coalesce(json_extract(g.args, '$.reason'), '') AS r"
+"    FROM gs g WHERE g.callsite_id IS NOT NULL),"
+"runs AS MATERIALIZED ("
+"  SELECT *,"
+"         sum(gst <> '%s') OVER (PARTITION BY goid ORDER BY ts, id) AS grp"
+"    FROM st),"
+"starts AS MATERIALIZED ("
+"  SELECT goid, grp, cs, ts,"
+"         row_number() OVER (PARTITION BY goid, grp ORDER BY ts, id) AS k"
+"    FROM runs WHERE gst = '%s' AND (%s)),"
+"ends AS MATERIALIZED ("
+"  SELECT goid, grp - 1 AS grp, ts FROM runs WHERE gst <> '%s'),"
+"firstrun AS MATERIALIZED ("
+"  SELECT goid, min(ts) AS fr FROM gs"
+"   WHERE state = 'running' GROUP BY goid)"
+"SELECT cs, b, e FROM ("
+"  SELECT s.goid AS goid, s.cs AS cs,"
+"         max(s.ts, coalesce(f.fr, s.ts)) AS b, e.ts AS e"
+"    FROM starts s JOIN ends e USING (goid, grp)"
+"    LEFT JOIN firstrun f USING (goid) WHERE s.k = 1)"
+" WHERE e > b";
+
+static const struct {
+	const char	*state, *reason;
+} new_sets[][3] = {
+	/* sync */ { { "Waiting", "r LIKE '%chan%' OR r LIKE '%sync%' OR "
+	    "r LIKE '%select%'" } },
+	/* net */ { { "Waiting", "r = 'network'" } },
+	/* syscall */ { { "Syscall", "1" } },
+	/* sched */ { { "Runnable", "1" } },
+	/* chan */ { { "Waiting", "r LIKE '%chan%' OR r LIKE '%select%'" } },
+	/* mutex */ { { "Waiting", "r = 'sync'" } },
+	/* sleep */ { { "Waiting", "r = 'sleep'" } },
+	/* all */ { { "Waiting", "1" }, { "Syscall", "1" },
+	    { "Runnable", "1" } },
+};
+
+/* [b, e) clipped to the selection's time, by a plain loop. */
 static int64_t
-check_blocked(struct tr_db *db, const char *what)
+oracle_clip(const struct tr_sel *sel, int64_t b, int64_t e)
+{
+	int64_t	in = 0, lo, hi;
+	size_t	i;
+
+	if (sel->has_from && b < sel->from)
+		b = sel->from;
+	if (sel->has_to && e > sel->to)
+		e = sel->to;
+	if (e <= b)
+		return (0);
+	if (!sel->has_windows)
+		return (e - b);
+	for (i = 0; i < sel->nwindows; i++) {
+		lo = sel->windows[i].start > b ? sel->windows[i].start : b;
+		hi = sel->windows[i].end < e ? sel->windows[i].end : e;
+		if (hi > lo)
+			in += hi - lo;
+	}
+	return (sel->windows_exclude ? (e - b) - in : in);
+}
+
+static void
+oracle_read(struct tr_db *db, const struct tr_sel *sel, const char *sql,
+    struct tr_blocked *out, size_t *cap)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	int64_t		 ns, cs;
+	size_t		 i;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, sql, &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	sqlite3_bind_int64(st, 1, sel->goid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ns = oracle_clip(sel, sqlite3_column_int64(st, 1),
+		    sqlite3_column_int64(st, 2));
+		if (ns <= 0)
+			continue;
+		cs = sqlite3_column_int64(st, 0);
+		for (i = 0; i < out->n && out->stacks[i].callsite_id != cs; i++)
+			;
+		if (i == out->n) {
+			if (out->n == *cap) {
+				*cap = *cap ? 2 * *cap : 64;
+				out->stacks = tr_xrealloc(out->stacks, *cap *
+				    sizeof *out->stacks);
+			}
+			out->stacks[out->n].callsite_id = cs;
+			out->stacks[out->n].count = 0;
+			out->stacks[out->n++].ns = 0;
+		}
+		out->stacks[i].count++;
+		out->stacks[i].ns += ns;
+		out->count++;
+		out->ns += ns;
+	}
+	ck_assert_int_eq(sqlite3_finalize(st), SQLITE_OK);
+}
+
+/* Source 1's intervals of 'kind' in the selection, by the oracle. */
+static void
+oracle(struct tr_db *db, const struct tr_sel *sel, int kind, int gen,
+    struct tr_blocked *out)
+{
+	size_t	 cap = 0;
+	int	 k;
+	char	*sql;
+
+	memset(out, 0, sizeof *out);
+	if (!gen) {
+		sql = tr_xasprintf(old_sql, old_sets[kind]);
+		oracle_read(db, sel, sql, out, &cap);
+		free(sql);
+	}
+	for (k = 0; gen && k < 3 && new_sets[kind][k].state != NULL; k++) {
+		sql = tr_xasprintf(new_sql, new_sets[kind][k].state,
+		    new_sets[kind][k].state, new_sets[kind][k].reason,
+		    new_sets[kind][k].state);
+		oracle_read(db, sel, sql, out, &cap);
+		free(sql);
+	}
+	if (out->n > 1)
+		qsort(out->stacks, out->n, sizeof *out->stacks, cmp_stack);
+}
+
+/* Whether source 1 is of the generation format. */
+static int
+is_gen(struct tr_db *db)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	const char	*v;
+	int		 major = 0, minor = 0, gen;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, "SELECT json_extract(meta, '$.go_version'), "
+	    "json_extract(meta, '$.generations') FROM source WHERE id = 1",
+	    &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = (const char *)sqlite3_column_text(st, 0);
+	gen = sqlite3_column_type(st, 1) != SQLITE_NULL || (v != NULL &&
+	    sscanf(v, "%d.%d", &major, &minor) == 2 && (major > 1 ||
+	    (major == 1 && minor >= 22)));
+	sqlite3_finalize(st);
+	return (gen);
+}
+
+/* The engine's answer for 'sel' against the oracle's, stack by stack. */
+static int64_t
+check_sel(struct tr_db *db, const struct tr_sel *sel, const char *what)
 {
 	struct tr_blocked	 slow, fast;
-	struct tr_sel		 sel;
 	struct tr_error		 err;
 	int64_t			 rows = 0;
 	size_t			 i;
-	int			 k;
+	int			 k, gen = is_gen(db);
 
 	tr_error_init(&err);
 	for (k = 0; k < TR_DB_NKIND; k++) {
-		/* A window over all time: the engine replays the states. */
-		tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_TIME);
-		ck_assert_int_eq(tr_sel_resolve(&sel, db, &err), 0);
-		sel.has_from = 1;
-		sel.from = INT64_MIN / 2;
-		ck_assert_msg(tr_blocked_collect(db, &sel,
-		    (enum tr_blocked_kind)k, &slow, &err) == 0, "%s", err.msg);
-		sel.has_from = 0;
-		ck_assert_msg(tr_blocked_collect(db, &sel,
+		oracle(db, sel, k, gen, &slow);
+		ck_assert_msg(tr_blocked_collect(db, sel,
 		    (enum tr_blocked_kind)k, &fast, &err) == 0, "%s", err.msg);
-		tr_sel_release(&sel);
 		ck_assert_msg(slow.n == fast.n, "%s %s: %zu stacks replayed, "
-		    "%zu derived", what, tr_blocked_kind_stems[k], slow.n,
-		    fast.n);
-		if (slow.n > 1)
-			qsort(slow.stacks, slow.n, sizeof *slow.stacks,
-			    cmp_stack);
+		    "%zu by the engine", what, tr_blocked_kind_stems[k],
+		    slow.n, fast.n);
 		for (i = 0; i < slow.n; i++) {
 			ck_assert_int_eq(slow.stacks[i].callsite_id,
 			    fast.stacks[i].callsite_id);
 			ck_assert_msg(slow.stacks[i].count ==
 			    fast.stacks[i].count && slow.stacks[i].ns ==
 			    fast.stacks[i].ns, "%s %s stack %lld: replayed "
-			    "%lld %lld ns, derived %lld %lld ns", what,
+			    "%lld %lld ns, engine %lld %lld ns", what,
 			    tr_blocked_kind_stems[k],
 			    (long long)slow.stacks[i].callsite_id,
 			    (long long)slow.stacks[i].count,
@@ -77,10 +262,28 @@ check_blocked(struct tr_db *db, const char *what)
 			    (long long)fast.stacks[i].count,
 			    (long long)fast.stacks[i].ns);
 		}
+		ck_assert_int_eq(slow.count, fast.count);
+		ck_assert_int_eq(slow.ns, fast.ns);
 		rows += (int64_t)slow.n;
-		tr_blocked_release(&slow);
+		free(slow.stacks);
 		tr_blocked_release(&fast);
 	}
+	return (rows);
+}
+
+/* go_blocked_stack (no restriction) against the oracle over all time. */
+static int64_t
+check_blocked(struct tr_db *db, const char *what)
+{
+	struct tr_sel	 sel;
+	struct tr_error	 err;
+	int64_t		 rows;
+
+	tr_error_init(&err);
+	tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_TIME);
+	ck_assert_int_eq(tr_sel_resolve(&sel, db, &err), 0);
+	rows = check_sel(db, &sel, what);
+	tr_sel_release(&sel);
 	return (rows);
 }
 
@@ -390,6 +593,188 @@ START_TEST(test_blocked_equals_replay)
 }
 END_TEST
 
+/*
+ * Windows cut anywhere in the trace, one goroutine, and window lists
+ * taken and left out: the engine's replay of part of the states equals
+ * the oracle's replay of them all, clipped.
+ */
+static int64_t
+check_windows(struct tr_db *db, const char *what)
+{
+	struct tr_sel		 sel;
+	struct tr_error		 err;
+	struct tr_window	 w[3];
+	sqlite3_stmt		*st;
+	int64_t			 lo, hi, span, goid, rows = 0;
+	char			 buf[128];
+	int			 i, ex;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, "SELECT ts_min, ts_max FROM source WHERE id = 1",
+	    &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	lo = sqlite3_column_int64(st, 0);
+	hi = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	span = hi - lo;
+	ck_assert_int_gt(span, 1000);
+	/* The goroutine with the most states. */
+	st = tr_db_prepare(db, "SELECT goid FROM go_summary WHERE source_id = "
+	    "1 ORDER BY states DESC, goid LIMIT 1", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	goid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	for (i = 0; i < 12; i++) {
+		tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_TIME);
+		ck_assert_int_eq(tr_sel_resolve(&sel, db, &err), 0);
+		if (i < 6) {		/* a quarter of the span, six places */
+			sel.has_from = sel.has_to = 1;
+			sel.from = lo + span * i / 6 + 7;
+			sel.to = sel.from + span / 4;
+		} else if (i == 6) {	/* a microsecond */
+			sel.has_from = sel.has_to = 1;
+			sel.from = lo + span / 2;
+			sel.to = sel.from + 1000;
+		} else if (i == 7) {	/* from, to the end */
+			sel.has_from = 1;
+			sel.from = lo + span / 3;
+		} else if (i == 8) {	/* from the start, to */
+			sel.has_to = 1;
+			sel.to = lo + span / 3;
+		} else if (i == 9) {	/* one goroutine, in a window */
+			sel.goid = goid;
+			sel.has_from = sel.has_to = 1;
+			sel.from = lo + span / 5;
+			sel.to = lo + span / 2;
+		} else {		/* windows, taken or left out */
+			ex = i == 11;
+			w[0].start = lo + span / 10;
+			w[0].end = lo + span / 5;
+			w[1].start = lo + span * 4 / 10;
+			w[1].end = lo + span / 2;
+			w[2].start = lo + span * 7 / 10;
+			w[2].end = lo + span * 9 / 10;
+			ck_assert_int_eq(tr_sel_set_windows(&sel, db, w, 3, ex,
+			    &err), 0);
+			if (ex) {
+				sel.has_from = sel.has_to = 1;
+				sel.from = lo + span / 20;
+				sel.to = lo + span * 8 / 10;
+			}
+		}
+		snprintf(buf, sizeof buf, "%s window %d", what, i);
+		rows += check_sel(db, &sel, buf);
+		tr_sel_release(&sel);
+	}
+	return (rows);
+}
+
+START_TEST(test_blocked_windows)
+{
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
+
+	ck_assert_int_gt(check_windows(db, traces[_i]), 0);
+	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * Cut every run of slice_run into runs of at most 'per' slices (the ids
+ * of the slices kept), so that the engine's search for where to start
+ * and its reading past the window cross runs, as on big stores.
+ */
+static void
+rechunk(struct tr_db *db, int per)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*rd, *ins, *sl;
+	struct tr_buf	 b;
+	int64_t		 rid, id = 0, k, run = -1, ts0 = 0, end = 0, n = 0;
+	int64_t		 src = 0, trk = 0, ts, e;
+
+	tr_error_init(&err);
+	tr_buf_init(&b);
+	ck_assert_int_eq(tr_db_exec(db, "CREATE TEMP TABLE old_run AS SELECT "
+	    "* FROM slice_run; DELETE FROM slice_run", &err), 0);
+	rd = tr_db_prepare(db, "SELECT r.id, j.key, r.source_id, r.track_id, "
+	    "r.ts + json_extract(j.value, '$[0]'), json_extract(j.value, "
+	    "'$[1]'), j.value FROM old_run r, json_each(r.slices) j "
+	    "ORDER BY r.id, j.key", &err);
+	ck_assert_msg(rd != NULL, "%s", err.msg);
+	ins = tr_db_prepare(db, "INSERT INTO slice_run VALUES (?1, ?2, ?3, "
+	    "?4, ?5, ?6, ?7)", &err);
+	ck_assert_msg(ins != NULL, "%s", err.msg);
+	sl = tr_db_prepare(db, "SELECT json_set(?1, '$[0]', ?2)", &err);
+	ck_assert_msg(sl != NULL, "%s", err.msg);
+	for (;;) {
+		int	row = sqlite3_step(rd) == SQLITE_ROW;
+
+		rid = row ? sqlite3_column_int64(rd, 0) : -1;
+		k = row ? sqlite3_column_int64(rd, 1) : 0;
+		if (n > 0 && (!row || rid != run || n == per)) {
+			tr_buf_add(&b, "]", 1);
+			sqlite3_bind_int64(ins, 1, id);
+			sqlite3_bind_int64(ins, 2, src);
+			sqlite3_bind_int64(ins, 3, trk);
+			sqlite3_bind_int64(ins, 4, ts0);
+			sqlite3_bind_int64(ins, 5, end);
+			sqlite3_bind_int64(ins, 6, n);
+			sqlite3_bind_text(ins, 7, b.data, (int)b.len,
+			    SQLITE_TRANSIENT);
+			ck_assert_int_eq(sqlite3_step(ins), SQLITE_DONE);
+			sqlite3_reset(ins);
+			n = 0;
+		}
+		if (!row)
+			break;
+		ts = sqlite3_column_int64(rd, 4);
+		e = ts + sqlite3_column_int64(rd, 5);
+		if (n == 0) {
+			id = rid + k;
+			run = rid;
+			src = sqlite3_column_int64(rd, 2);
+			trk = sqlite3_column_int64(rd, 3);
+			ts0 = ts;
+			end = e;
+			tr_buf_reset(&b);
+			tr_buf_add(&b, "[", 1);
+		} else
+			tr_buf_add(&b, ",", 1);
+		if (e > end)
+			end = e;
+		sqlite3_bind_value(sl, 1, sqlite3_column_value(rd, 6));
+		sqlite3_bind_int64(sl, 2, ts - ts0);
+		ck_assert_int_eq(sqlite3_step(sl), SQLITE_ROW);
+		tr_buf_add(&b, (const char *)sqlite3_column_text(sl, 0),
+		    (size_t)sqlite3_column_bytes(sl, 0));
+		sqlite3_reset(sl);
+		n++;
+	}
+	sqlite3_finalize(rd);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sl);
+	tr_buf_release(&b);
+	ck_assert_int_eq(tr_db_exec(db, "DROP TABLE old_run", &err), 0);
+}
+
+START_TEST(test_blocked_windows_short_runs)
+{
+	static const char *const t[] = {
+		"go119-fixture.trace", "gen122.trace", "rich125.trace"
+	};
+	struct tr_db	*db = test_store_gotrace(t[_i]);
+	char		 buf[64];
+
+	rechunk(db, 2);
+	snprintf(buf, sizeof buf, "%s in runs of 2", t[_i]);
+	ck_assert_int_gt(check_blocked(db, buf), 0);
+	ck_assert_int_gt(check_windows(db, buf), 0);
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_align_moves_lat)
 {
 	struct tr_db	*db = test_store_gotrace("gen122.trace");
@@ -398,6 +783,7 @@ START_TEST(test_align_moves_lat)
 	test_store_align_offset(db, "1==+987654321ns");
 	ck_assert_int_gt(check_lat(db, "moved by +987654321ns"), 0);
 	ck_assert_int_gt(check_blocked(db, "moved"), 0);
+	ck_assert_int_gt(check_windows(db, "moved"), 0);
 	ck_assert_int_gt(check_waits(db, "moved"), 0);
 	ck_assert_int_gt(check_wakers(db, "moved"), 0);
 	tr_db_free(db);
@@ -437,6 +823,8 @@ main(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_blocked_equals_replay, 0, n);
+	tcase_add_loop_test(tc, test_blocked_windows, 0, n);
+	tcase_add_loop_test(tc, test_blocked_windows_short_runs, 0, 3);
 	tcase_add_test(tc, test_align_moves_lat);
 	tcase_add_test(tc, test_buckets);
 	suite_add_tcase(s, tc);

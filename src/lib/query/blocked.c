@@ -43,103 +43,6 @@ tr_blocked_kind_names(void)
 	return ("sync, net, syscall, sched, chan, mutex, sleep, all");
 }
 
-/*
- * The goroutine states of source ?1 (goroutine ?2, or all for -1), as
- * the go_state view has them, but reached through the source's goroutine
- * tracks: filtering the view by source expands every run once per track.
- */
-#define GS_CTE \
-"gs AS MATERIALIZED (" \
-"  SELECT t.ref AS goid, s.id AS id, s.ts AS ts, s.dur AS dur," \
-"         n.s AS state, c.s AS reason, s.callsite_id AS callsite_id," \
-"         s.args AS args" \
-"    FROM track t CROSS JOIN slice s ON s.track_id = t.id" \
-"    CROSS JOIN str n ON n.id = s.name_id" \
-"    LEFT JOIN str c ON c.id = s.category_id" \
-"   WHERE t.kind = '" TR_TRACK_GOROUTINE "' AND t.source_id = ?1" \
-"     AND (?2 < 0 OR t.ref = ?2))"
-
-/*
- * Old format: the state intervals themselves, each from the event that
- * blocked (with its stack) to the one that unblocked; an unfinished one
- * never ended.  The (state, reason) pairs of each kind, as the store
- * normalises the reasons.
- */
-static const char *const old_sets[] = {
-	/* sync */ "g.state = 'blocked' AND g.reason IN ('chan send', "
-	    "'chan recv', 'select', 'sync', 'cond', 'GC')",
-	/* net */ "g.state = 'blocked' AND g.reason = 'net'",
-	/* syscall */ "g.state = 'blocked' AND g.reason = 'syscall'",
-	/* sched */ "g.state = 'runnable' AND g.reason IN ('created', "
-	    "'unblocked')",
-	/* chan */ "g.state = 'blocked' AND g.reason IN ('chan send', "
-	    "'chan recv', 'select')",
-	/* mutex */ "g.state = 'blocked' AND g.reason = 'sync'",
-	/* sleep */ "g.state = 'blocked' AND g.reason = 'sleep'",
-	/* all */ "(g.state = 'blocked' OR (g.state = 'runnable' AND "
-	    "g.reason IN ('created', 'unblocked')))",
-};
-
-static const char old_sql[] =
-"WITH " GS_CTE
-" SELECT g.goid, g.callsite_id, g.ts, g.ts + g.dur FROM gs g"
-" WHERE g.callsite_id IS NOT NULL"
-"   AND json_extract(g.args, '$.unfinished') IS NULL AND %s";
-
-/*
- * Generation format: replay the transitions that carry a stack, per
- * goroutine, in order.  A run of transitions into state %1$s
- * (grouped by the count of transitions into other states before it)
- * opens at its first one whose runtime reason passes %2$s and closes at
- * the next transition into another state; it starts no earlier than the
- * goroutine's first run.
- */
-static const char new_sql[] =
-"WITH " GS_CTE ","
-"st AS MATERIALIZED ("
-"  SELECT g.goid AS goid, g.id AS id, g.ts AS ts, g.callsite_id AS cs,"
-"         CASE WHEN g.state = 'running' THEN 'Running'"
-"              WHEN g.state = 'runnable' THEN 'Runnable'"
-"              WHEN g.reason = 'syscall' THEN 'Syscall'"
-"              ELSE 'Waiting' END AS gst,"
-"         coalesce(json_extract(g.args, '$.reason'), '') AS r"
-"    FROM gs g WHERE g.callsite_id IS NOT NULL),"
-"runs AS MATERIALIZED ("
-"  SELECT *,"
-"         sum(gst <> '%s') OVER (PARTITION BY goid ORDER BY ts, id) AS grp"
-"    FROM st),"
-"starts AS MATERIALIZED ("
-"  SELECT goid, grp, cs, ts,"
-"         row_number() OVER (PARTITION BY goid, grp ORDER BY ts, id) AS k"
-"    FROM runs WHERE gst = '%s' AND (%s)),"
-"ends AS MATERIALIZED ("
-"  SELECT goid, grp - 1 AS grp, ts FROM runs WHERE gst <> '%s'),"
-"firstrun AS MATERIALIZED ("
-"  SELECT goid, min(ts) AS fr FROM gs"
-"   WHERE state = 'running' GROUP BY goid)"
-"SELECT goid, cs, b, e FROM ("
-"  SELECT s.goid AS goid, s.cs AS cs,"
-"         max(s.ts, coalesce(f.fr, s.ts)) AS b, e.ts AS e"
-"    FROM starts s JOIN ends e USING (goid, grp)"
-"    LEFT JOIN firstrun f USING (goid) WHERE s.k = 1)"
-" WHERE e > b";
-
-/* The replays of each kind: state and reason test, up to three. */
-static const struct {
-	const char	*state, *reason;
-} new_sets[][3] = {
-	/* sync */ { { "Waiting", "r LIKE '%chan%' OR r LIKE '%sync%' OR "
-	    "r LIKE '%select%'" } },
-	/* net */ { { "Waiting", "r = 'network'" } },
-	/* syscall */ { { "Syscall", "1" } },
-	/* sched */ { { "Runnable", "1" } },
-	/* chan */ { { "Waiting", "r LIKE '%chan%' OR r LIKE '%select%'" } },
-	/* mutex */ { { "Waiting", "r = 'sync'" } },
-	/* sleep */ { { "Waiting", "r = 'sleep'" } },
-	/* all */ { { "Waiting", "1" }, { "Syscall", "1" },
-	    { "Runnable", "1" } },
-};
-
 struct charge {
 	int64_t	cs, ns, count;	/* count: intervals (1 for a replayed one) */
 };
@@ -154,7 +57,7 @@ static int64_t
 clip(const struct tr_sel *sel, int64_t b, int64_t e)
 {
 	int64_t	in = 0, lo, hi;
-	size_t	i;
+	size_t	i, j, k;
 
 	if (sel->has_from && b < sel->from)
 		b = sel->from;
@@ -164,44 +67,21 @@ clip(const struct tr_sel *sel, int64_t b, int64_t e)
 		return (0);
 	if (!sel->has_windows)
 		return (e - b);
-	for (i = 0; i < sel->nwindows; i++) {
+	/* The first window that ends after b (they are sorted, disjoint). */
+	for (i = 0, j = sel->nwindows; i < j;) {
+		k = i + (j - i) / 2;
+		if (sel->windows[k].end <= b)
+			i = k + 1;
+		else
+			j = k;
+	}
+	for (; i < sel->nwindows && sel->windows[i].start < e; i++) {
 		lo = sel->windows[i].start > b ? sel->windows[i].start : b;
 		hi = sel->windows[i].end < e ? sel->windows[i].end : e;
 		if (hi > lo)
 			in += hi - lo;
 	}
 	return (sel->windows_exclude ? (e - b) - in : in);
-}
-
-static int
-read_intervals(struct tr_db *db, const struct tr_sel *sel, const char *sql,
-    int64_t source, struct acc *a, struct tr_error *err)
-{
-	sqlite3_stmt	*st;
-	int64_t		 ns;
-	int		 rc;
-
-	if ((st = tr_db_prepare(db, sql, err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, source);
-	sqlite3_bind_int64(st, 2, sel->goid);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ns = clip(sel, sqlite3_column_int64(st, 2),
-		    sqlite3_column_int64(st, 3));
-		if (ns <= 0)
-			continue;
-		if (a->n == a->cap) {
-			a->cap = a->cap ? 2 * a->cap : 1024;
-			a->v = tr_xrealloc(a->v, a->cap * sizeof *a->v);
-		}
-		a->v[a->n].cs = sqlite3_column_int64(st, 1);
-		a->v[a->n].count = 1;
-		a->v[a->n++].ns = ns;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read goroutine states"));
-	return (0);
 }
 
 /* Go 1.22 and later write the generation format. */
@@ -273,20 +153,125 @@ charge_cmp(const void *va, const void *vb)
 	return (a->cs < b->cs ? -1 : a->cs > b->cs);
 }
 
-int
-tr_blocked_collect(struct tr_db *db, const struct tr_sel *sel,
-    enum tr_blocked_kind kind, struct tr_blocked *out, struct tr_error *err)
+static void
+acc_add(struct acc *a, int64_t cs, int64_t count, int64_t ns)
 {
-	struct acc	 a = { NULL, 0, 0 };
-	sqlite3_stmt	*st;
-	char		*sql;
-	int64_t		 src;
-	size_t		 i, k;
-	int		 rc, began = 0, ret = -1;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 1024;
+		a->v = tr_xrealloc(a->v, a->cap * sizeof *a->v);
+	}
+	a->v[a->n].cs = cs;
+	a->v[a->n].count = count;
+	a->v[a->n++].ns = ns;
+}
 
-	memset(out, 0, sizeof *out);
-	if (tr_db_read_begin(db, &began, err) != 0)
+static void
+on_charge(void *arg, int64_t cs, int64_t count, int64_t ns)
+{
+	acc_add(arg, cs, count, ns);
+}
+
+static int64_t
+on_clip(void *arg, int64_t b, int64_t e)
+{
+	return (clip(arg, b, e));
+}
+
+/*
+ * The time outside which clip() gives nothing: [*lo, *hi), the whole
+ * line when it is not bounded.
+ */
+static void
+clip_span(const struct tr_sel *sel, int64_t *lo, int64_t *hi)
+{
+	*lo = sel->has_from ? sel->from : INT64_MIN;
+	*hi = sel->has_to ? sel->to : INT64_MAX;
+	if (!sel->has_windows || sel->windows_exclude)
+		return;
+	if (sel->nwindows == 0) {
+		*hi = *lo;
+		return;
+	}
+	if (sel->windows[0].start > *lo)
+		*lo = sel->windows[0].start;
+	if (sel->windows[sel->nwindows - 1].end < *hi)
+		*hi = sel->windows[sel->nwindows - 1].end;
+}
+
+/*
+ * Source 'src''s intervals of each of the n kinds into a[], replayed
+ * from its states in the selection's time (tr_derived_blocked()).
+ */
+static int
+replay(struct tr_db *db, const struct tr_sel *sel, int64_t src, int gen,
+    const enum tr_blocked_kind *kinds, size_t n, struct acc *a,
+    struct tr_error *err)
+{
+	struct tr_dsched	*ds;
+	int64_t			 lo, hi;
+	size_t			 k;
+
+	clip_span(sel, &lo, &hi);
+	if (hi <= lo)
+		return (0);
+	ds = tr_dsched_new(src);
+	tr_dsched_set_clip(ds, on_clip, (void *)sel);
+	if (tr_derived_blocked(db, src, sel->goid, lo, hi, ds, err) != 0) {
+		tr_dsched_free(ds);
 		return (-1);
+	}
+	for (k = 0; k < n; k++)
+		tr_dsched_charges(ds, gen, (int)kinds[k], on_charge, &a[k]);
+	tr_dsched_free(ds);
+	return (0);
+}
+
+static int
+source_is_gen(sqlite3_stmt *st)
+{
+	return (is_new_format((const char *)sqlite3_column_text(st, 1)) ||
+	    sqlite3_column_type(st, 2) != SQLITE_NULL);
+}
+
+/* One entry per stack, by call site. */
+static void
+fold(struct acc *a, struct tr_blocked *out)
+{
+	size_t	i;
+
+	if (a->n > 0)
+		qsort(a->v, a->n, sizeof *a->v, charge_cmp);
+	out->stacks = tr_xcalloc(a->n + 1, sizeof *out->stacks);
+	for (i = 0; i < a->n; i++) {
+		if (out->n == 0 || out->stacks[out->n - 1].callsite_id !=
+		    a->v[i].cs)
+			out->stacks[out->n++].callsite_id = a->v[i].cs;
+		out->stacks[out->n - 1].count += a->v[i].count;
+		out->stacks[out->n - 1].ns += a->v[i].ns;
+		out->count += a->v[i].count;
+		out->ns += a->v[i].ns;
+	}
+}
+
+int
+tr_blocked_collect_n(struct tr_db *db, const struct tr_sel *sel,
+    const enum tr_blocked_kind *kinds, size_t n, struct tr_blocked *out,
+    struct tr_error *err)
+{
+	struct acc	*a = tr_xcalloc(n + 1, sizeof *a);
+	size_t		*base = tr_xcalloc(n + 1, sizeof *base);
+	sqlite3_stmt	*st;
+	int64_t		 src;
+	size_t		 k;
+	int		 rc, began = 0, ret = -1, gen, sources = 0, whole;
+
+	for (k = 0; k < n; k++)
+		memset(&out[k], 0, sizeof out[k]);
+	if (tr_db_read_begin(db, &began, err) != 0) {
+		free(a);
+		free(base);
+		return (-1);
+	}
 	if ((st = tr_db_prepare(db, "SELECT id, json_extract(meta, "
 	    "'$.go_version'), json_extract(meta, '$.generations') FROM source "
 	    "WHERE format = 'gotrace' ORDER BY id", err)) == NULL)
@@ -295,35 +280,23 @@ tr_blocked_collect(struct tr_db *db, const struct tr_sel *sel,
 		src = sqlite3_column_int64(st, 0);
 		if (!tr_sel_has_source(sel, src))
 			continue;
-		out->sources++;
-		if ((rc = from_derived(db, sel, kind, src,
-		    is_new_format((const char *)sqlite3_column_text(st, 1)) ||
-		    sqlite3_column_type(st, 2) != SQLITE_NULL, &a, err)) < 0) {
-			sqlite3_finalize(st);
-			goto out;
-		}
-		if (rc == 1)
-			rc = 0;
-		else if (is_new_format((const char *)sqlite3_column_text(st, 1)) ||
-		    sqlite3_column_type(st, 2) != SQLITE_NULL) {
-			for (k = 0; k < 3 && new_sets[kind][k].state != NULL;
-			    k++) {
-				sql = tr_xasprintf(new_sql,
-				    new_sets[kind][k].state,
-				    new_sets[kind][k].state,
-				    new_sets[kind][k].reason,
-				    new_sets[kind][k].state);
-				rc = read_intervals(db, sel, sql, src, &a, err);
-				free(sql);
-				if (rc != 0)
-					break;
-			}
-		} else {
-			sql = tr_xasprintf(old_sql, old_sets[kind]);
-			rc = read_intervals(db, sel, sql, src, &a, err);
-			free(sql);
-		}
-		if (rc != 0) {
+		sources++;
+		gen = source_is_gen(st);
+		for (k = 0; k < n; k++)
+			base[k] = a[k].n;
+		for (whole = 1, k = 0; k < n && whole; k++)
+			if ((rc = from_derived(db, sel, kinds[k], src, gen,
+			    &a[k], err)) < 0) {
+				sqlite3_finalize(st);
+				goto out;
+			} else if (rc == 0)
+				whole = 0;
+		/* All from go_blocked_stack, or all replayed. */
+		if (whole)
+			continue;
+		for (k = 0; k < n; k++)
+			a[k].n = base[k];
+		if (replay(db, sel, src, gen, kinds, n, a, err) != 0) {
 			sqlite3_finalize(st);
 			goto out;
 		}
@@ -333,26 +306,28 @@ tr_blocked_collect(struct tr_db *db, const struct tr_sel *sel,
 		tr_db_error(db, err, "cannot read sources");
 		goto out;
 	}
-	/* One entry per stack, by call site. */
-	if (a.n > 0)
-		qsort(a.v, a.n, sizeof *a.v, charge_cmp);
-	out->stacks = tr_xcalloc(a.n + 1, sizeof *out->stacks);
-	for (i = 0; i < a.n; i++) {
-		if (out->n == 0 || out->stacks[out->n - 1].callsite_id !=
-		    a.v[i].cs)
-			out->stacks[out->n++].callsite_id = a.v[i].cs;
-		out->stacks[out->n - 1].count += a.v[i].count;
-		out->stacks[out->n - 1].ns += a.v[i].ns;
-		out->count += a.v[i].count;
-		out->ns += a.v[i].ns;
+	for (k = 0; k < n; k++) {
+		out[k].sources = sources;
+		fold(&a[k], &out[k]);
 	}
 	ret = 0;
 out:
-	free(a.v);
+	for (k = 0; k < n; k++)
+		free(a[k].v);
+	free(a);
+	free(base);
 	tr_db_read_end(db, began);
 	if (ret != 0)
-		tr_blocked_release(out);
+		for (k = 0; k < n; k++)
+			tr_blocked_release(&out[k]);
 	return (ret);
+}
+
+int
+tr_blocked_collect(struct tr_db *db, const struct tr_sel *sel,
+    enum tr_blocked_kind kind, struct tr_blocked *out, struct tr_error *err)
+{
+	return (tr_blocked_collect_n(db, sel, &kind, 1, out, err));
 }
 
 void

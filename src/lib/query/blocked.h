@@ -81,6 +81,13 @@ struct tr_blocked {
  */
 int	tr_blocked_collect(struct tr_db *, const struct tr_sel *,
 	    enum tr_blocked_kind, struct tr_blocked *out, struct tr_error *);
+/*
+ * The same for n kinds at once, into out[0 .. n - 1]: the states are
+ * replayed once for all of them.
+ */
+int	tr_blocked_collect_n(struct tr_db *, const struct tr_sel *,
+	    const enum tr_blocked_kind *, size_t n, struct tr_blocked *out,
+	    struct tr_error *);
 void	tr_blocked_release(struct tr_blocked *);
 
 #endif

@@ -295,20 +295,58 @@ involved(struct tr_db *db, int64_t src, struct gors *gs, struct win *w,
 
 /* --- who held the mutexes ------------------------------------------ */
 
-/* A mutex wait ended in the window, or the runnable state after one. */
-struct mw {
-	int64_t	 track, t;		/* its end, or the state's start */
-	int64_t	 dur, cs;		/* a wait: its length and stack */
-	int64_t	 waker;			/* a runnable state: who woke it */
-	int	 wait;
+/* One holder: a goroutine and the stack where it woke the waiters. */
+struct holder {
+	int64_t	 waker, cs, n, ns;
 };
 
+/* A mutex wait that ended in the window, until the state after it. */
+struct mw {
+	int64_t	 t, dur;		/* its end and length */
+};
+
+/*
+ * The holders of a window, as its states come (each goroutine's in
+ * their order): a wait is charged to the waker of the runnable state
+ * that starts where it ends, with that state's stack, or to nobody (0)
+ * when the goroutine's next state is another.
+ */
 struct mws {
-	struct mw	*v;
+	struct tr_imap	 pend;		/* track -> struct mw */
+	struct tr_imap	 index;		/* hash of (waker, cs) -> h + 1 */
+	struct holder	*h;
 	size_t		 n, cap;
 	int64_t		 lo, hi;
 	int64_t		 sync, unblocked;	/* str ids */
 };
+
+static void
+hold(struct mws *m, int64_t waker, int64_t cs, int64_t dur)
+{
+	int64_t		 key[2];
+	uint64_t	 h;
+	uintptr_t	 i;
+
+	key[0] = waker;
+	key[1] = cs;
+	h = tr_hash64(key, sizeof key);
+	while ((i = (uintptr_t)tr_imap_get(&m->index, h)) != 0 &&
+	    (m->h[i - 1].waker != waker || m->h[i - 1].cs != cs))
+		h++;
+	if (i == 0) {
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 64;
+			m->h = tr_xrealloc(m->h, m->cap * sizeof *m->h);
+		}
+		m->h[m->n].waker = waker;
+		m->h[m->n].cs = cs;
+		m->h[m->n].n = m->h[m->n].ns = 0;
+		i = ++m->n;
+		tr_imap_put(&m->index, h, (void *)i);
+	}
+	m->h[i - 1].n++;
+	m->h[i - 1].ns += dur;
+}
 
 static int
 on_mutex(void *arg, const struct tr_derived_state *s, struct tr_error *err)
@@ -316,49 +354,35 @@ on_mutex(void *arg, const struct tr_derived_state *s, struct tr_error *err)
 	struct mws	*m = arg;
 	struct mw	*p;
 	int64_t		 waker = 0;
-	int		 wait;
 
 	(void)err;
-	if (s->kind == TR_DK_SYNC && s->category_id == m->sync &&
-	    s->end > s->start && s->end >= m->lo && s->end < m->hi)
-		wait = 1;
-	else if (s->kind == TR_DK_RUNNABLE && s->category_id ==
-	    m->unblocked && s->start >= m->lo && s->start <= m->hi &&
-	    tr_derived_waker(s->args, s->args_len, &waker) && waker > 0)
-		wait = 0;
-	else
-		return (0);
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 1024;
-		m->v = tr_xrealloc(m->v, m->cap * sizeof *m->v);
+	if ((p = tr_imap_get(&m->pend, (uint64_t)s->track_id)) != NULL) {
+		if (s->kind == TR_DK_RUNNABLE && s->start == p->t &&
+		    s->category_id == m->unblocked && s->start <= m->hi &&
+		    tr_derived_waker(s->args, s->args_len, &waker) &&
+		    waker > 0) {
+			hold(m, waker, s->callsite_id, p->dur);
+			free(tr_imap_del(&m->pend, (uint64_t)s->track_id));
+			return (0);
+		}
+		if (s->start > p->t) {
+			hold(m, 0, 0, p->dur);
+			free(tr_imap_del(&m->pend, (uint64_t)s->track_id));
+		}
 	}
-	p = &m->v[m->n++];
-	p->track = s->track_id;
-	p->t = wait ? s->end : s->start;
-	p->dur = wait ? s->end - s->start : 0;
-	p->cs = s->callsite_id;
-	p->waker = waker;
-	p->wait = wait;
+	if (s->kind == TR_DK_SYNC && s->category_id == m->sync &&
+	    s->end > s->start && s->end >= m->lo && s->end < m->hi) {
+		if ((p = tr_imap_get(&m->pend, (uint64_t)s->track_id)) ==
+		    NULL) {
+			p = tr_xcalloc(1, sizeof *p);
+			tr_imap_put(&m->pend, (uint64_t)s->track_id, p);
+		} else
+			hold(m, 0, 0, p->dur);
+		p->t = s->end;
+		p->dur = s->end - s->start;
+	}
 	return (0);
 }
-
-/* By track and time, the wait before the state that follows it. */
-static int
-cmp_mw(const void *a, const void *b)
-{
-	const struct mw	*x = a, *y = b;
-
-	if (x->track != y->track)
-		return (x->track < y->track ? -1 : 1);
-	if (x->t != y->t)
-		return (x->t < y->t ? -1 : 1);
-	return (y->wait - x->wait);
-}
-
-/* One holder: a goroutine and the stack where it woke the waiters. */
-struct holder {
-	int64_t	 waker, cs, n, ns;
-};
 
 static int
 cmp_holder(const void *a, const void *b)
@@ -367,16 +391,6 @@ cmp_holder(const void *a, const void *b)
 
 	if (x->ns != y->ns)
 		return (x->ns > y->ns ? -1 : 1);
-	if (x->waker != y->waker)
-		return (x->waker < y->waker ? -1 : 1);
-	return (x->cs < y->cs ? -1 : x->cs > y->cs);
-}
-
-static int
-cmp_holder_key(const void *a, const void *b)
-{
-	const struct holder	*x = a, *y = b;
-
 	if (x->waker != y->waker)
 		return (x->waker < y->waker ? -1 : 1);
 	return (x->cs < y->cs ? -1 : x->cs > y->cs);
@@ -393,7 +407,7 @@ holders_of(struct tr_db *db, int64_t src, const struct tr_sel *sel,
     struct tr_error *err)
 {
 	struct holder	*h = NULL;
-	size_t		 n = 0, i, j;
+	size_t		 n = 0, i;
 	sqlite3_stmt	*st;
 	int		 r;
 
@@ -420,9 +434,13 @@ holders_of(struct tr_db *db, int64_t src, const struct tr_sel *sel,
 			    "go_mutex_waker"));
 		}
 	} else {
-		struct mws	m;
+		struct mws	 m;
+		uint64_t	*keys;
+		size_t		 nk;
 
 		memset(&m, 0, sizeof m);
+		tr_imap_init(&m.pend);
+		tr_imap_init(&m.index);
 		m.lo = lo;
 		m.hi = hi;
 		if (tr_db_int(db, "SELECT coalesce((SELECT id FROM str WHERE "
@@ -431,39 +449,21 @@ holders_of(struct tr_db *db, int64_t src, const struct tr_sel *sel,
 		    "s = 'unblocked'), -1)", &m.unblocked, err) != 0 ||
 		    tr_derived_source_states(db, src, lo, hi, on_mutex, &m,
 		    err) != 0) {
-			free(m.v);
+			tr_imap_free(&m.pend, free);
+			tr_imap_release(&m.index);
+			free(m.h);
 			return (-1);
 		}
-		if (m.n > 1)
-			qsort(m.v, m.n, sizeof *m.v, cmp_mw);
-		for (i = 0; i < m.n; i++) {
-			struct holder	k;
-
-			if (!m.v[i].wait)
-				continue;
-			k.waker = k.cs = 0;
-			if (i + 1 < m.n && !m.v[i + 1].wait && m.v[i + 1].track ==
-			    m.v[i].track && m.v[i + 1].t == m.v[i].t) {
-				k.waker = m.v[i + 1].waker;
-				k.cs = m.v[i + 1].cs;
-			}
-			h = tr_xrealloc(h, (n + 1) * sizeof *h);
-			h[n] = k;
-			h[n].n = 1;
-			h[n++].ns = m.v[i].dur;
-		}
-		free(m.v);
-		/* One row per (waker, stack). */
-		if (n > 1)
-			qsort(h, n, sizeof *h, cmp_holder_key);
-		for (i = 0, j = 0; i < n; i++) {
-			if (j > 0 && cmp_holder_key(&h[j - 1], &h[i]) == 0) {
-				h[j - 1].n += h[i].n;
-				h[j - 1].ns += h[i].ns;
-			} else
-				h[j++] = h[i];
-		}
-		n = j;
+		/* The waits the trace's end or the window left unmatched. */
+		keys = tr_imap_keys(&m.pend, &nk);
+		for (i = 0; i < nk; i++)
+			hold(&m, 0, 0, ((struct mw *)tr_imap_get(&m.pend,
+			    keys[i]))->dur);
+		free(keys);
+		tr_imap_free(&m.pend, free);
+		tr_imap_release(&m.index);
+		h = m.h;
+		n = m.n;
 	}
 	if (n > 1)
 		qsort(h, n, sizeof *h, cmp_holder);
@@ -659,9 +659,8 @@ emit_trace(struct tr_db *db, const struct tr_sel *sel, struct tr_attr *a,
 	int64_t			 row;
 
 	memset(b, 0, sizeof b);
-	for (k = 0; k < 3; k++)
-		if (tr_blocked_collect(db, sel, kinds[k], &b[k], err) != 0)
-			goto out;
+	if (tr_blocked_collect_n(db, sel, kinds, 3, b, err) != 0)
+		goto out;
 	/* Every stack of sync; chan and mutex are parts of it. */
 	v = tr_xcalloc(b[2].n + 1, sizeof *v);
 	for (i = 0; i < b[2].n; i++) {

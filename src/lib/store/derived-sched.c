@@ -160,9 +160,12 @@ struct wsec {
 
 struct tr_dsched {
 	int64_t		 source_id;
+	tr_dsched_clip_fn *clip;	/* set: charges only, clipped */
+	void		*clip_arg;
 	struct tr_imap	 waits;		/* hash -> struct wsec */
 	struct tr_imap	 wakers;	/* hash -> struct mwake */
 	struct tr_imap	 gs;		/* track -> struct dg */
+	struct dg	*last;		/* the one of the last state */
 	struct tr_imap	 charges;	/* hash -> struct charge */
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
@@ -218,17 +221,22 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 	g->fr = INT64_MAX;
 	for (i = 0; i < NM; i++)
 		g->m[i].cs = 0;
+	s->last = NULL;
 	dg_free(tr_imap_del(&s->gs, (uint64_t)track_id));
 	tr_imap_put(&s->gs, (uint64_t)track_id, g);
 }
 
 static void
-charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t ns)
+charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
+    int64_t e)
 {
-	int64_t		 key[3];
+	int64_t		 key[3], ns;
 	uint64_t	 h;
 	struct charge	*c;
 
+	ns = s->clip != NULL ? s->clip(s->clip_arg, b, e) : e - b;
+	if (ns <= 0)
+		return;
 	key[0] = rules;
 	key[1] = kind;
 	key[2] = cs;
@@ -260,7 +268,7 @@ gen_interval(struct tr_dsched *s, int m, int64_t b, int64_t e, int64_t cs,
 		return;
 	for (k = 0; k < 2; k++)
 		if (m_kind[m][k] >= 0)
-			charge(s, 1, m_kind[m][k], cs, e - b);
+			charge(s, 1, m_kind[m][k], cs, b, e);
 }
 
 /* The string member "reason" of JSON object text: [*p, *p + *n). */
@@ -343,8 +351,10 @@ in_set(const char *r, const char *const *set)
 /* The old format's rules: each state on its own (blocked.h). */
 static void
 old_state(struct tr_dsched *s, int cls, const char *r, int64_t cs,
-    int64_t dur)
+    int64_t ts, int64_t dur)
 {
+	int64_t	e = ts + dur;
+
 	static const char *const sync[] = {
 		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
 		TR_GO_REASON_SELECT, TR_GO_REASON_SYNC, TR_GO_REASON_COND,
@@ -360,28 +370,28 @@ old_state(struct tr_dsched *s, int cls, const char *r, int64_t cs,
 
 	if (cls == TR_DSCHED_RUNNABLE) {
 		if (in_set(r, wake)) {
-			charge(s, 0, TR_DB_KIND_SCHED, cs, dur);
-			charge(s, 0, TR_DB_KIND_ALL, cs, dur);
+			charge(s, 0, TR_DB_KIND_SCHED, cs, ts, e);
+			charge(s, 0, TR_DB_KIND_ALL, cs, ts, e);
 		}
 		return;
 	}
 	if (cls != TR_DSCHED_BLOCKED)
 		return;
-	charge(s, 0, TR_DB_KIND_ALL, cs, dur);
+	charge(s, 0, TR_DB_KIND_ALL, cs, ts, e);
 	if (in_set(r, sync))
-		charge(s, 0, TR_DB_KIND_SYNC, cs, dur);
+		charge(s, 0, TR_DB_KIND_SYNC, cs, ts, e);
 	if (in_set(r, chan))
-		charge(s, 0, TR_DB_KIND_CHAN, cs, dur);
+		charge(s, 0, TR_DB_KIND_CHAN, cs, ts, e);
 	if (r == NULL)
 		return;
 	if (strcmp(r, TR_GO_REASON_NET) == 0)
-		charge(s, 0, TR_DB_KIND_NET, cs, dur);
+		charge(s, 0, TR_DB_KIND_NET, cs, ts, e);
 	else if (strcmp(r, TR_GO_REASON_SYSCALL) == 0)
-		charge(s, 0, TR_DB_KIND_SYSCALL, cs, dur);
+		charge(s, 0, TR_DB_KIND_SYSCALL, cs, ts, e);
 	else if (strcmp(r, TR_GO_REASON_SYNC) == 0)
-		charge(s, 0, TR_DB_KIND_MUTEX, cs, dur);
+		charge(s, 0, TR_DB_KIND_MUTEX, cs, ts, e);
 	else if (strcmp(r, TR_GO_REASON_SLEEP) == 0)
-		charge(s, 0, TR_DB_KIND_SLEEP, cs, dur);
+		charge(s, 0, TR_DB_KIND_SLEEP, cs, ts, e);
 }
 
 static void
@@ -568,6 +578,14 @@ mutex_wait(struct tr_dsched *s, struct dg *g, int cls, const char *reason,
 	}
 }
 
+int
+tr_dsched_gen_state(int cls, const char *reason)
+{
+	return (cls == TR_DSCHED_RUNNING ? G_RUNNING :
+	    cls == TR_DSCHED_RUNNABLE ? G_RUNNABLE : reason != NULL &&
+	    strcmp(reason, TR_GO_REASON_SYSCALL) == 0 ? G_SYSCALL : G_WAITING);
+}
+
 void
 tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
     int64_t dur, int cls, int64_t cat, const char *reason, int64_t cs,
@@ -578,25 +596,30 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 	size_t		 rn;
 	int		 gst, m;
 
-	if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) == NULL)
-		return;
-	if (cls == TR_DSCHED_RUNNABLE)
-		lat_add(s, g, ts, dur, cat, reason);
+	/* A goroutine's states come together. */
+	if ((g = s->last) == NULL || g->track != track_id) {
+		if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) == NULL)
+			return;
+		s->last = g;
+	}
 	if (cls == TR_DSCHED_RUNNING && ts < g->fr)
 		g->fr = ts;
-	if (cls == TR_DSCHED_BLOCKED)
-		wait_add(s, track_id, reason, ts, dur);
-	if (cls != TR_DSCHED_OTHER)
-		mutex_wait(s, g, cls, reason, ts, dur, cs, args, args_len);
+	if (s->clip == NULL) {
+		if (cls == TR_DSCHED_RUNNABLE)
+			lat_add(s, g, ts, dur, cat, reason);
+		if (cls == TR_DSCHED_BLOCKED)
+			wait_add(s, track_id, reason, ts, dur);
+		if (cls != TR_DSCHED_OTHER)
+			mutex_wait(s, g, cls, reason, ts, dur, cs, args,
+			    args_len);
+	}
 	if (cs <= 0)
 		return;
 	/* The old format's intervals. */
 	if (!unfinished && dur > 0)
-		old_state(s, cls, reason, cs, dur);
+		old_state(s, cls, reason, cs, ts, dur);
 	/* The generation format's: a transition with a stack. */
-	gst = cls == TR_DSCHED_RUNNING ? G_RUNNING :
-	    cls == TR_DSCHED_RUNNABLE ? G_RUNNABLE : reason != NULL &&
-	    strcmp(reason, TR_GO_REASON_SYSCALL) == 0 ? G_SYSCALL : G_WAITING;
+	gst = tr_dsched_gen_state(cls, reason);
 	json_reason(args, args_len, &r, &rn);
 	for (m = 0; m < NM; m++) {
 		struct open	*o = &g->m[m];
@@ -627,17 +650,43 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 	}
 }
 
-/* --- writing --------------------------------------------------------- */
-
-static int
-write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+void
+tr_dsched_set_clip(struct tr_dsched *s, tr_dsched_clip_fn *fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	s->clip = fn;
+	s->clip_arg = arg;
+}
+
+void
+tr_dsched_first_run(struct tr_dsched *s, int64_t track_id, int64_t ts)
+{
+	struct dg	*g;
+
+	if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) != NULL &&
+	    ts < g->fr)
+		g->fr = ts;
+}
+
+int
+tr_dsched_open(struct tr_dsched *s, int64_t track_id, int64_t before)
+{
+	struct dg	*g;
+	int		 m;
+
+	if ((g = tr_imap_get(&s->gs, (uint64_t)track_id)) == NULL)
+		return (0);
+	for (m = 0; m < NM; m++)
+		if (g->m[m].cs != 0 && g->m[m].b < before)
+			return (1);
+	return (0);
+}
+
+void
+tr_dsched_finish(struct tr_dsched *s)
+{
 	uint64_t	*keys;
-	struct charge	*c;
 	struct dg	*g;
 	size_t		 n, i, j;
-	int		 rc = SQLITE_DONE;
 
 	/* The intervals that waited for their goroutine's first run. */
 	keys = tr_imap_keys(&s->gs, &n);
@@ -646,8 +695,40 @@ write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 		for (j = 0; j < g->npend; j++)
 			gen_interval(s, g->pend[j].m, g->pend[j].b,
 			    g->pend[j].e, g->pend[j].cs, g->fr);
+		g->npend = 0;
 	}
 	free(keys);
+}
+
+void
+tr_dsched_charges(struct tr_dsched *s, int gen, int kind,
+    void (*fn)(void *, int64_t, int64_t, int64_t), void *arg)
+{
+	uint64_t	*keys;
+	struct charge	*c;
+	size_t		 n, i;
+
+	keys = tr_imap_keys(&s->charges, &n);
+	for (i = 0; i < n; i++) {
+		c = tr_imap_get(&s->charges, keys[i]);
+		if (c->rules == (gen != 0) && c->kind == kind)
+			fn(arg, c->cs, c->n, c->ns);
+	}
+	free(keys);
+}
+
+/* --- writing --------------------------------------------------------- */
+
+static int
+write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct charge	*c;
+	size_t		 n, i;
+	int		 rc = SQLITE_DONE;
+
+	tr_dsched_finish(s);
 	st = tr_db_prepare(db, "INSERT INTO go_blocked_stack VALUES (?1, ?2, "
 	    "?3, ?4, ?5, ?6)", err);
 	if (st == NULL)

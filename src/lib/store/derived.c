@@ -1768,6 +1768,217 @@ tr_derived_source_states(struct tr_db *db, int64_t source_id, int64_t lo,
 	return (walk_runs(db, "SELECT r.ts, r.slices, r.id, r.track_id FROM "
 	    "slice_run r WHERE r.source_id = ?1 AND r.ts <= ?3 AND "
 	    "r.end_ts >= ?2 AND r.track_id IN (SELECT id FROM track WHERE "
-	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "')", source_id,
+	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "') ORDER BY r.ts, "
+	    "r.id", source_id,
 	    lo, hi, 0, fn, arg, err));
+}
+
+/* --- the blocking intervals of a window ------------------------------ */
+
+struct bwalk {
+	struct names		*names;
+	struct tr_dsched	*ds;
+	int64_t			 track, lo;
+	int			*gst;		/* the backward search's */
+	size_t			 n, cap;
+	int64_t			 fr;		/* first running state */
+};
+
+/* A goroutine state's class and reason, as tr_derived_slice() passes. */
+static int
+state_cls(struct names *names, const struct rslice *s, int *cls,
+    const char **reason, struct tr_error *err)
+{
+	const struct name	*nm, *cat;
+
+	if ((nm = names_get(names, s->name_id, err)) == NULL ||
+	    (cat = names_get(names, s->cat_id, err)) == NULL)
+		return (-1);
+	*cls = nm->cls == N_RUNNING ? TR_DSCHED_RUNNING :
+	    nm->cls == N_RUNNABLE ? TR_DSCHED_RUNNABLE :
+	    nm->cls == N_BLOCKED ? TR_DSCHED_BLOCKED : TR_DSCHED_OTHER;
+	*reason = cat->s;
+	return (0);
+}
+
+/* The states of a run before lo that carry a stack: their states. */
+static int
+back_slice(void *arg, const struct rslice *s, struct tr_error *err)
+{
+	struct bwalk	*w = arg;
+	const char	*reason;
+	int		 cls;
+
+	if (s->cs <= 0 || s->ts >= w->lo)
+		return (0);
+	if (state_cls(w->names, s, &cls, &reason, err) != 0)
+		return (-1);
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 256;
+		w->gst = tr_xrealloc(w->gst, w->cap * sizeof *w->gst);
+	}
+	w->gst[w->n++] = tr_dsched_gen_state(cls, reason);
+	return (0);
+}
+
+static int
+first_running(void *arg, const struct rslice *s, struct tr_error *err)
+{
+	struct bwalk	*w = arg;
+	const char	*reason;
+	int		 cls;
+
+	if (state_cls(w->names, s, &cls, &reason, err) != 0)
+		return (-1);
+	if (cls != TR_DSCHED_RUNNING)
+		return (0);
+	w->fr = s->ts;
+	return (1);
+}
+
+static int
+replay_slice(void *arg, const struct rslice *s, struct tr_error *err)
+{
+	struct bwalk	*w = arg;
+	const char	*reason;
+	int		 cls;
+
+	if (state_cls(w->names, s, &cls, &reason, err) != 0)
+		return (-1);
+	tr_dsched_state(w->ds, w->track, s->ts, s->dur, cls, s->cat_id,
+	    reason, s->cs, s->args, s->args_len,
+	    has_unfinished(s->args, s->args_len));
+	return (0);
+}
+
+/*
+ * Where the replay of a goroutine must start for the intervals around
+ * lo: the run of the last transition with a stack before lo into
+ * another state than the ones that follow it up to lo (what is open at
+ * lo opened after it, and what opens at it closes before lo).  INT64_MIN:
+ * from the start.  Returns 0, or -1 with 'err' set.
+ */
+static int
+replay_start(sqlite3_stmt *back, struct bwalk *w, int64_t *start,
+    struct tr_error *err)
+{
+	int	g = -1, rc, r = 0;
+	size_t	i;
+
+	*start = INT64_MIN;
+	sqlite3_bind_int64(back, 1, w->track);
+	sqlite3_bind_int64(back, 2, w->lo);
+	while ((rc = sqlite3_step(back)) == SQLITE_ROW) {
+		w->n = 0;
+		if ((r = walk_run((const char *)sqlite3_column_text(back, 1),
+		    (size_t)sqlite3_column_bytes(back, 1),
+		    sqlite3_column_int64(back, 0),
+		    sqlite3_column_int64(back, 2), back_slice, w, err)) != 0)
+			break;
+		for (i = w->n; i-- > 0;) {
+			if (g < 0)
+				g = w->gst[i];
+			else if (w->gst[i] != g) {
+				*start = sqlite3_column_int64(back, 0);
+				break;
+			}
+		}
+		if (*start != INT64_MIN)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE && r == 0)
+		r = tr_db_error(w->names->db, err, "cannot read slice_run");
+	sqlite3_reset(back);
+	return (r < 0 ? -1 : 0);
+}
+
+int
+tr_derived_blocked(struct tr_db *db, int64_t source_id, int64_t goid,
+    int64_t lo, int64_t hi, struct tr_dsched *ds, struct tr_error *err)
+{
+	struct names	 names;
+	struct bwalk	 w;
+	sqlite3_stmt	*tracks, *back = NULL, *first = NULL, *fwd = NULL;
+	int64_t		 start;
+	int		 rc, r = 0;
+
+	memset(&w, 0, sizeof w);
+	names_init(&names, db);
+	w.names = &names;
+	w.ds = ds;
+	w.lo = lo;
+	if ((tracks = tr_db_prepare(db, "SELECT id FROM track WHERE "
+	    "source_id = ?1 AND kind = '" TR_TRACK_GOROUTINE "' AND (?2 < 0 "
+	    "OR ref = ?2) ORDER BY id", err)) == NULL ||
+	    (back = tr_db_prepare(db, "SELECT ts, slices, id FROM slice_run "
+	    "WHERE track_id = ?1 AND ts < ?2 ORDER BY ts DESC, id DESC",
+	    err)) == NULL ||
+	    (first = tr_db_prepare(db, "SELECT ts, slices, id FROM slice_run "
+	    "WHERE track_id = ?1 ORDER BY ts, id", err)) == NULL ||
+	    (fwd = tr_db_prepare(db, "SELECT ts, slices, id FROM slice_run "
+	    "WHERE track_id = ?1 AND ts >= ?2 ORDER BY ts, id", err)) == NULL) {
+		r = -1;
+		goto out;
+	}
+	sqlite3_bind_int64(tracks, 1, source_id);
+	sqlite3_bind_int64(tracks, 2, goid);
+	while (r == 0 && (rc = sqlite3_step(tracks)) == SQLITE_ROW) {
+		w.track = sqlite3_column_int64(tracks, 0);
+		tr_dsched_goroutine(ds, w.track, 0);
+		if ((r = replay_start(back, &w, &start, err)) != 0)
+			break;
+		/* Fed from later on, it is told its first run. */
+		if (start != INT64_MIN) {
+			w.fr = INT64_MAX;
+			sqlite3_bind_int64(first, 1, w.track);
+			while ((rc = sqlite3_step(first)) == SQLITE_ROW &&
+			    (r = walk_run((const char *)
+			    sqlite3_column_text(first, 1),
+			    (size_t)sqlite3_column_bytes(first, 1),
+			    sqlite3_column_int64(first, 0),
+			    sqlite3_column_int64(first, 2), first_running, &w,
+			    err)) == 0)
+				;
+			sqlite3_reset(first);
+			if (r < 0)
+				break;
+			if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+				r = tr_db_error(db, err, "cannot read "
+				    "slice_run");
+				break;
+			}
+			r = 0;
+			tr_dsched_first_run(ds, w.track, w.fr);
+		}
+		sqlite3_bind_int64(fwd, 1, w.track);
+		sqlite3_bind_int64(fwd, 2, start);
+		while ((rc = sqlite3_step(fwd)) == SQLITE_ROW) {
+			/* Past hi, until what was open at hi closes. */
+			if (sqlite3_column_int64(fwd, 0) >= hi &&
+			    !tr_dsched_open(ds, w.track, hi))
+				break;
+			if ((r = walk_run((const char *)
+			    sqlite3_column_text(fwd, 1),
+			    (size_t)sqlite3_column_bytes(fwd, 1),
+			    sqlite3_column_int64(fwd, 0),
+			    sqlite3_column_int64(fwd, 2), replay_slice, &w,
+			    err)) != 0)
+				break;
+		}
+		sqlite3_reset(fwd);
+		if (r == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
+			r = tr_db_error(db, err, "cannot read slice_run");
+	}
+	if (r == 0 && rc != SQLITE_DONE)
+		r = tr_db_error(db, err, "cannot read tracks");
+	if (r == 0)
+		tr_dsched_finish(ds);
+out:
+	sqlite3_finalize(tracks);
+	sqlite3_finalize(back);
+	sqlite3_finalize(first);
+	sqlite3_finalize(fwd);
+	names_release(&names);
+	free(w.gst);
+	return (r < 0 ? -1 : 0);
 }

@@ -263,6 +263,47 @@ void	tr_dsched_state(struct tr_dsched *, int64_t track_id, int64_t ts,
 	    const char *args, size_t args_len, int unfinished);
 int	tr_dsched_write(struct tr_dsched *, struct tr_db *,
 	    struct tr_error *);
+/*
+ * The generation format's state of a transition (the replay's Running,
+ * Runnable, Syscall or Waiting, as an int), from tr_dsched_state()'s cls
+ * and reason: transitions with a stack into another state close the
+ * intervals that are open.
+ */
+int	tr_dsched_gen_state(int cls, const char *reason);
+
+/*
+ * For a replay of part of a source (tr_derived_blocked()): with a clip
+ * function set, the accumulator keeps only go_blocked_stack's charges,
+ * each interval [b, e) charged clip(arg, b, e) nanoseconds, and not
+ * counted when that is 0 or less.  tr_dsched_first_run() tells it a
+ * goroutine's first running state when its states are fed from later
+ * on; tr_dsched_open() whether one of the goroutine's intervals that
+ * opened before 'before' is still open;
+ * tr_dsched_finish() closes what waited for a first run (tr_dsched_write
+ * does it too); tr_dsched_charges() calls fn(arg, callsite_id, count,
+ * ns) for each charge of the rules (gen: 1, old: 0) and the kind.
+ */
+typedef int64_t	tr_dsched_clip_fn(void *, int64_t b, int64_t e);
+void	tr_dsched_set_clip(struct tr_dsched *, tr_dsched_clip_fn *, void *);
+void	tr_dsched_first_run(struct tr_dsched *, int64_t track_id, int64_t ts);
+int	tr_dsched_open(struct tr_dsched *, int64_t track_id,
+	    int64_t before);
+void	tr_dsched_finish(struct tr_dsched *);
+void	tr_dsched_charges(struct tr_dsched *, int gen, int kind,
+	    void (*fn)(void *, int64_t, int64_t, int64_t), void *arg);
+
+/*
+ * The go_blocked_stack charges of source 'source_id' (goroutine 'goid',
+ * or all for -1) replayed from its states as the accumulator replays
+ * them at import, clipped by 'clip' (which must give 0 outside [lo, hi)):
+ * only the states of each goroutine from the transition that opened the
+ * interval around lo to the close of the intervals open at hi are read,
+ * through the run index.  The charges go into 's' (made by the caller
+ * with tr_dsched_new() and tr_dsched_set_clip(), finished here).
+ * Returns 0, or -1 with 'err' set.
+ */
+int	tr_derived_blocked(struct tr_db *, int64_t source_id, int64_t goid,
+	    int64_t lo, int64_t hi, struct tr_dsched *, struct tr_error *);
 /* The member "waker" of a state's JSON args: 1 with *goid, or 0. */
 int	tr_derived_waker(const char *args, size_t len, int64_t *goid);
 
