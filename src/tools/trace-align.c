@@ -109,6 +109,12 @@ align_progress(void *arg)
 }
 
 static void
+clear_meter(void *arg)
+{
+	tr_progress_clear(arg);
+}
+
+static void
 start_progress(struct tr_db *db, struct align_progress *pg)
 {
 	struct stat	st;
@@ -269,6 +275,8 @@ main(int argc, char **argv)
 	}
 	out = tool_out_new(fmt);
 	start_progress(db, &pg);
+	/* Notes and the report are written over no progress line. */
+	tr_out_set_before(out, clear_meter, pg.meter);
 	if (tr_sel_resolve(&sel, db, &err) != 0)
 		status = tool_report(&err);
 	else {

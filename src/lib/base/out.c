@@ -48,6 +48,9 @@ struct tr_out {
 	FILE			*notef;
 	char			*noteprefix;
 	int			 windows_only;
+	/* Called before anything is written (a progress line erased). */
+	void			(*before)(void *);
+	void			*before_arg;
 };
 
 /*
@@ -85,8 +88,16 @@ free_names(struct tr_out *o)
 }
 
 static void
+before(struct tr_out *o)
+{
+	if (o->before != NULL)
+		o->before(o->before_arg);
+}
+
+static void
 put_note(struct tr_out *o, const char *msg)
 {
+	before(o);
 	if (o->notef != NULL)
 		fprintf(o->notef, "%s%s\n", o->noteprefix ? o->noteprefix : "",
 		    msg);
@@ -591,6 +602,8 @@ tr_out_end_row(struct tr_out *o)
 {
 	int	i;
 
+	if (o->fmt != TR_OUT_TABLE)
+		before(o);
 	if (o->fmt == TR_OUT_CSV && o->nrows == 0) {
 		for (i = 0; i < o->ncols; i++) {
 			if (i > 0)
@@ -728,6 +741,7 @@ tr_out_finish(struct tr_out *o)
 	size_t		*w, r, nrows, i;
 	int		*num, c;
 
+	before(o);
 	switch (o->fmt) {
 	case TR_OUT_CSV:
 		if (o->nrows == 0) {
@@ -865,6 +879,13 @@ tr_out_set_notes(struct tr_out *o, FILE *f, const char *prefix)
 	o->notef = f;
 	free(o->noteprefix);
 	o->noteprefix = prefix != NULL ? tr_xstrdup(prefix) : NULL;
+}
+
+void
+tr_out_set_before(struct tr_out *o, void (*fn)(void *), void *arg)
+{
+	o->before = fn;
+	o->before_arg = arg;
 }
 
 void

@@ -152,6 +152,12 @@ void		 tr_out_note(struct tr_out *, const char *fmt, ...)
  */
 void		 tr_out_set_notes(struct tr_out *, FILE *f,
 		    const char *prefix);
+/*
+ * Call fn(arg) before a note, a row or the end of the output is written
+ * (a tool erases its progress line there: base/progress.h).  NULL: none.
+ */
+void		 tr_out_set_before(struct tr_out *, void (*fn)(void *),
+		    void *arg);
 
 /*
  * Whether the reader of 'out' wants only the windows of a windowed query
