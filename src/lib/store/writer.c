@@ -1519,6 +1519,18 @@ fail:
 }
 
 int
+tr_writer_watermark(struct tr_writer *w, int64_t ts, struct tr_error *err)
+{
+	int	i;
+
+	for (i = 0; i < w->nobs; i++)
+		if (w->obs[i]->watermark != NULL &&
+		    w->obs[i]->watermark(w->obs_arg[i], ts, err) != 0)
+			return (-1);
+	return (0);
+}
+
+int
 tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
     void *arg, struct tr_error *err)
 {

@@ -170,9 +170,21 @@ struct tr_writer_hooks {
 		    int64_t name_id, double value, struct tr_error *);
 	int	(*finish)(void *arg, struct tr_writer *, struct tr_error *);
 	void	(*free)(void *arg);
+	/* tr_writer_watermark() */
+	int	(*watermark)(void *arg, int64_t ts, struct tr_error *);
 };
 
 #define TR_WRITER_MAXOBS	8
+
+/*
+ * The importer's promise to the observers that no runnable goroutine
+ * state to come (a TR_GO_STATE_RUNNABLE slice of a goroutine track)
+ * starts before 'ts' (native clock), which lets them let go of what they
+ * hold for earlier times ('watermark' hook).  Returns 0, or -1 with 'err'
+ * set by an observer.
+ */
+int	tr_writer_watermark(struct tr_writer *, int64_t ts,
+	    struct tr_error *);
 
 /*
  * Add an observer ('hooks' borrowed, static in practice; 'arg' owned by
