@@ -574,6 +574,41 @@ START_TEST(test_import_equals_slices)
 }
 END_TEST
 
+/*
+ * The importer's watermark (tr_derived_watermark()) at every state
+ * change: the bins are final as soon as they can be, and the tables the
+ * same as with the default; a promise broken on purpose (1 s late) is
+ * noticed and the tables computed again from the store, the same too.
+ */
+START_TEST(test_watermark)
+{
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
+	char		*a, *b;
+	int64_t		 late;
+
+	a = dump(db);
+	tr_db_free(db);
+	late = tr_derived_late_rebuilds;
+	ck_assert_int_eq(setenv("TRACEKIT_WATERMARK", "1", 1), 0);
+	db = test_store_gotrace(traces[_i]);
+	ck_assert_int_eq(tr_derived_late_rebuilds, late);
+	ck_assert_int_gt(check_bins(db, traces[_i]), 0);
+	b = dump(db);
+	ck_assert_str_eq(a, b);
+	free(b);
+	tr_db_free(db);
+	ck_assert_int_eq(setenv("TRACEKIT_WATERMARK", "1,1000000000", 1), 0);
+	db = test_store_gotrace(traces[_i]);
+	ck_assert_int_eq(tr_derived_late_rebuilds, late + 1);
+	b = dump(db);
+	ck_assert_str_eq(a, b);
+	ck_assert_int_eq(unsetenv("TRACEKIT_WATERMARK"), 0);
+	free(a);
+	free(b);
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_rebuild_equals_import)
 {
 	struct tr_db	*db = test_store_gotrace(traces[_i]);
@@ -997,6 +1032,7 @@ main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_import_equals_slices, 0, n);
 	tcase_add_loop_test(tc, test_rebuild_equals_import, 0, n);
+	tcase_add_loop_test(tc, test_watermark, 0, n);
 	tcase_add_test(tc, test_align_moves_bins);
 	tcase_add_test(tc, test_pack_chunks);
 	tcase_add_test(tc, test_steps_pack);

@@ -51,8 +51,17 @@ struct fold {
 	/* The call site tree, by id: parent and frame. */
 	int64_t		*parent, *frame;
 	int64_t		 ncs;
-	/* Folded frame names by frame id and Java-ness; "" = skipped. */
-	char		**fname[2];
+	/*
+	 * Folded frame names by frame id and Java-ness ("" = skipped),
+	 * borrowed from fstr: the distinct names, owned, interned by their
+	 * text in fids (a frame per address folds to a few names); fid by
+	 * frame is the name's index in fstr + 1.
+	 */
+	const char	**fname[2];
+	uint32_t	*fid[2];
+	struct tr_map	*fids;
+	char		**fstr;
+	size_t		 nfstr, capfstr;
 	unsigned char	*need;		/* by frame: 1 << java, wanted */
 	unsigned char	*walked;	/* by call site: the same, marked */
 	int64_t		 nframes;
@@ -221,6 +230,25 @@ need_frames(struct fold *f, int64_t cs, int java)
 	}
 }
 
+/* The index in f->fstr of folded name 's' (owned: kept or freed). */
+static uint32_t
+intern_name(struct fold *f, char *s)
+{
+	int64_t	v;
+
+	if (tr_map_get(f->fids, s, strlen(s), &v)) {
+		free(s);
+		return ((uint32_t)v);
+	}
+	if (f->nfstr == f->capfstr) {
+		f->capfstr = f->capfstr ? f->capfstr * 2 : 1024;
+		f->fstr = tr_xrealloc(f->fstr, f->capfstr * sizeof *f->fstr);
+	}
+	f->fstr[f->nfstr] = s;
+	tr_map_put(f->fids, s, strlen(s), (int64_t)f->nfstr);
+	return ((uint32_t)f->nfstr++);
+}
+
 /* Name every needed frame, in one pass over the frame table. */
 static int
 name_frames(struct fold *f)
@@ -228,8 +256,12 @@ name_frames(struct fold *f)
 	sqlite3_stmt	*st;
 	const char	*name, *module;
 	int64_t		 id;
+	uint32_t	 k;
 	int		 rc, java;
 
+	/* Name 0 is "": a frame left out. */
+	f->fids = tr_map_new();
+	intern_name(f, tr_xstrdup(""));
 	if ((st = tr_db_prepare(f->db, "SELECT id, name, module, addr FROM "
 	    "frame WHERE id <= ?1", f->err)) == NULL)
 		return (-1);
@@ -241,15 +273,29 @@ name_frames(struct fold *f)
 		name = (const char *)sqlite3_column_text(st, 1);
 		module = (const char *)sqlite3_column_text(st, 2);
 		for (java = 0; java < 2; java++)
-			if (f->need[id] & (1 << java))
-				f->fname[java][id] = name_frame(f->o,
+			if (f->need[id] & (1 << java)) {
+				k = intern_name(f, name_frame(f->o,
 				    name ? name : "", module ? module : "",
-				    sqlite3_column_int64(st, 3), java);
+				    sqlite3_column_int64(st, 3), java));
+				f->fname[java][id] = f->fstr[k];
+				f->fid[java][id] = k + 1;
+			}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(f->db, f->err, "cannot read frames"));
 	return (0);
+}
+
+/* f->walk[i] = v, growing f->walk as needed. */
+static void
+walk_push(struct fold *f, size_t i, int64_t v)
+{
+	if (i >= f->capwalk) {
+		f->capwalk = f->capwalk ? f->capwalk * 2 : 128;
+		f->walk = tr_xrealloc(f->walk, f->capwalk * sizeof *f->walk);
+	}
+	f->walk[i] = v;
 }
 
 /*
@@ -280,12 +326,7 @@ stack_name(struct fold *f, int64_t cs, int java, const char *root)
 			    "parent", (long long)cs);
 			return (NULL);
 		}
-		if (f->nwalk == f->capwalk) {
-			f->capwalk = f->capwalk ? f->capwalk * 2 : 128;
-			f->walk = tr_xrealloc(f->walk,
-			    f->capwalk * sizeof *f->walk);
-		}
-		f->walk[f->nwalk++] = f->frame[c];
+		walk_push(f, f->nwalk++, f->frame[c]);
 	}
 	for (i = f->nwalk; i-- > 0; ) {
 		if ((s = frame_name(f, f->walk[i], java)) == NULL)
@@ -786,17 +827,18 @@ load_callsites(struct fold *f, int64_t max)
 static void
 fold_release(struct fold *f)
 {
-	int64_t	i;
 	size_t	k;
 	int	j;
 
 	sqlite3_finalize(f->thread_st);
 	for (j = 0; j < 2; j++) {
-		if (f->fname[j] != NULL)
-			for (i = 0; i <= f->nframes; i++)
-				free(f->fname[j][i]);
 		free(f->fname[j]);
+		free(f->fid[j]);
 	}
+	for (k = 0; k < f->nfstr; k++)
+		free(f->fstr[k]);
+	free(f->fstr);
+	tr_map_free(f->fids);
 	free(f->parent);
 	free(f->frame);
 	free(f->need);
@@ -809,26 +851,47 @@ fold_release(struct fold *f)
 	tr_buf_release(&f->buf);
 }
 
-/* Sum the picked samples' values per (call site, thread). */
+/*
+ * Sum the picked samples' values per (call site, thread): ids that fit 32
+ * bits each (all of them, in practice) are one integer key, others a key
+ * of bytes.  The per-stack aggregates are already one row per call site
+ * and thread of an event: they are taken as they come (merge_stacks()
+ * adds up what is left), without a map as large as they are.
+ */
 static int
 sum_samples(struct fold *f, const struct tr_sel *sel,
     const struct tr_flame_pick *pick)
 {
 	sqlite3_stmt	*st;
 	struct tr_map	*aggs;
+	struct tr_imap	 small;
 	int64_t		 key[2], idx;
+	uint64_t	 k = 0;
 	size_t		 cap = 0;
-	int		 rc;
+	void		*v;
+	int		 rc, fits, agg = agg_ok(sel);
 
-	if ((st = sel_prepare(f->db, agg_ok(sel) ? "sample_stack" : "sample",
+	if ((st = sel_prepare(f->db, agg ? "sample_stack" : "sample",
 	    sel, pick, "s.callsite_id, s.thread_id, s.value", NULL,
 	    f->err)) == NULL)
 		return (-1);
 	aggs = tr_map_new();
+	tr_imap_init(&small);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		key[0] = sqlite3_column_int64(st, 0);
 		key[1] = sqlite3_column_int64(st, 1);
-		if (tr_map_get(aggs, key, sizeof key, &idx)) {
+		fits = key[0] >= 0 && key[0] <= (int64_t)UINT32_MAX &&
+		    key[1] >= 0 && key[1] <= (int64_t)UINT32_MAX;
+		if (agg)
+			;
+		else if (fits) {
+			k = (uint64_t)key[0] << 32 | (uint64_t)key[1];
+			if ((v = tr_imap_get(&small, k)) != NULL) {
+				f->ag[(uintptr_t)v - 1].value +=
+				    sqlite3_column_int64(st, 2);
+				continue;
+			}
+		} else if (tr_map_get(aggs, key, sizeof key, &idx)) {
 			f->ag[idx].value += sqlite3_column_int64(st, 2);
 			continue;
 		}
@@ -841,10 +904,17 @@ sum_samples(struct fold *f, const struct tr_sel *sel,
 		f->ag[f->nag].value = sqlite3_column_int64(st, 2);
 		if (key[0] > f->maxcs)
 			f->maxcs = key[0];
-		tr_map_put(aggs, key, sizeof key, (int64_t)f->nag++);
+		if (agg)
+			;
+		else if (fits)
+			tr_imap_put(&small, k, (void *)(uintptr_t)(f->nag + 1));
+		else
+			tr_map_put(aggs, key, sizeof key, (int64_t)f->nag);
+		f->nag++;
 	}
 	sqlite3_finalize(st);
 	tr_map_free(aggs);
+	tr_imap_release(&small);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(f->db, f->err, "cannot read samples"));
 	return (0);
@@ -859,7 +929,7 @@ name_threads(struct fold *f)
 {
 	struct tr_map	*threads;
 	size_t		 i, cap = 0;
-	int64_t		 idx;
+	int64_t		 idx = 0, last = 0;
 	int		 rc = -1;
 
 	if ((f->thread_st = tr_db_prepare(f->db, "SELECT t.name, t.tid, "
@@ -868,18 +938,20 @@ name_threads(struct fold *f)
 		return (-1);
 	threads = tr_map_new();
 	for (i = 0; i < f->nag; i++) {
-		if (!tr_map_get(threads, &f->ag[i].thread,
-		    sizeof f->ag[i].thread, &idx)) {
-			if (f->ntn == cap) {
-				cap = cap ? cap * 2 : 64;
-				f->tn = tr_xrealloc(f->tn, cap * sizeof *f->tn);
+		/* Runs of one thread are common: its index is at hand. */
+		if (i == 0 || f->ag[i].thread != last) {
+			last = f->ag[i].thread;
+			if (!tr_map_get(threads, &last, sizeof last, &idx)) {
+				if (f->ntn == cap) {
+					cap = cap ? cap * 2 : 64;
+					f->tn = tr_xrealloc(f->tn,
+					    cap * sizeof *f->tn);
+				}
+				if (name_thread(f, last, &f->tn[f->ntn]) != 0)
+					goto out;
+				idx = (int64_t)f->ntn++;
+				tr_map_put(threads, &last, sizeof last, idx);
 			}
-			if (name_thread(f, f->ag[i].thread,
-			    &f->tn[f->ntn]) != 0)
-				goto out;
-			idx = (int64_t)f->ntn++;
-			tr_map_put(threads, &f->ag[i].thread,
-			    sizeof f->ag[i].thread, idx);
 		}
 		f->ag[i].thread = idx;
 		need_frames(f, f->ag[i].cs, f->tn[idx].java);
@@ -890,42 +962,181 @@ out:
 	return (rc);
 }
 
-/* Many call sites fold to one name: sum by name, then sort those. */
+/*
+ * The names of the stacks as a tree of nodes, (parent node, name) each,
+ * so that call sites whose frames fold to the same names share a node
+ * and a folded line is built once per (thread, node), not once per
+ * (call site, thread): a perf recording of stripped code has a frame per
+ * address ("[unknown]"), and as many call sites, that all fold to a few
+ * names (f->fstr, by index).  Node 0 is the empty stack.
+ */
+struct ntree {
+	struct tr_imap	 kids;		/* parent << 32 | name id -> node + 1 */
+	uint32_t	*nparent, *nid;	/* by node: parent node, name id */
+	size_t		 nnode, capnode;
+	uint32_t	*node[2];	/* by call site: node + 1 (0: not yet) */
+};
+
+static void
+ntree_release(struct ntree *t)
+{
+	int	j;
+
+	tr_imap_release(&t->kids);
+	free(t->nparent);
+	free(t->nid);
+	for (j = 0; j < 2; j++)
+		free(t->node[j]);
+}
+
+/* The name id of frame 'id' (0: left out), or -1 when it has no name. */
+static int64_t
+ntree_name(const struct fold *f, int64_t id, int java)
+{
+	if (id < 1 || id > f->nframes || f->fid[java][id] == 0)
+		return (-1);
+	return ((int64_t)f->fid[java][id] - 1);
+}
+
+/*
+ * The node of call site 'cs', or -1 when the store is inconsistent there
+ * (stack_name() then says how).
+ */
+static int64_t
+ntree_node(struct fold *f, struct ntree *t, int64_t cs, int java)
+{
+	int64_t		 c, nm, nd;
+	size_t		 n = 0;
+	uint64_t	 key;
+	void		*v;
+
+	if (cs < 0 || cs > f->ncs)
+		return (-1);
+	if (t->node[java] == NULL)
+		t->node[java] = tr_xcalloc((size_t)f->ncs + 1,
+		    sizeof *t->node[java]);
+	/* Up to a call site with a node (or the root), then down. */
+	for (c = cs; c != 0 && t->node[java][c] == 0; c = f->parent[c]) {
+		if (c < 0 || c > f->ncs || n > (size_t)f->ncs)
+			return (-1);
+		walk_push(f, n++, c);
+	}
+	nd = c == 0 ? 0 : (int64_t)t->node[java][c] - 1;
+	while (n-- > 0) {
+		c = f->walk[n];
+		if ((nm = ntree_name(f, f->frame[c], java)) < 0)
+			return (-1);
+		if (nm > 0) {
+			key = (uint64_t)nd << 32 | (uint64_t)nm;
+			if ((v = tr_imap_get(&t->kids, key)) != NULL)
+				nd = (int64_t)((uintptr_t)v - 1);
+			else {
+				if (t->nnode == t->capnode) {
+					t->capnode = t->capnode ?
+					    t->capnode * 2 : 1024;
+					t->nparent = tr_xrealloc(t->nparent,
+					    t->capnode * sizeof *t->nparent);
+					t->nid = tr_xrealloc(t->nid,
+					    t->capnode * sizeof *t->nid);
+				}
+				if (t->nnode == 0) {
+					t->nparent[0] = t->nid[0] = 0;
+					t->nnode = 1;
+				}
+				t->nparent[t->nnode] = (uint32_t)nd;
+				t->nid[t->nnode] = (uint32_t)nm;
+				nd = (int64_t)t->nnode++;
+				tr_imap_put(&t->kids, key,
+				    (void *)(uintptr_t)(nd + 1));
+			}
+		}
+		t->node[java][c] = (uint32_t)nd + 1;
+	}
+	return (nd);
+}
+
+/* The folded line of node 'nd' under 'root' (as stack_name()), in f->buf. */
+static const char *
+ntree_line(struct fold *f, const struct ntree *t, int64_t nd,
+    const char *root)
+{
+	size_t	n = 0, i;
+
+	tr_buf_reset(&f->buf);
+	if (root != NULL)
+		tr_buf_adds(&f->buf, root);
+	for (; nd != 0; nd = t->nparent[nd]) {
+		walk_push(f, n++, t->nid[nd]);
+	}
+	for (i = n; i-- > 0; ) {
+		if (f->buf.len > 0 || root != NULL)
+			tr_buf_addc(&f->buf, ';');
+		tr_buf_adds(&f->buf, f->fstr[f->walk[i]]);
+	}
+	return (f->buf.data);
+}
+
+/*
+ * Many call sites fold to one name: sum by name, then sort those.  Each
+ * (thread, node) is named once and remembers its line (+ 2; 1: left
+ * out); different nodes can still fold to one text (a name with a ';'),
+ * which the map of the texts joins.
+ */
 static int
 merge_stacks(struct fold *f, struct tr_folded *out)
 {
 	struct tr_map		*names = tr_map_new();
+	struct tr_imap		 seen;
+	struct ntree		 t;
 	struct line		*lines = NULL;
 	const struct thread_name *tn;
 	const char		*stack;
 	size_t			 i, nl = 0, cap = 0;
-	int64_t			 idx;
+	int64_t			 idx, nd;
+	uint64_t		 key = 0;
+	void			*v;
+	int			 ok, rc = -1;
 
+	memset(&t, 0, sizeof t);
+	tr_imap_init(&seen);
 	for (i = 0; i < f->nag; i++) {
 		tn = &f->tn[f->ag[i].thread];
-		if ((stack = stack_name(f, f->ag[i].cs, tn->java,
-		    tn->pname)) == NULL) {
-			for (i = 0; i < nl; i++)
-				free(lines[i].s);
-			free(lines);
-			tr_map_free(names);
-			return (-1);
-		}
-		if (*stack == '\0' && tn->pname == NULL)
+		/* Dense ids: both fit 32 bits well before memory runs out. */
+		nd = ntree_node(f, &t, f->ag[i].cs, tn->java);
+		ok = nd >= 0 && f->ag[i].thread < (int64_t)UINT32_MAX &&
+		    nd < (int64_t)UINT32_MAX;
+		if (ok) {
+			key = (uint64_t)f->ag[i].thread << 32 | (uint64_t)nd;
+			if ((v = tr_imap_get(&seen, key)) != NULL) {
+				if ((uintptr_t)v >= 2)
+					lines[(uintptr_t)v - 2].n +=
+					    f->ag[i].value;
+				continue;
+			}
+			stack = ntree_line(f, &t, nd, tn->pname);
+		} else if ((stack = stack_name(f, f->ag[i].cs, tn->java,
+		    tn->pname)) == NULL)
+			goto out;
+		if (*stack == '\0' && tn->pname == NULL) {
+			if (ok)
+				tr_imap_put(&seen, key, (void *)(uintptr_t)1);
 			continue;
-		if (tr_map_get(names, stack, f->buf.len, &idx)) {
+		}
+		if (tr_map_get(names, stack, f->buf.len, &idx))
 			lines[idx].n += f->ag[i].value;
-			continue;
+		else {
+			if (nl == cap) {
+				cap = cap ? cap * 2 : 1024;
+				lines = tr_xrealloc(lines, cap * sizeof *lines);
+			}
+			lines[nl].s = tr_xstrndup(stack, f->buf.len);
+			lines[nl].n = f->ag[i].value;
+			idx = (int64_t)nl++;
+			tr_map_put(names, stack, f->buf.len, idx);
 		}
-		if (nl == cap) {
-			cap = cap ? cap * 2 : 1024;
-			lines = tr_xrealloc(lines, cap * sizeof *lines);
-		}
-		lines[nl].s = tr_xstrndup(stack, f->buf.len);
-		lines[nl].n = f->ag[i].value;
-		tr_map_put(names, stack, f->buf.len, (int64_t)nl++);
+		if (ok)
+			tr_imap_put(&seen, key, (void *)(uintptr_t)(idx + 2));
 	}
-	tr_map_free(names);
 	qsort(lines, nl, sizeof *lines, cmp_line);
 	out->stacks = tr_xcalloc(nl ? nl : 1, sizeof *out->stacks);
 	out->counts = tr_xcalloc(nl ? nl : 1, sizeof *out->counts);
@@ -934,8 +1145,16 @@ merge_stacks(struct fold *f, struct tr_folded *out)
 		out->counts[i] = lines[i].n;
 	}
 	out->n = nl;
+	nl = 0;
+	rc = 0;
+out:
+	for (i = 0; i < nl; i++)
+		free(lines[i].s);
 	free(lines);
-	return (0);
+	tr_map_free(names);
+	tr_imap_release(&seen);
+	ntree_release(&t);
+	return (rc);
 }
 
 /* Load what naming the stacks of f->ag takes. */
@@ -950,6 +1169,8 @@ name_prepare(struct fold *f)
 	f->nframes = v;
 	f->fname[0] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fname[0]);
 	f->fname[1] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fname[1]);
+	f->fid[0] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fid[0]);
+	f->fid[1] = tr_xcalloc((size_t)f->nframes + 1, sizeof *f->fid[1]);
 	f->need = tr_xcalloc((size_t)f->nframes + 1, 1);
 	f->walked = tr_xcalloc((size_t)f->ncs + 1, 1);
 	return (name_threads(f) != 0 || name_frames(f) != 0 ? -1 : 0);

@@ -135,15 +135,35 @@ struct tr_gotrace_sink {
 	struct proc		 world;		/* the global STW */
 	sqlite3_stmt		*st_ended;
 	struct tr_buf		 b;
+	int64_t			 nstates;	/* go_state() calls */
+	int64_t			 wm_every, wm_skew;
 };
+
+/*
+ * Every this many state changes, the sink tells the writer's observers
+ * when the earliest runnable state still to come can start.  For the
+ * tests, TRACEKIT_WATERMARK="EVERY[,SKEW_NS]" tells them every EVERY
+ * changes, SKEW_NS late (a promise broken on purpose).
+ */
+#define WATERMARK_EVERY	65536
 
 struct tr_gotrace_sink *
 tr_gotrace_sink_new(struct tr_import *ctx)
 {
 	struct tr_gotrace_sink	*s = tr_xcalloc(1, sizeof *s);
+	const char		*wm;
 
 	s->ctx = ctx;
 	s->wr = tr_import_writer(ctx);
+	s->wm_every = WATERMARK_EVERY;
+	if ((wm = getenv("TRACEKIT_WATERMARK")) != NULL) {
+		long long	every = 0, skew = 0;
+
+		if (sscanf(wm, "%lld,%lld", &every, &skew) >= 1 && every > 0) {
+			s->wm_every = every;
+			s->wm_skew = skew;
+		}
+	}
 	tr_imap_init(&s->gs);
 	tr_imap_init(&s->ps);
 	tr_imap_init(&s->tasks);
@@ -345,6 +365,28 @@ gor_get(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 	return (g);
 }
 
+/*
+ * No runnable state to come starts before the earliest open one, or
+ * before 'now' (events come in time order; restates never make a state
+ * runnable).
+ */
+static int
+watermark(struct tr_gotrace_sink *s, int64_t now, struct tr_error *err)
+{
+	uint64_t	*keys;
+	struct gor	*g;
+	size_t		 n, i;
+
+	keys = tr_imap_keys(&s->gs, &n);
+	for (i = 0; i < n; i++) {
+		g = tr_imap_get(&s->gs, keys[i]);
+		if (g->state == TR_GOTRACE_RUNNABLE && g->since < now)
+			now = g->since;
+	}
+	free(keys);
+	return (tr_writer_watermark(s->wr, now + s->wm_skew, err));
+}
+
 int
 tr_gotrace_go_state(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
     enum tr_gotrace_state state, const char *cat, int64_t cs,
@@ -361,6 +403,8 @@ tr_gotrace_go_state(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 		return (-1);
 	g->since = ts;
 	gor_set(g, state, cat_id, cs, args);
+	if (++s->nstates % s->wm_every == 0)
+		return (watermark(s, ts, err));
 	return (0);
 }
 

@@ -276,6 +276,9 @@ struct bin {
 	 */
 	uint32_t	*edge;
 	uint32_t	 nedge, capedge;
+	/* Once final (tr_derived_watermark()): its peak, the count after. */
+	int		 final;
+	int64_t		 peak, after;
 };
 
 struct stack {
@@ -303,6 +306,15 @@ struct tr_derived {
 	int		 any;		/* a Go track was seen */
 	struct tr_imap	 stack_map;	/* hash of (name, cat, cs) -> it */
 	struct tr_dsched *sched;	/* derived-sched.c's tables */
+	/*
+	 * Bins below 'fin' are final: their runnable peak is computed and
+	 * their edges freed; 'nrbl' is the count runnable at fin's start.
+	 * 'late': a runnable state came into a final bin after all (the
+	 * watermark was wrong): the tables are then computed again from
+	 * the store.
+	 */
+	int64_t		 fin, nrbl;
+	int		 late;
 };
 
 struct tr_derived *
@@ -319,6 +331,7 @@ tr_derived_new(struct tr_db *db, int64_t source_id)
 	d->sched = tr_dsched_new(source_id);
 	d->lo = d->tmin = INT64_MAX;
 	d->hi = d->tmax = INT64_MIN;
+	d->fin = INT64_MIN;
 	return (d);
 }
 
@@ -495,7 +508,9 @@ bins_add(struct tr_derived *d, int k, int64_t ts, int64_t dur,
 	if (k == TR_DK_RUNNING || k == TR_DK_RUNNABLE)
 		fine_add(d, k == TR_DK_RUNNABLE, ts, e);
 	b = d->bins - d->base;
-	if (k == TR_DK_RUNNABLE) {
+	if (k == TR_DK_RUNNABLE && ia < d->fin)
+		d->late = 1;
+	else if (k == TR_DK_RUNNABLE) {
 		edge_add(&b[ia], (uint32_t)(ts - ia * TR_DERIVED_BIN) << 1 | 1);
 		edge_add(&b[ie], (uint32_t)(e - ie * TR_DERIVED_BIN) << 1);
 	}
@@ -572,6 +587,30 @@ has_unfinished(const char *s, size_t len)
 
 	return (s != NULL && len >= sizeof u - 1 &&
 	    memcmp(s + len - (sizeof u - 1), u, sizeof u - 1) == 0);
+}
+
+int64_t	tr_derived_late_rebuilds;
+
+int
+tr_derived_watermark(struct tr_derived *d, int64_t ts)
+{
+	struct bin	*b;
+	int64_t		 i;
+
+	if (d->late || d->lo > d->hi)
+		return (0);
+	i = d->fin == INT64_MIN ? d->lo : d->fin;
+	for (; i <= d->hi && (i + 1) * TR_DERIVED_BIN <= ts; i++) {
+		b = &d->bins[i - d->base];
+		b->peak = edge_peak(b, &d->nrbl);
+		b->after = d->nrbl;
+		b->final = 1;
+		free(b->edge);
+		b->edge = NULL;
+		b->nedge = b->capedge = 0;
+	}
+	d->fin = i;
+	return (0);
 }
 
 int
@@ -767,7 +806,11 @@ write_bins(struct tr_derived *d, struct tr_error *err)
 				idle += FINE;
 		}
 		/* In time order: the runnable count carries over. */
-		peak = edge_peak(b, &nrbl);
+		if (b->final) {
+			peak = b->peak;
+			nrbl = b->after;
+		} else
+			peak = edge_peak(b, &nrbl);
 		sqlite3_bind_int64(st, 17, idle);
 		sqlite3_bind_double(st, 18, (double)peak);
 		sqlite3_bind_int64(st, 19, b->created);
@@ -880,6 +923,11 @@ tr_derived_write(struct tr_derived *d, struct tr_error *err)
 	struct trk	*t;
 	size_t		 n, i;
 
+	/* What the watermark let go is read again from the store. */
+	if (d->late) {
+		tr_derived_late_rebuilds++;
+		return (tr_derived_rebuild(d->db, d->source_id, err));
+	}
 	if (write_spans(d->db, d->source_id, err) != 0)
 		return (-1);
 	if (!d->any)
@@ -1495,7 +1543,15 @@ obs_free(void *arg)
 	tr_derived_free(arg);
 }
 
+static int
+obs_watermark(void *arg, int64_t ts, struct tr_error *err)
+{
+	(void)err;
+	return (tr_derived_watermark(arg, ts));
+}
+
 static const struct tr_writer_hooks obs_hooks = {
+	.watermark = obs_watermark,
 	.track = obs_track,
 	.sample = obs_sample,
 	.slice = obs_slice,

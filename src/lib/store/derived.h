@@ -141,6 +141,17 @@ int	tr_derived_slice(struct tr_derived *, int64_t track_id, int64_t ts,
 /* A sample with a time stamp. */
 int	tr_derived_sample(struct tr_derived *, int64_t ts, struct tr_error *);
 /*
+ * No runnable state to come starts before 'ts' (the importer's promise,
+ * tr_writer_watermark()): the bins that end by then are final, their
+ * runnable edges freed, so that the accumulator's memory follows the
+ * states open at once rather than the length of the trace.  A promise
+ * broken is noticed, and the tables are then computed again from the
+ * store at tr_derived_write().  Returns 0.
+ */
+int	tr_derived_watermark(struct tr_derived *, int64_t ts);
+/* How many times a broken promise made the tables be computed again. */
+extern int64_t	tr_derived_late_rebuilds;
+/*
  * Write the source's rows (none when it had no Go tracks).  Returns 0,
  * or -1 with 'err' set.
  */

@@ -81,8 +81,9 @@ struct tr_writer_counts {
 struct tr_writer *tr_writer_new(struct tr_db *, int64_t source_id,
 		    size_t cache_cap, size_t run_cap, struct tr_error *);
 /*
- * Write every row still waiting, then run the observers' finish hooks.
- * Returns 0, or -1 with 'err' set (the caller rolls back).
+ * Write every row still waiting, run the observers' finish hooks, then
+ * empty the interning caches (later adds look their keys up in the
+ * store).  Returns 0, or -1 with 'err' set (the caller rolls back).
  */
 int		 tr_writer_flush(struct tr_writer *, struct tr_error *);
 /*
@@ -170,9 +171,21 @@ struct tr_writer_hooks {
 		    int64_t name_id, double value, struct tr_error *);
 	int	(*finish)(void *arg, struct tr_writer *, struct tr_error *);
 	void	(*free)(void *arg);
+	/* tr_writer_watermark() */
+	int	(*watermark)(void *arg, int64_t ts, struct tr_error *);
 };
 
 #define TR_WRITER_MAXOBS	8
+
+/*
+ * The importer's promise to the observers that no runnable goroutine
+ * state to come (a TR_GO_STATE_RUNNABLE slice of a goroutine track)
+ * starts before 'ts' (native clock), which lets them let go of what they
+ * hold for earlier times ('watermark' hook).  Returns 0, or -1 with 'err'
+ * set by an observer.
+ */
+int	tr_writer_watermark(struct tr_writer *, int64_t ts,
+	    struct tr_error *);
 
 /*
  * Add an observer ('hooks' borrowed, static in practice; 'arg' owned by
