@@ -711,6 +711,19 @@ tr_attr_has_go(const struct tr_attr *a)
 }
 
 /* A Go trace of the selection that no GPU sample overlaps; -1: none. */
+int
+tr_attr_use_go(struct tr_attr *a, int64_t src, struct tr_error *err)
+{
+	if (src < 0 || src == a->go_source)
+		return (0);
+	a->go_source = src;
+	a->go_apart = -1;
+	a->gomaxprocs = 0;
+	tr_imap_release(&a->gcworkers);
+	tr_imap_init(&a->gcworkers);
+	return (load_go_meta(a, err));
+}
+
 int64_t
 tr_attr_go_apart(const struct tr_attr *a)
 {

@@ -152,6 +152,15 @@ const struct tr_attr_gpu *tr_attr_gpu(const struct tr_attr *, size_t);
 int		 tr_attr_has_go(const struct tr_attr *);
 /* A selected Go trace that no GPU sample overlaps (-1: none). */
 int64_t		 tr_attr_go_apart(const struct tr_attr *);
+/*
+ * Make the selected Go trace 'src' the engine's, in place of the one
+ * tr_attr_open() chose (the one that overlaps the GPU telemetry most, or
+ * the longest): for a question about that trace, such as the steps of
+ * its regions when no GPU-driving goroutine was found.  Returns 0, or -1
+ * with 'err' set.
+ */
+int		 tr_attr_use_go(struct tr_attr *, int64_t src,
+		    struct tr_error *);
 int		 tr_attr_has_perf(const struct tr_attr *);
 /*
  * Warnings on how far the sources can be trusted together (alignment by

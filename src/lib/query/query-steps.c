@@ -429,8 +429,8 @@ steps_sort(struct steps *s)
  */
 static int
 load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
-    int task, struct steps *out, int64_t *goid, int64_t *ncut,
-    struct tr_error *err)
+    int task, struct steps *out, int64_t *goid, int64_t *gsrc,
+    int64_t *ncut, struct tr_error *err)
 {
 	static const char derived[] =
 	    "SELECT id, ts, dur, goid, start_unknown OR unfinished\n"
@@ -483,8 +483,10 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 			}
 			steps_add(out, ts, dur, sqlite3_column_int64(st, 0),
 			    1);
-			if (*goid < 0)
+			if (*goid < 0) {
 				*goid = g;
+				*gsrc = src[k];
+			}
 		}
 		sqlite3_finalize(st);
 		st = NULL;
@@ -580,8 +582,8 @@ name_int(struct tr_db *db, const char *sql, int64_t source_id,
  */
 static int
 load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
-    int task, struct steps *out, int64_t *goid, int64_t *ncut,
-    struct tr_error *err)
+    int task, struct steps *out, int64_t *goid, int64_t *gsrc,
+    int64_t *ncut, struct tr_error *err)
 {
 	const char	*kind = task ? TR_GO_CAT_TASK : TR_GO_CAT_REGION;
 	const char	*e = getenv("TRACEKIT_NO_PACK");
@@ -647,6 +649,7 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	    "AND dur = ?5 AND NOT (start_unknown OR unfinished) ORDER BY id "
 	    "LIMIT 1", one, kind, name_id, first, 2, goid, err)) < 0)
 		goto out;
+	*gsrc = one;
 	r = 1;
 out:
 	free(src);
@@ -765,7 +768,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	const char		*region = NULL, *task = NULL, **bounds[2];
 	struct tr_attr_episode_args ea;
 	double			 slow = 2;
-	int64_t			 top = 5, maxst = 20, goid = -1, dgoid, ncut;
+	int64_t			 top = 5, maxst = 20, goid = -1, gsrc = -1, dgoid, ncut;
 	int			 all = 0;
 	struct tr_arg		 opts[10] = {
 		{ "region", 0, TR_ARG_STRING, &region, 0, 0, "NAME",
@@ -858,10 +861,12 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 	if (region != NULL || task != NULL) {
 		bound = region != NULL ? "region" : "task";
 		if (!all && (rc = load_packed(db, &sel, region != NULL ?
-		    region : task, task != NULL, &v, &goid, &ncut, err)) < 0)
+		    region : task, task != NULL, &v, &goid, &gsrc, &ncut,
+		    err)) < 0)
 			goto out;
 		if ((all || rc == 0) && load_spans(db, &sel, region != NULL ?
-		    region : task, task != NULL, &v, &goid, &ncut, err) != 0)
+		    region : task, task != NULL, &v, &goid, &gsrc, &ncut,
+		    err) != 0)
 			goto out;
 		rc = -1;
 		n = v.n;
@@ -878,9 +883,14 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 			    " selection" : "");
 			goto out;
 		}
-		/* Without GPU telemetry the regions' goroutine drives. */
+		/*
+		 * Without GPU telemetry the regions' goroutine drives, in
+		 * the Go trace of the regions.
+		 */
 		if (!drv.found && goid >= 0) {
 			tr_attr_driver_release(&drv);
+			if (tr_attr_use_go(a, gsrc, err) != 0)
+				goto out;
 			if (tr_attr_driver_given(a, dgoid >= 0 ? dgoid : goid,
 			    &drv, err) != 0)
 				goto out;
