@@ -618,7 +618,8 @@ obs_free(void *arg)
 }
 
 static const struct tr_writer_hooks obs_hooks = {
-	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free
+	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free,
+	NULL
 };
 
 START_TEST(test_writer_observe)
