@@ -150,8 +150,8 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter", "frame", "go_bin", "go_blocked_stack",
-	"go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
+	"callsite", "counter", "frame", "go_bin", "go_blocked_bin",
+	"go_blocked_stack", "go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
 	"go_span_pack", "go_state_stack", "go_summary", "go_wait_sec",
 	"process", "profile", "sample", "sample_stack", "slice_run", "source",
 	"str", "thread", "track", NULL
@@ -198,8 +198,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 6);
-	ck_assert_int_eq(TR_DB_VERSION, 6);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 7);
+	ck_assert_int_eq(TR_DB_VERSION, 7);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -309,10 +309,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 7");
+	raw_sql(path, "PRAGMA user_version = 8");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 7 is newer than "
-	    "this tracekit's (6)", path);
+	snprintf(want, sizeof want, "%s: store schema version 8 is newer than "
+	    "this tracekit's (7)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -422,7 +422,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 6);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 7);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -437,7 +437,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 6);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 7);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -762,13 +762,23 @@ schema_text(struct tr_db *db)
  * same schema, and the views the same rows.
  */
 /* What version 4 added. */
+/*
+ * What version 7 changed: go_blocked_bin, and go_mutex_waker as it was
+ * before (without ts).
+ */
+#define V7_DROP "DROP TABLE go_blocked_bin; DROP TABLE go_mutex_waker; " \
+	"CREATE TABLE go_mutex_waker (source_id INTEGER NOT NULL REFERENCES " \
+	"source, waker_goid INTEGER, callsite_id INTEGER REFERENCES " \
+	"callsite, blocked_callsite_id INTEGER REFERENCES callsite, count " \
+	"INTEGER NOT NULL, total_ns INTEGER NOT NULL); CREATE INDEX " \
+	"go_mutex_waker_source ON go_mutex_waker (source_id); "
 /* The table of version 6. */
-#define V6_DROP "DROP TABLE go_span_pack; "
+#define V6_DROP "DROP TABLE go_span_pack; " V7_DROP
 /* The table of version 5. */
 #define V5_DROP "DROP TABLE sample_stack; " V6_DROP
 #define V4_DROP "DROP TABLE go_blocked_stack; DROP TABLE go_sched_lat; " \
 	"DROP TABLE go_sched_long; DROP TABLE go_wait_sec; " \
-	"DROP TABLE go_mutex_waker; DROP TABLE go_span; " V5_DROP
+	"DROP TABLE go_span; " V5_DROP "DROP TABLE go_mutex_waker; "
 
 /* The rows of the tables of version 4, as text. */
 static char *
@@ -935,6 +945,58 @@ START_TEST(test_migrate_v5)
 }
 END_TEST
 
+/* go_blocked_bin's and go_mutex_waker's rows, as text. */
+static char *
+v7_rows(struct tr_db *db)
+{
+	struct tr_error	 err;
+	struct tr_buf	 b;
+	sqlite3_stmt	*st;
+	int		 c;
+
+	tr_error_init(&err);
+	tr_buf_init(&b);
+	st = tr_db_prepare(db, "SELECT * FROM go_blocked_bin ORDER BY 1, 2, "
+	    "3, 4, 5", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (c = 0; c < 7; c++)
+			tr_buf_printf(&b, "%s%c", sqlite3_column_text(st, c),
+			    c < 6 ? ',' : '\n');
+	sqlite3_finalize(st);
+	st = tr_db_prepare(db, "SELECT source_id, ts, coalesce(waker_goid, "
+	    "0), coalesce(callsite_id, 0), coalesce(blocked_callsite_id, 0), "
+	    "count, total_ns FROM go_mutex_waker ORDER BY 1, 2, 3, 4, 5",
+	    &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (c = 0; c < 7; c++)
+			tr_buf_printf(&b, "%s%c", sqlite3_column_text(st, c),
+			    c < 6 ? ',' : '\n');
+	sqlite3_finalize(st);
+	return (b.data != NULL ? b.data : tr_xstrdup(""));
+}
+
+/*
+ * A store of version 6 (go_blocked_bin dropped, go_mutex_waker as it
+ * was) of two Go traces is migrated: the same schema as a new store's,
+ * the same per-second rows as the imports made.
+ */
+START_TEST(test_migrate_v6)
+{
+	static const char *const files[] = {
+		"go122-annotations.trace", "gen122.trace"
+	};
+	char		*path = tmp_path("v6.db");
+	struct tr_db	*db = gotrace_store(path, files, 2);
+
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM go_blocked_bin"), 0);
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM go_mutex_waker"), 0);
+	check_migration(path, db, V7_DROP "PRAGMA user_version = 6", 6,
+	    v7_rows);
+}
+END_TEST
+
 START_TEST(test_migrate_v3)
 {
 	static const char	*const annotation_counts =
@@ -977,7 +1039,7 @@ START_TEST(test_migrate_v3)
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "7; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -1055,7 +1117,7 @@ START_TEST(test_migrate_v4_spans)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "6; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "7; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -2006,6 +2068,7 @@ main(void)
 	tcase_add_test(tc, test_migrate_v3);
 	tcase_add_test(tc, test_migrate_v4);
 	tcase_add_test(tc, test_migrate_v5);
+	tcase_add_test(tc, test_migrate_v6);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);

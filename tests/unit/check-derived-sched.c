@@ -775,6 +775,99 @@ START_TEST(test_blocked_windows_short_runs)
 }
 END_TEST
 
+/* One integer from 'sql'. */
+static int64_t
+q_count(struct tr_db *db, const char *sql)
+{
+	struct tr_error	 err;
+	int64_t		 v = 0;
+
+	tr_error_init(&err);
+	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s", err.msg);
+	return (v);
+}
+
+/*
+ * go_blocked_bin by second: over each (rules, kind, stack) its counts and
+ * nanoseconds sum to go_blocked_stack's row.
+ */
+static void
+check_bins_sum(struct tr_db *db, const char *what)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	int64_t		 rows = 0;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, "SELECT s.rules, s.kind, s.callsite_id, "
+	    "s.count, s.total_ns, (SELECT sum(count) FROM go_blocked_bin b "
+	    "WHERE b.source_id = s.source_id AND b.rules = s.rules AND "
+	    "b.kind = s.kind AND b.callsite_id = s.callsite_id), (SELECT "
+	    "sum(total_ns) FROM go_blocked_bin b WHERE b.source_id = "
+	    "s.source_id AND b.rules = s.rules AND b.kind = s.kind AND "
+	    "b.callsite_id = s.callsite_id) FROM go_blocked_stack s", &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ck_assert_msg(sqlite3_column_int64(st, 3) ==
+		    sqlite3_column_int64(st, 5) && sqlite3_column_int64(st, 4)
+		    == sqlite3_column_int64(st, 6), "%s: %s %s stack %lld: "
+		    "%lld %lld ns, its seconds %lld %lld ns", what,
+		    sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+		    (long long)sqlite3_column_int64(st, 2),
+		    (long long)sqlite3_column_int64(st, 3),
+		    (long long)sqlite3_column_int64(st, 4),
+		    (long long)sqlite3_column_int64(st, 5),
+		    (long long)sqlite3_column_int64(st, 6));
+		rows++;
+	}
+	sqlite3_finalize(st);
+	ck_assert_int_gt(rows, 0);
+	ck_assert_int_eq(q_count(db, "SELECT count(*) FROM go_blocked_bin "
+	    "WHERE ts % 1000000000 <> 0"), 0);
+}
+
+/*
+ * The scenario's 53 s trace: windows with whole seconds read them from
+ * go_blocked_bin and replay the partial ones around; aligned on the
+ * grid, or not, across one second boundary, or several: the oracle's
+ * answer every time, and the holders' of contention likewise (golden
+ * contention-holders).
+ */
+START_TEST(test_blocked_seconds)
+{
+	static const int64_t w[][2] = {
+		{ 10000000000, 20000000000 },	/* on the grid */
+		{ 10300000000, 20700000000 },	/* off it */
+		{ 9999999999, 11000000001 },	/* one second, 2 ns more */
+		{ 30000000000, 31500000000 },	/* aligned start */
+		{ 30500000000, 32000000000 },	/* aligned end */
+		{ 1000000, 52000000000 },	/* most of it */
+	};
+	struct tr_db	*db = test_store_gotrace("../scenario/trace.out");
+	struct tr_sel	 sel;
+	struct tr_error	 err;
+	int64_t		 lo;
+	char		 buf[96];
+	size_t		 i;
+
+	tr_error_init(&err);
+	check_bins_sum(db, "scenario");
+	lo = q_count(db, "SELECT ts_min FROM source WHERE id = 1");
+	lo = lo / 1000000000 * 1000000000;
+	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+		tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_TIME);
+		ck_assert_int_eq(tr_sel_resolve(&sel, db, &err), 0);
+		sel.has_from = sel.has_to = 1;
+		sel.from = lo + w[i][0];
+		sel.to = lo + w[i][1];
+		snprintf(buf, sizeof buf, "scenario window %zu", i);
+		ck_assert_int_gt(check_sel(db, &sel, buf), 0);
+		tr_sel_release(&sel);
+	}
+	tr_db_free(db);
+}
+END_TEST
+
 START_TEST(test_align_moves_lat)
 {
 	struct tr_db	*db = test_store_gotrace("gen122.trace");
@@ -825,6 +918,7 @@ main(void)
 	tcase_add_loop_test(tc, test_blocked_equals_replay, 0, n);
 	tcase_add_loop_test(tc, test_blocked_windows, 0, n);
 	tcase_add_loop_test(tc, test_blocked_windows_short_runs, 0, 3);
+	tcase_add_test(tc, test_blocked_seconds);
 	tcase_add_test(tc, test_align_moves_lat);
 	tcase_add_test(tc, test_buckets);
 	suite_add_tcase(s, tc);

@@ -172,9 +172,107 @@ on_charge(void *arg, int64_t cs, int64_t count, int64_t ns)
 }
 
 static int64_t
-on_clip(void *arg, int64_t b, int64_t e)
+on_clip(void *arg, int64_t b, int64_t e, int *count)
 {
-	return (clip(arg, b, e));
+	int64_t	ns = clip(arg, b, e);
+
+	*count = ns > 0;
+	return (ns);
+}
+
+/*
+ * A partial second of window [from, to) whose whole seconds [A, B)
+ * go_blocked_bin gives: [lo, hi) is [from, A) or [B, to).  An interval
+ * is charged its nanoseconds in [lo, hi), and counted by the first edge
+ * when it starts before A and overlaps the window (the table counts the
+ * intervals by the second they start in), by the last when it starts in
+ * [B, to).
+ */
+struct edge {
+	int64_t	 from, to, A, B, lo, hi;
+	int	 first;
+};
+
+static int64_t
+on_edge(void *arg, int64_t b, int64_t e, int *count)
+{
+	const struct edge	*x = arg;
+	int64_t			 lo = b > x->lo ? b : x->lo;
+	int64_t			 hi = e < x->hi ? e : x->hi;
+
+	*count = x->first ? b < x->A && e > x->from : b >= x->B && b < x->to;
+	return (hi > lo ? hi - lo : 0);
+}
+
+/*
+ * Source 'src''s charges of the n kinds in the whole seconds [A, B),
+ * from go_blocked_bin, into a[].
+ */
+static int
+from_bins(struct tr_db *db, int64_t src, int gen,
+    const enum tr_blocked_kind *kinds, size_t n, int64_t A, int64_t B,
+    struct acc *a, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	size_t		 k;
+	int		 rc = SQLITE_DONE;
+
+	if ((st = tr_db_prepare(db, "SELECT callsite_id, sum(count), "
+	    "sum(total_ns) FROM go_blocked_bin WHERE source_id = ?1 AND "
+	    "rules = ?2 AND kind = ?3 AND ts >= ?4 AND ts < ?5 GROUP BY "
+	    "callsite_id", err)) == NULL)
+		return (-1);
+	for (k = 0; k < n; k++) {
+		sqlite3_bind_int64(st, 1, src);
+		sqlite3_bind_text(st, 2, gen ? "gen" : "old", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, kind_names[kinds[k]], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, A);
+		sqlite3_bind_int64(st, 5, B);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			acc_add(&a[k], sqlite3_column_int64(st, 0),
+			    sqlite3_column_int64(st, 1),
+			    sqlite3_column_int64(st, 2));
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read go_blocked_bin"));
+	return (0);
+}
+
+/*
+ * Whether the selection is a window of whole seconds [*A, *B) and
+ * partial ones around (--from/--to, no goroutine, no window list) over a
+ * source with go_blocked_bin rows: 1, 0, or -1 with 'err' set.
+ */
+static int
+binned(struct tr_db *db, const struct tr_sel *sel, int64_t src, int64_t *A,
+    int64_t *B, struct tr_error *err)
+{
+	const int64_t	S = TR_DERIVED_LAT_BIN;
+	int64_t		has = 0;
+	int		r;
+
+	if (!sel->has_from || !sel->has_to || sel->has_windows ||
+	    sel->goid >= 0 || sel->to <= sel->from)
+		return (0);
+	*A = sel->from / S * S;
+	if (*A < sel->from)
+		*A += S;
+	*B = sel->to / S * S;
+	if (*B > sel->to)
+		*B -= S;
+	if (*B <= *A)
+		return (0);
+	/* Derived rows: go_blocked_bin holds every second's. */
+	if ((r = tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
+	    "WHERE source_id = ?1)", NULL, src, &has, err)) < 0)
+		return (-1);
+	return (has != 0);
 }
 
 /*
@@ -208,15 +306,43 @@ replay(struct tr_db *db, const struct tr_sel *sel, int64_t src, int gen,
     struct tr_error *err)
 {
 	struct tr_dsched	*ds;
-	int64_t			 lo, hi;
+	struct edge		 x[2];
+	int64_t			 lo, hi, A, B;
 	size_t			 k;
+	int			 r, i;
 
 	clip_span(sel, &lo, &hi);
 	if (hi <= lo)
 		return (0);
+	if ((r = binned(db, sel, src, &A, &B, err)) < 0)
+		return (-1);
 	ds = tr_dsched_new(src);
-	tr_dsched_set_clip(ds, on_clip, (void *)sel);
-	if (tr_derived_blocked(db, src, sel->goid, lo, hi, ds, err) != 0) {
+	if (r == 0) {
+		tr_dsched_set_clip(ds, on_clip, (void *)sel);
+		r = tr_derived_blocked(db, src, sel->goid, lo, hi, ds, err);
+	} else {
+		/*
+		 * The whole seconds from the table, the partial ones
+		 * around them replayed (the first also when it is empty:
+		 * it counts what is open at A).
+		 */
+		r = from_bins(db, src, gen, kinds, n, A, B, a, err);
+		for (i = 0; r == 0 && i < 2; i++) {
+			x[i].from = sel->from;
+			x[i].to = sel->to;
+			x[i].A = A;
+			x[i].B = B;
+			x[i].first = i == 0;
+			x[i].lo = i == 0 ? sel->from : B;
+			x[i].hi = i == 0 ? A : sel->to;
+			if (i == 1 && B == sel->to)
+				break;
+			tr_dsched_set_clip(ds, on_edge, &x[i]);
+			r = tr_derived_blocked(db, src, -1, x[i].lo, x[i].hi,
+			    ds, err);
+		}
+	}
+	if (r != 0) {
 		tr_dsched_free(ds);
 		return (-1);
 	}

@@ -321,7 +321,7 @@ struct mws {
 };
 
 static void
-hold(struct mws *m, int64_t waker, int64_t cs, int64_t dur)
+hold_n(struct mws *m, int64_t waker, int64_t cs, int64_t count, int64_t dur)
 {
 	int64_t		 key[2];
 	uint64_t	 h;
@@ -344,8 +344,14 @@ hold(struct mws *m, int64_t waker, int64_t cs, int64_t dur)
 		i = ++m->n;
 		tr_imap_put(&m->index, h, (void *)i);
 	}
-	m->h[i - 1].n++;
+	m->h[i - 1].n += count;
 	m->h[i - 1].ns += dur;
+}
+
+static void
+hold(struct mws *m, int64_t waker, int64_t cs, int64_t dur)
+{
+	hold_n(m, waker, cs, 1, dur);
 }
 
 static int
@@ -394,6 +400,66 @@ cmp_holder(const void *a, const void *b)
 	if (x->waker != y->waker)
 		return (x->waker < y->waker ? -1 : 1);
 	return (x->cs < y->cs ? -1 : x->cs > y->cs);
+}
+
+/*
+ * The waits that end in [m->lo, m->hi), into m: those of its whole
+ * seconds from go_mutex_waker (when the source has derived rows), those
+ * of the partial ones around from the states.
+ */
+static int
+window_waits(struct tr_db *db, int64_t src, struct mws *m,
+    struct tr_error *err)
+{
+	const int64_t	 S = TR_DERIVED_LAT_BIN;
+	sqlite3_stmt	*st;
+	int64_t		 lo = m->lo, hi = m->hi, A, B, has = 0;
+	int		 r;
+
+	A = lo / S * S;
+	if (A < lo)
+		A += S;
+	B = hi / S * S;
+	if (B > hi)
+		B -= S;
+	if (B > A && tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
+	    "WHERE source_id = ?1)", NULL, src, &has, err) < 0)
+		return (-1);
+	if (B <= A || !has)
+		return (tr_derived_source_states(db, src, lo, hi, on_mutex, m,
+		    err));
+	if ((st = tr_db_prepare(db, "SELECT coalesce(waker_goid, 0), "
+	    "coalesce(callsite_id, 0), sum(count), sum(total_ns) FROM "
+	    "go_mutex_waker WHERE source_id = ?1 AND ts >= ?2 AND ts < ?3 "
+	    "GROUP BY 1, 2", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, src);
+	sqlite3_bind_int64(st, 2, A);
+	sqlite3_bind_int64(st, 3, B);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW)
+		hold_n(m, sqlite3_column_int64(st, 0),
+		    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+		    sqlite3_column_int64(st, 3));
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read go_mutex_waker"));
+	if (A > lo) {
+		m->lo = lo;
+		m->hi = A;
+		if (tr_derived_source_states(db, src, lo, A, on_mutex, m,
+		    err) != 0)
+			return (-1);
+	}
+	if (hi > B) {
+		m->lo = B;
+		m->hi = hi;
+		if (tr_derived_source_states(db, src, B, hi, on_mutex, m,
+		    err) != 0)
+			return (-1);
+	}
+	m->lo = lo;
+	m->hi = hi;
+	return (0);
 }
 
 /*
@@ -447,8 +513,7 @@ holders_of(struct tr_db *db, int64_t src, const struct tr_sel *sel,
 		    "s = '" TR_GO_REASON_SYNC "'), -1)", &m.sync, err) != 0 ||
 		    tr_db_int(db, "SELECT coalesce((SELECT id FROM str WHERE "
 		    "s = 'unblocked'), -1)", &m.unblocked, err) != 0 ||
-		    tr_derived_source_states(db, src, lo, hi, on_mutex, &m,
-		    err) != 0) {
+		    window_waits(db, src, &m, err) != 0) {
 			tr_imap_free(&m.pend, free);
 			tr_imap_release(&m.index);
 			free(m.h);

@@ -579,7 +579,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 		    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
 		    tr_db_exec(db, tr_derived_stack_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_pack_schema, err) != 0)
+		    tr_db_exec(db, tr_derived_pack_schema, err) != 0 ||
+		    tr_db_exec(db, tr_derived_sched_schema_v7, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -609,9 +610,13 @@ migrate(struct tr_db *db, struct tr_error *err)
 	if (version == 3 && (tr_db_exec(db, tr_derived_sched_schema,
 	    err) != 0 || tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
 	    tr_db_exec(db, tr_derived_pack_schema, err) != 0 ||
+	    tr_db_exec(db, tr_derived_sched_schema_v7, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0))
 		goto mfail;
-	/* The rebuild packed the spans as it wrote them (version 6). */
+	/*
+	 * The rebuild packed the spans as it wrote them (version 6) and
+	 * wrote the rows by second (version 7).
+	 */
 	if (version == 3) {
 		version = 4;
 		packed = 1;
@@ -625,6 +630,17 @@ migrate(struct tr_db *db, struct tr_error *err)
 	/* Version 6: the packed steps, from go_span. */
 	if (version == 5 && !packed && (tr_db_exec(db, tr_derived_pack_schema,
 	    err) != 0 || pack_all(db, err) != 0))
+		goto mfail;
+	if (version == 5)
+		version = 6;
+	/*
+	 * Version 7: go_mutex_waker by second and go_blocked_bin, computed
+	 * again from the states with the other derived tables.
+	 */
+	if (version == 6 && !packed && (tr_db_exec(db, "DROP TABLE "
+	    "go_mutex_waker", err) != 0 || tr_db_exec(db,
+	    tr_derived_sched_schema_v7, err) != 0 ||
+	    tr_derived_rebuild_all(db, err) != 0))
 		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)

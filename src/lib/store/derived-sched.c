@@ -55,15 +55,34 @@ const char tr_derived_sched_schema[] =
 "  chan_end_ns INTEGER NOT NULL,\n"
 "  PRIMARY KEY (source_id, ts, track_id)\n"
 ") WITHOUT ROWID;\n"
+"";
+
+/*
+ * Version 7: the per-second rows of go_blocked_stack and of
+ * go_mutex_waker (which gains its ts), so that a window's answer reads
+ * its whole seconds and replays only the states of its partial ones.
+ */
+const char tr_derived_sched_schema_v7[] =
 "CREATE TABLE go_mutex_waker (\n"
 "  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  ts INTEGER NOT NULL,\n"
 "  waker_goid INTEGER,\n"
 "  callsite_id INTEGER REFERENCES callsite,\n"
 "  blocked_callsite_id INTEGER REFERENCES callsite,\n"
 "  count INTEGER NOT NULL,\n"
 "  total_ns INTEGER NOT NULL\n"
 ");\n"
-"CREATE INDEX go_mutex_waker_source ON go_mutex_waker (source_id);\n";
+"CREATE INDEX go_mutex_waker_source ON go_mutex_waker (source_id, ts);\n"
+"CREATE TABLE go_blocked_bin (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  rules TEXT NOT NULL,\n"
+"  kind TEXT NOT NULL,\n"
+"  ts INTEGER NOT NULL,\n"
+"  callsite_id INTEGER NOT NULL REFERENCES callsite,\n"
+"  count INTEGER NOT NULL,\n"
+"  total_ns INTEGER NOT NULL,\n"
+"  PRIMARY KEY (source_id, rules, kind, ts, callsite_id)\n"
+") WITHOUT ROWID;\n";
 
 const char *const tr_blocked_kind_stems[TR_DB_NKIND] = {
 	"sync", "net", "syscall", "sched", "chan", "mutex", "sleep", "all"
@@ -148,8 +167,15 @@ struct lng {
 
 /* Mutex waits by the goroutine that ended them: go_mutex_waker. */
 struct mwake {
+	int64_t		 sec;			/* of the wait's end */
 	int64_t		 waker, cs, bcs;	/* 0: none */
 	int64_t		 n, ns;
+};
+
+/* A charge's part in one second: go_blocked_bin. */
+struct bcell {
+	int64_t		 rules, kind, cs, sec;
+	int64_t		 n, ns;		/* n: intervals that start in it */
 };
 
 /* A goroutine's waits in a second: go_wait_sec. */
@@ -167,6 +193,7 @@ struct tr_dsched {
 	struct tr_imap	 gs;		/* track -> struct dg */
 	struct dg	*last;		/* the one of the last state */
 	struct tr_imap	 charges;	/* hash -> struct charge */
+	struct tr_imap	 bcells;	/* hash -> struct bcell */
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
 	size_t		 nl, capl;
@@ -180,6 +207,7 @@ tr_dsched_new(int64_t source_id)
 	s->source_id = source_id;
 	tr_imap_init(&s->gs);
 	tr_imap_init(&s->charges);
+	tr_imap_init(&s->bcells);
 	tr_imap_init(&s->cells);
 	tr_imap_init(&s->waits);
 	tr_imap_init(&s->wakers);
@@ -203,6 +231,7 @@ tr_dsched_free(struct tr_dsched *s)
 		return;
 	tr_imap_free(&s->gs, dg_free);
 	tr_imap_free(&s->charges, free);
+	tr_imap_free(&s->bcells, free);
 	tr_imap_free(&s->cells, free);
 	tr_imap_free(&s->waits, free);
 	tr_imap_free(&s->wakers, free);
@@ -226,16 +255,71 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 	tr_imap_put(&s->gs, (uint64_t)track_id, g);
 }
 
+static int64_t
+sec_floor(int64_t t)
+{
+	int64_t	q = t / TR_DERIVED_LAT_BIN;
+
+	return (t % TR_DERIVED_LAT_BIN < 0 ? q - 1 : q);
+}
+
+/* Interval [b, e)'s part in second 'sec' of go_blocked_bin. */
+static void
+bcell_add(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t sec,
+    int64_t n, int64_t ns)
+{
+	int64_t		 key[4];
+	uint64_t	 h;
+	struct bcell	*c;
+
+	key[0] = rules;
+	key[1] = kind;
+	key[2] = cs;
+	key[3] = sec;
+	h = tr_hash64(key, sizeof key);
+	while ((c = tr_imap_get(&s->bcells, h)) != NULL &&
+	    (c->rules != rules || c->kind != kind || c->cs != cs ||
+	    c->sec != sec))
+		h++;
+	if (c == NULL) {
+		c = tr_xcalloc(1, sizeof *c);
+		c->rules = rules;
+		c->kind = kind;
+		c->cs = cs;
+		c->sec = sec;
+		tr_imap_put(&s->bcells, h, c);
+	}
+	c->n += n;
+	c->ns += ns;
+}
+
 static void
 charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
     int64_t e)
 {
-	int64_t		 key[3], ns;
+	int64_t		 key[3], ns, sec, lo, hi;
 	uint64_t	 h;
 	struct charge	*c;
+	int		 count = 1;
 
-	ns = s->clip != NULL ? s->clip(s->clip_arg, b, e) : e - b;
-	if (ns <= 0)
+	if (s->clip != NULL)
+		ns = s->clip(s->clip_arg, b, e, &count);
+	else {
+		ns = e - b;
+		/* Its seconds; counted in the one it starts in. */
+		for (sec = sec_floor(b); ns > 0 && sec <= sec_floor(e - 1);
+		    sec++) {
+			lo = sec * TR_DERIVED_LAT_BIN;
+			hi = lo + TR_DERIVED_LAT_BIN;
+			bcell_add(s, rules, kind, cs, sec, lo <= b,
+			    (e < hi ? e : hi) - (b > lo ? b : lo));
+		}
+	}
+	if (ns < 0)
+		ns = 0;
+	if (ns == 0 && !count)
+		return;
+	if (s->clip == NULL && ns == 0)
 		return;
 	key[0] = rules;
 	key[1] = kind;
@@ -251,7 +335,7 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 		c->cs = cs;
 		tr_imap_put(&s->charges, h, c);
 	}
-	c->n++;
+	c->n += count != 0;
 	c->ns += ns;
 }
 
@@ -505,22 +589,25 @@ wait_add(struct tr_dsched *s, int64_t track, const char *r, int64_t ts,
 }
 
 static void
-mwake_add(struct tr_dsched *s, int64_t waker, int64_t cs, int64_t bcs,
-    int64_t dur)
+mwake_add(struct tr_dsched *s, int64_t end, int64_t waker, int64_t cs,
+    int64_t bcs, int64_t dur)
 {
-	int64_t		 key[3];
+	int64_t		 key[4];
 	uint64_t	 h;
 	struct mwake	*m;
 
 	key[0] = waker;
 	key[1] = cs;
 	key[2] = bcs;
+	key[3] = sec_floor(end);
 	h = tr_hash64(key, sizeof key);
 	while ((m = tr_imap_get(&s->wakers, h)) != NULL &&
-	    (m->waker != waker || m->cs != cs || m->bcs != bcs))
+	    (m->waker != waker || m->cs != cs || m->bcs != bcs ||
+	    m->sec != key[3]))
 		h++;
 	if (m == NULL) {
 		m = tr_xcalloc(1, sizeof *m);
+		m->sec = key[3];
 		m->waker = waker;
 		m->cs = cs;
 		m->bcs = bcs;
@@ -564,10 +651,10 @@ mutex_wait(struct tr_dsched *s, struct dg *g, int cls, const char *reason,
 		if (cls == TR_DSCHED_RUNNABLE && ts == g->mu_end &&
 		    reason != NULL && strcmp(reason, "unblocked") == 0 &&
 		    tr_derived_waker(args, args_len, &waker) && waker > 0)
-			mwake_add(s, waker, cs > 0 ? cs : 0, g->mu_cs,
-			    g->mu_dur);
+			mwake_add(s, g->mu_end, waker, cs > 0 ? cs : 0,
+			    g->mu_cs, g->mu_dur);
 		else
-			mwake_add(s, 0, 0, g->mu_cs, g->mu_dur);
+			mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
 		g->mu_dur = 0;
 	}
 	if (cls == TR_DSCHED_BLOCKED && dur > 0 && reason != NULL &&
@@ -754,6 +841,41 @@ write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	return (0);
 }
 
+static int
+write_bcells(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	uint64_t	*keys;
+	struct bcell	*c;
+	size_t		 n, i;
+	int		 rc = SQLITE_DONE;
+
+	st = tr_db_prepare(db, "INSERT INTO go_blocked_bin VALUES (?1, ?2, "
+	    "?3, ?4, ?5, ?6, ?7)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	keys = tr_imap_keys(&s->bcells, &n);
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		c = tr_imap_get(&s->bcells, keys[i]);
+		sqlite3_bind_text(st, 2, c->rules ? "gen" : "old", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, tr_blocked_kind_stems[c->kind], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, c->sec * TR_DERIVED_LAT_BIN);
+		sqlite3_bind_int64(st, 5, c->cs);
+		sqlite3_bind_int64(st, 6, c->n);
+		sqlite3_bind_int64(st, 7, c->ns);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	free(keys);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_blocked_bin"));
+	return (0);
+}
+
 static void
 bind_reason(sqlite3_stmt *st, int col, const char *r)
 {
@@ -906,23 +1028,24 @@ write_wakers(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	for (i = 0; i < n; i++) {
 		g = tr_imap_get(&s->gs, keys[i]);
 		if (g->mu_dur > 0)
-			mwake_add(s, 0, 0, g->mu_cs, g->mu_dur);
+			mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
 		g->mu_dur = 0;
 	}
 	free(keys);
 	st = tr_db_prepare(db, "INSERT INTO go_mutex_waker VALUES (?1, ?2, "
-	    "?3, ?4, ?5, ?6)", err);
+	    "?3, ?4, ?5, ?6, ?7)", err);
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, s->source_id);
 	keys = tr_imap_keys(&s->wakers, &n);
 	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
 		m = tr_imap_get(&s->wakers, keys[i]);
-		bind_id(st, 2, m->waker);
-		bind_id(st, 3, m->cs);
-		bind_id(st, 4, m->bcs);
-		sqlite3_bind_int64(st, 5, m->n);
-		sqlite3_bind_int64(st, 6, m->ns);
+		sqlite3_bind_int64(st, 2, m->sec * TR_DERIVED_LAT_BIN);
+		bind_id(st, 3, m->waker);
+		bind_id(st, 4, m->cs);
+		bind_id(st, 5, m->bcs);
+		sqlite3_bind_int64(st, 6, m->n);
+		sqlite3_bind_int64(st, 7, m->ns);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
@@ -936,7 +1059,8 @@ write_wakers(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 int
 tr_dsched_write(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 {
-	if (write_charges(s, db, err) != 0 || write_lat(s, db, err) != 0 ||
+	if (write_charges(s, db, err) != 0 || write_bcells(s, db, err) != 0 ||
+	    write_lat(s, db, err) != 0 ||
 	    write_waits(s, db, err) != 0 || write_wakers(s, db, err) != 0)
 		return (-1);
 	return (0);

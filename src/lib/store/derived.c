@@ -1357,7 +1357,7 @@ delete_rows(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	static const char *const tables[] = {
 		"go_bin", "go_summary", "go_state_stack", "go_blocked_stack",
 		"go_sched_lat", "go_sched_long", "go_wait_sec",
-		"go_mutex_waker", "go_span", "go_span_pack"
+		"go_mutex_waker", "go_blocked_bin", "go_span", "go_span_pack"
 	};
 	sqlite3_stmt	*st;
 	char		*sql;

@@ -271,6 +271,13 @@ int	tr_derived_track_states(struct tr_db *, int64_t track_id, int64_t lo,
 #define TR_DERIVED_LAT_NBUCKET	(64 + 58 * 32)
 
 extern const char tr_derived_sched_schema[];
+/*
+ * Version 7's: go_mutex_waker by second (its ts), and go_blocked_bin,
+ * go_blocked_stack's charges by second of store time (TR_DERIVED_LAT_BIN
+ * grid): count, the intervals that start in the second; total_ns, their
+ * nanoseconds in it.
+ */
+extern const char tr_derived_sched_schema_v7[];
 
 /* The kinds of go_blocked_stack, in the order of enum tr_blocked_kind. */
 enum {
@@ -319,8 +326,9 @@ int	tr_dsched_gen_state(int cls, const char *reason);
 /*
  * For a replay of part of a source (tr_derived_blocked()): with a clip
  * function set, the accumulator keeps only go_blocked_stack's charges,
- * each interval [b, e) charged clip(arg, b, e) nanoseconds, and not
- * counted when that is 0 or less.  tr_dsched_first_run() tells it a
+ * each interval [b, e) charged clip(arg, b, e, &count) nanoseconds and
+ * counted when clip sets count (it is 1 on the call), and left out when
+ * neither.  tr_dsched_first_run() tells it a
  * goroutine's first running state when its states are fed from later
  * on; tr_dsched_open() whether one of the goroutine's intervals that
  * opened before 'before' is still open;
@@ -328,7 +336,8 @@ int	tr_dsched_gen_state(int cls, const char *reason);
  * does it too); tr_dsched_charges() calls fn(arg, callsite_id, count,
  * ns) for each charge of the rules (gen: 1, old: 0) and the kind.
  */
-typedef int64_t	tr_dsched_clip_fn(void *, int64_t b, int64_t e);
+typedef int64_t	tr_dsched_clip_fn(void *, int64_t b, int64_t e,
+		    int *count);
 void	tr_dsched_set_clip(struct tr_dsched *, tr_dsched_clip_fn *, void *);
 void	tr_dsched_first_run(struct tr_dsched *, int64_t track_id, int64_t ts);
 int	tr_dsched_open(struct tr_dsched *, int64_t track_id,
