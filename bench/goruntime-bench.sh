@@ -7,7 +7,8 @@
 # migrated when it is opened), against the 1 s goal: over the whole
 # trace, which reads the derived tables of trace-store(5) (go_sched_lat,
 # go_sched_long, go_blocked_stack, go_wait_sec, go_mutex_waker, go_bin),
-# and over windows of one and ten seconds on the second grid, which read
+# and over windows of one and ten seconds on the second grid (and ten
+# off it by half a second), which read
 # those of their whole seconds and replay the states around and inside
 # the window for what the tables do not hold (the pprof intervals of the
 # stacks sets, the mutex holders); then the blocking engine over every
@@ -74,6 +75,8 @@ for query in sched-latency contention gc goroutines; do
 	    --from "=$t0" --to "=$t1"
 	q "$query --from/--to 10 s" trace-query -d "$db" -F csv $query \
 	    --from "=$t0" --to "=$t10"
+	q "$query 10 s, off the grid by 0.5 s" trace-query -d "$db" -F csv \
+	    $query --from "=$((t0 + 500000000))" --to "=$((t10 + 500000000))"
 done
 q "trace-flame --blocked sync --folded" trace-flame -d "$db" \
     --blocked sync --folded
