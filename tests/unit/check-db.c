@@ -898,28 +898,38 @@ START_TEST(test_migrate_v4)
 }
 END_TEST
 
+/* The rows of 'sql' as text: columns joined by ',', a row a line. */
+static void
+rows_text(struct tr_db *db, const char *sql, struct tr_buf *b)
+{
+	struct tr_error	 err;
+	sqlite3_stmt	*st;
+	int		 c, n;
+
+	tr_error_init(&err);
+	st = tr_db_prepare(db, sql, &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	n = sqlite3_column_count(st);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (c = 0; c < n; c++) {
+			const unsigned char *t = sqlite3_column_text(st, c);
+
+			tr_buf_printf(b, "%s%c", t ? (const char *)t : "NULL",
+			    c < n - 1 ? ',' : '\n');
+		}
+	sqlite3_finalize(st);
+}
+
 /* go_span_pack's rows, as text. */
 static char *
 v6_rows(struct tr_db *db)
 {
-	struct tr_error	 err;
 	struct tr_buf	 b;
-	sqlite3_stmt	*st;
 
-	tr_error_init(&err);
 	tr_buf_init(&b);
-	st = tr_db_prepare(db, "SELECT source_id, kind, name_id, seq, ts, "
-	    "end_max, n, hex(ts_list), hex(dur_list), hex(cut_list) FROM "
-	    "go_span_pack ORDER BY 1, 2, 3, 4", &err);
-	ck_assert_msg(st != NULL, "%s", err.msg);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		tr_buf_printf(&b, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
-		    sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
-		    sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
-		    sqlite3_column_text(st, 4), sqlite3_column_text(st, 5),
-		    sqlite3_column_text(st, 6), sqlite3_column_text(st, 7),
-		    sqlite3_column_text(st, 8), sqlite3_column_text(st, 9));
-	sqlite3_finalize(st);
+	rows_text(db, "SELECT source_id, kind, name_id, seq, ts, end_max, n, "
+	    "hex(ts_list), hex(dur_list), hex(cut_list) FROM go_span_pack "
+	    "ORDER BY 1, 2, 3, 4", &b);
 	return (b.data != NULL ? b.data : tr_xstrdup(""));
 }
 
@@ -949,31 +959,14 @@ END_TEST
 static char *
 v7_rows(struct tr_db *db)
 {
-	struct tr_error	 err;
 	struct tr_buf	 b;
-	sqlite3_stmt	*st;
-	int		 c;
 
-	tr_error_init(&err);
 	tr_buf_init(&b);
-	st = tr_db_prepare(db, "SELECT * FROM go_blocked_bin ORDER BY 1, 2, "
-	    "3, 4, 5", &err);
-	ck_assert_msg(st != NULL, "%s", err.msg);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		for (c = 0; c < 7; c++)
-			tr_buf_printf(&b, "%s%c", sqlite3_column_text(st, c),
-			    c < 6 ? ',' : '\n');
-	sqlite3_finalize(st);
-	st = tr_db_prepare(db, "SELECT source_id, ts, coalesce(waker_goid, "
-	    "0), coalesce(callsite_id, 0), coalesce(blocked_callsite_id, 0), "
-	    "count, total_ns FROM go_mutex_waker ORDER BY 1, 2, 3, 4, 5",
-	    &err);
-	ck_assert_msg(st != NULL, "%s", err.msg);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		for (c = 0; c < 7; c++)
-			tr_buf_printf(&b, "%s%c", sqlite3_column_text(st, c),
-			    c < 6 ? ',' : '\n');
-	sqlite3_finalize(st);
+	rows_text(db, "SELECT * FROM go_blocked_bin ORDER BY 1, 2, 3, 4, 5",
+	    &b);
+	rows_text(db, "SELECT source_id, ts, coalesce(waker_goid, 0), "
+	    "coalesce(callsite_id, 0), coalesce(blocked_callsite_id, 0), "
+	    "count, total_ns FROM go_mutex_waker ORDER BY 1, 2, 3, 4, 5", &b);
 	return (b.data != NULL ? b.data : tr_xstrdup(""));
 }
 

@@ -150,7 +150,8 @@ struct dg {
 
 struct charge {
 	int64_t	 rules, kind, cs;	/* rules: 0 old, 1 gen */
-	int64_t	 n, ns;
+	int64_t	 sec;			/* go_blocked_bin's; 0 else */
+	int64_t	 n, ns;		/* by second: n, intervals starting in it */
 };
 
 struct cell {
@@ -172,11 +173,6 @@ struct mwake {
 	int64_t		 n, ns;
 };
 
-/* A charge's part in one second: go_blocked_bin. */
-struct bcell {
-	int64_t		 rules, kind, cs, sec;
-	int64_t		 n, ns;		/* n: intervals that start in it */
-};
 
 /* A goroutine's waits in a second: go_wait_sec. */
 struct wsec {
@@ -193,7 +189,7 @@ struct tr_dsched {
 	struct tr_imap	 gs;		/* track -> struct dg */
 	struct dg	*last;		/* the one of the last state */
 	struct tr_imap	 charges;	/* hash -> struct charge */
-	struct tr_imap	 bcells;	/* hash -> struct bcell */
+	struct tr_imap	 bcells;	/* hash -> struct charge, by second */
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
 	size_t		 nl, capl;
@@ -263,21 +259,20 @@ sec_floor(int64_t t)
 	return (t % TR_DERIVED_LAT_BIN < 0 ? q - 1 : q);
 }
 
-/* Interval [b, e)'s part in second 'sec' of go_blocked_bin. */
-static void
-bcell_add(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t sec,
-    int64_t n, int64_t ns)
+/* The charge of (rules, kind, cs, sec) in 'map', made when new. */
+static struct charge *
+charge_of(struct tr_imap *map, int rules, int kind, int64_t cs, int64_t sec)
 {
 	int64_t		 key[4];
 	uint64_t	 h;
-	struct bcell	*c;
+	struct charge	*c;
 
 	key[0] = rules;
 	key[1] = kind;
 	key[2] = cs;
 	key[3] = sec;
 	h = tr_hash64(key, sizeof key);
-	while ((c = tr_imap_get(&s->bcells, h)) != NULL &&
+	while ((c = tr_imap_get(map, h)) != NULL &&
 	    (c->rules != rules || c->kind != kind || c->cs != cs ||
 	    c->sec != sec))
 		h++;
@@ -287,8 +282,18 @@ bcell_add(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t sec,
 		c->kind = kind;
 		c->cs = cs;
 		c->sec = sec;
-		tr_imap_put(&s->bcells, h, c);
+		tr_imap_put(map, h, c);
 	}
+	return (c);
+}
+
+/* Interval [b, e)'s part in second 'sec' of go_blocked_bin. */
+static void
+bcell_add(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t sec,
+    int64_t n, int64_t ns)
+{
+	struct charge	*c = charge_of(&s->bcells, rules, kind, cs, sec);
+
 	c->n += n;
 	c->ns += ns;
 }
@@ -297,8 +302,7 @@ static void
 charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
     int64_t e)
 {
-	int64_t		 key[3], ns, sec, lo, hi;
-	uint64_t	 h;
+	int64_t		 ns, sec, lo, hi;
 	struct charge	*c;
 	int		 count = 1;
 
@@ -321,20 +325,7 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 		return;
 	if (s->clip == NULL && ns == 0)
 		return;
-	key[0] = rules;
-	key[1] = kind;
-	key[2] = cs;
-	h = tr_hash64(key, sizeof key);
-	while ((c = tr_imap_get(&s->charges, h)) != NULL &&
-	    (c->rules != rules || c->kind != kind || c->cs != cs))
-		h++;
-	if (c == NULL) {
-		c = tr_xcalloc(1, sizeof *c);
-		c->rules = rules;
-		c->kind = kind;
-		c->cs = cs;
-		tr_imap_put(&s->charges, h, c);
-	}
+	c = charge_of(&s->charges, rules, kind, cs, 0);
 	c->n += count != 0;
 	c->ns += ns;
 }
@@ -806,74 +797,57 @@ tr_dsched_charges(struct tr_dsched *s, int gen, int kind,
 
 /* --- writing --------------------------------------------------------- */
 
+/* The charges of 'map' into 'table' (go_blocked_bin when 'binned'). */
 static int
-write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+write_kinds(struct tr_dsched *s, struct tr_db *db, struct tr_imap *map,
+    const char *table, int binned, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	uint64_t	*keys;
 	struct charge	*c;
+	char		*sql;
 	size_t		 n, i;
-	int		 rc = SQLITE_DONE;
+	int		 rc = SQLITE_DONE, k;
 
-	tr_dsched_finish(s);
-	st = tr_db_prepare(db, "INSERT INTO go_blocked_stack VALUES (?1, ?2, "
-	    "?3, ?4, ?5, ?6)", err);
+	sql = tr_xasprintf("INSERT INTO %s VALUES (?1, ?2, ?3, ?4, ?5, ?6%s)",
+	    table, binned ? ", ?7" : "");
+	st = tr_db_prepare(db, sql, err);
+	free(sql);
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, s->source_id);
-	keys = tr_imap_keys(&s->charges, &n);
+	keys = tr_imap_keys(map, &n);
 	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		c = tr_imap_get(&s->charges, keys[i]);
+		c = tr_imap_get(map, keys[i]);
 		sqlite3_bind_text(st, 2, c->rules ? "gen" : "old", -1,
 		    SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, tr_blocked_kind_stems[c->kind], -1,
 		    SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, c->cs);
-		sqlite3_bind_int64(st, 5, c->n);
-		sqlite3_bind_int64(st, 6, c->ns);
+		k = 4;
+		if (binned)
+			sqlite3_bind_int64(st, k++, c->sec *
+			    TR_DERIVED_LAT_BIN);
+		sqlite3_bind_int64(st, k++, c->cs);
+		sqlite3_bind_int64(st, k++, c->n);
+		sqlite3_bind_int64(st, k, c->ns);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
 	free(keys);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot write go_blocked_stack"));
+		return (tr_db_error(db, err, binned ? "cannot write "
+		    "go_blocked_bin" : "cannot write go_blocked_stack"));
 	return (0);
 }
 
 static int
-write_bcells(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+write_charges(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 {
-	sqlite3_stmt	*st;
-	uint64_t	*keys;
-	struct bcell	*c;
-	size_t		 n, i;
-	int		 rc = SQLITE_DONE;
-
-	st = tr_db_prepare(db, "INSERT INTO go_blocked_bin VALUES (?1, ?2, "
-	    "?3, ?4, ?5, ?6, ?7)", err);
-	if (st == NULL)
+	tr_dsched_finish(s);
+	if (write_kinds(s, db, &s->charges, "go_blocked_stack", 0, err) != 0)
 		return (-1);
-	sqlite3_bind_int64(st, 1, s->source_id);
-	keys = tr_imap_keys(&s->bcells, &n);
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		c = tr_imap_get(&s->bcells, keys[i]);
-		sqlite3_bind_text(st, 2, c->rules ? "gen" : "old", -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, tr_blocked_kind_stems[c->kind], -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, c->sec * TR_DERIVED_LAT_BIN);
-		sqlite3_bind_int64(st, 5, c->cs);
-		sqlite3_bind_int64(st, 6, c->n);
-		sqlite3_bind_int64(st, 7, c->ns);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-	}
-	free(keys);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot write go_blocked_bin"));
-	return (0);
+	return (write_kinds(s, db, &s->bcells, "go_blocked_bin", 1, err));
 }
 
 static void
@@ -1059,8 +1033,7 @@ write_wakers(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 int
 tr_dsched_write(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 {
-	if (write_charges(s, db, err) != 0 || write_bcells(s, db, err) != 0 ||
-	    write_lat(s, db, err) != 0 ||
+	if (write_charges(s, db, err) != 0 || write_lat(s, db, err) != 0 ||
 	    write_waits(s, db, err) != 0 || write_wakers(s, db, err) != 0)
 		return (-1);
 	return (0);
