@@ -18,6 +18,8 @@
 #   TR_BINDIR   directory of the tools (default: ./src/tools when run from
 #               a build tree, else PATH)
 #   BENCH_RUNS  runs of each query; the median is shown (default 3)
+#   BENCH_PEERS 0: time the queries only, not the peer SQL (which takes
+#               tens of minutes on a store of tens of millions of states)
 #   BENCH_PEER_RUNS  runs of each peer SQL statement (default 1: they are
 #               slow)
 #   BENCH_SECS  length of the recorded trace in seconds (default 20)
@@ -30,6 +32,7 @@ set -u
 
 runs=${BENCH_RUNS:-3}
 pruns=${BENCH_PEER_RUNS:-1}
+peers=${BENCH_PEERS:-1}
 secs=${BENCH_SECS:-20}
 ngo=${BENCH_G:-1000}
 reuse=${BENCH_REUSE:-0}
@@ -217,7 +220,7 @@ q() {
 	w=$1 c=$2
 	ok=$(awk -v w="$w" -v c="$c" 'BEGIN {
 	    print (w < 1 ? "ok" : c < 1 ? "cpu" : "SLOW") }')
-	if [ -n "$psql" ]; then
+	if [ -n "$psql" ] && [ "$peers" != 0 ]; then
 		set -- $(measure "$pruns" trace-query -d "$db" -F csv sql \
 		    "$psql")
 		printf '%-34s %6ss %5ss %4s | %-24s %7ss %7ss | %6s %6s\n' \
