@@ -775,18 +775,6 @@ START_TEST(test_blocked_windows_short_runs)
 }
 END_TEST
 
-/* One integer from 'sql'. */
-static int64_t
-q_count(struct tr_db *db, const char *sql)
-{
-	struct tr_error	 err;
-	int64_t		 v = 0;
-
-	tr_error_init(&err);
-	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s", err.msg);
-	return (v);
-}
-
 /*
  * go_blocked_bin by second: over each (rules, kind, stack) its counts and
  * nanoseconds sum to go_blocked_stack's row.
@@ -822,7 +810,7 @@ check_bins_sum(struct tr_db *db, const char *what)
 	}
 	sqlite3_finalize(st);
 	ck_assert_int_gt(rows, 0);
-	ck_assert_int_eq(q_count(db, "SELECT count(*) FROM go_blocked_bin "
+	ck_assert_int_eq(test_store_int(db, "SELECT count(*) FROM go_blocked_bin "
 	    "WHERE ts % 1000000000 <> 0"), 0);
 }
 
@@ -852,7 +840,7 @@ START_TEST(test_blocked_seconds)
 
 	tr_error_init(&err);
 	check_bins_sum(db, "scenario");
-	lo = q_count(db, "SELECT ts_min FROM source WHERE id = 1");
+	lo = test_store_int(db, "SELECT ts_min FROM source WHERE id = 1");
 	lo = lo / 1000000000 * 1000000000;
 	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
 		tr_sel_init(&sel, TR_SEL_SOURCE | TR_SEL_TIME);

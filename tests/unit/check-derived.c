@@ -32,18 +32,6 @@
 #define W	TR_DERIVED_BIN
 #define MS	INT64_C(1000000)
 
-static int64_t
-qint(struct tr_db *db, const char *sql)
-{
-	struct tr_error	err;
-	int64_t		v;
-
-	tr_error_init(&err);
-	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s: %s", sql,
-	    err.msg);
-	return (v);
-}
-
 /* --- the oracle: brute force over the slice view ------------------------ */
 
 struct st {
@@ -340,10 +328,10 @@ check_bins(struct tr_db *db, const char *what)
 static void
 check_summary(struct tr_db *db)
 {
-	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_summary"),
-	    qint(db, "SELECT count(DISTINCT goid) FROM go_state WHERE "
+	ck_assert_int_eq(test_store_int(db, "SELECT count(*) FROM go_summary"),
+	    test_store_int(db, "SELECT count(DISTINCT goid) FROM go_state WHERE "
 	    "state IN ('running', 'runnable', 'blocked')"));
-	ck_assert_int_eq(qint(db,
+	ck_assert_int_eq(test_store_int(db,
 	    "WITH e AS (SELECT goid, min(ts) AS f, max(ts + dur) AS l, "
 	    "  sum(dur * (state = 'running')) AS ex, "
 	    "  sum(dur * (state = 'runnable')) AS sw, "
@@ -364,15 +352,15 @@ check_summary(struct tr_db *db)
 	    "AND g.sched_wait_ns = e.sw AND g.chan_ns = e.ch AND "
 	    "g.sync_ns = e.sy AND g.syscall_ns = e.sc AND g.net_ns = e.ne "
 	    "AND g.sleep_ns = e.sl AND g.other_ns = e.ot AND g.states = e.n"),
-	    qint(db, "SELECT count(*) FROM go_summary"));
+	    test_store_int(db, "SELECT count(*) FROM go_summary"));
 	/* Ended: as the sink wrote it into the track. */
-	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_summary s "
+	ck_assert_int_eq(test_store_int(db, "SELECT count(*) FROM go_summary s "
 	    "JOIN go_goroutine g ON g.track_id = s.track_id "
 	    "WHERE s.ended = (g.ended IS NOT NULL)"),
-	    qint(db, "SELECT count(*) FROM go_summary"));
+	    test_store_int(db, "SELECT count(*) FROM go_summary"));
 	/* Mark assists by goroutine. */
-	ck_assert_int_eq(qint(db, "SELECT coalesce(sum(assist_ns), 0) "
-	    "FROM go_summary"), qint(db, "SELECT coalesce(sum(dur), 0) FROM "
+	ck_assert_int_eq(test_store_int(db, "SELECT coalesce(sum(assist_ns), 0) "
+	    "FROM go_summary"), test_store_int(db, "SELECT coalesce(sum(dur), 0) FROM "
 	    "go_gc WHERE name = 'mark assist' AND json_extract(args, "
 	    "'$.goid') IN (SELECT goid FROM go_summary)"));
 }
@@ -388,12 +376,12 @@ check_stacks(struct tr_db *db)
 	char		*sql;
 
 	sql = tr_xasprintf("SELECT count(*) FROM (%s EXCEPT %s)", want, got);
-	ck_assert_int_eq(qint(db, sql), 0);
+	ck_assert_int_eq(test_store_int(db, sql), 0);
 	free(sql);
 	sql = tr_xasprintf("SELECT count(*) FROM (%s EXCEPT %s)", got, want);
-	ck_assert_int_eq(qint(db, sql), 0);
+	ck_assert_int_eq(test_store_int(db, sql), 0);
 	free(sql);
-	ck_assert_int_gt(qint(db, "SELECT count(*) FROM go_state_stack"), 0);
+	ck_assert_int_gt(test_store_int(db, "SELECT count(*) FROM go_state_stack"), 0);
 }
 
 /*
@@ -425,13 +413,13 @@ check_spans(struct tr_db *db)
 		for (j = 0; j < 2; j++) {
 			sql = tr_xasprintf("SELECT count(*) FROM (%s EXCEPT "
 			    "%s)", pairs[i][j], pairs[i][!j]);
-			ck_assert_msg(qint(db, sql) == 0, "%s", sql);
+			ck_assert_msg(test_store_int(db, sql) == 0, "%s", sql);
 			free(sql);
 		}
-	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_span"),
-	    qint(db, "SELECT (SELECT count(*) FROM go_region) + "
+	ck_assert_int_eq(test_store_int(db, "SELECT count(*) FROM go_span"),
+	    test_store_int(db, "SELECT (SELECT count(*) FROM go_region) + "
 	    "(SELECT count(*) FROM go_task)"));
-	return (qint(db, "SELECT count(*) FROM go_span"));
+	return (test_store_int(db, "SELECT count(*) FROM go_span"));
 }
 
 /* go_span's rows of one name, in its key's order, as check_pack reads. */
@@ -502,8 +490,8 @@ check_pack(struct tr_db *db)
 	}
 	sqlite3_finalize(names);
 	sqlite3_finalize(p.st);
-	ck_assert_int_eq(total, qint(db, "SELECT count(*) FROM go_span"));
-	ck_assert_int_eq(total, qint(db, "SELECT coalesce(sum(n), 0) FROM "
+	ck_assert_int_eq(total, test_store_int(db, "SELECT count(*) FROM go_span"));
+	ck_assert_int_eq(total, test_store_int(db, "SELECT coalesce(sum(n), 0) FROM "
 	    "go_span_pack"));
 	return (total);
 }
@@ -641,26 +629,26 @@ START_TEST(test_align_moves_bins)
 	struct tr_db	*db = test_store_gotrace("go119-fixture.trace");
 	int64_t		 before, after, spans_before;
 
-	before = qint(db, "SELECT min(ts) FROM go_state");
-	spans_before = qint(db, "SELECT min(ts) FROM go_span");
+	before = test_store_int(db, "SELECT min(ts) FROM go_state");
+	spans_before = test_store_int(db, "SELECT min(ts) FROM go_span");
 	/* Off the bin grid, so that the bins must be made again. */
 	test_store_align_offset(db, "1==+1234567ns");
-	after = qint(db, "SELECT min(ts) FROM go_state");
+	after = test_store_int(db, "SELECT min(ts) FROM go_state");
 	ck_assert_int_eq(after, before + 1234567);
 	ck_assert_int_gt(check_bins(db, "moved by +1234567ns"), 0);
 	check_summary(db);
 	ck_assert_int_eq(check_spans(db), 5);
 	ck_assert_int_eq(check_pack(db), 5);
-	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_span"),
+	ck_assert_int_eq(test_store_int(db, "SELECT min(ts) FROM go_span"),
 	    spans_before + 1234567);
 	test_store_align_offset(db, "1==-25ms");
-	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_state"),
+	ck_assert_int_eq(test_store_int(db, "SELECT min(ts) FROM go_state"),
 	    before - 25 * MS);
 	ck_assert_int_gt(check_bins(db, "moved by -25ms"), 0);
 	check_summary(db);
 	ck_assert_int_eq(check_spans(db), 5);
 	ck_assert_int_eq(check_pack(db), 5);
-	ck_assert_int_eq(qint(db, "SELECT min(ts) FROM go_span"),
+	ck_assert_int_eq(test_store_int(db, "SELECT min(ts) FROM go_span"),
 	    spans_before - 25 * MS);
 	tr_db_free(db);
 }
@@ -704,11 +692,11 @@ START_TEST(test_pack_chunks)
 	ck_assert_msg(tr_derived_pack_rebuild(db, 1, &err) == 0, "%s",
 	    err.msg);
 	ck_assert_int_eq(check_pack(db), n);
-	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_span_pack WHERE "
+	ck_assert_int_eq(test_store_int(db, "SELECT count(*) FROM go_span_pack WHERE "
 	    "kind = 'region' AND name_id = 1"), 2);
-	ck_assert_int_eq(qint(db, "SELECT max(n) FROM go_span_pack"),
+	ck_assert_int_eq(test_store_int(db, "SELECT max(n) FROM go_span_pack"),
 	    TR_DERIVED_PACK_CHUNK);
-	ck_assert_int_eq(qint(db, "SELECT count(*) FROM go_span_pack WHERE "
+	ck_assert_int_eq(test_store_int(db, "SELECT count(*) FROM go_span_pack WHERE "
 	    "cut_list IS NOT NULL"), 4);
 	/* Packing again gives the same rows. */
 	ck_assert_msg(tr_derived_pack_rebuild(db, 1, &err) == 0, "%s",
@@ -722,7 +710,7 @@ START_TEST(test_pack_chunks)
 	ck_assert_msg(p.st != NULL, "%s", err.msg);
 	sqlite3_bind_int64(p.st, 1, TR_DERIVED_PACK_CHUNK);
 	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 1,
-	    qint(db, "SELECT end_max + 1 FROM go_span_pack WHERE kind = "
+	    test_store_int(db, "SELECT end_max + 1 FROM go_span_pack WHERE kind = "
 	    "'region' AND name_id = 1 AND seq = 0"), INT64_MAX, pack_cmp, &p,
 	    &err), 1);
 	ck_assert_int_eq(p.chunks, 1);
@@ -731,7 +719,7 @@ START_TEST(test_pack_chunks)
 	/* ... and one before its start, none. */
 	memset(&p, 0, sizeof p);
 	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 1,
-	    INT64_MIN, qint(db, "SELECT min(ts) - 1 FROM go_span"), pack_cmp,
+	    INT64_MIN, test_store_int(db, "SELECT min(ts) - 1 FROM go_span"), pack_cmp,
 	    &p, &err), 0);
 	ck_assert_int_eq(p.chunks, 0);
 	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 3,
@@ -857,8 +845,8 @@ START_TEST(test_totals_window)
 
 	tr_error_init(&err);
 	oracle_load(db, &o);
-	lo = qint(db, "SELECT min(ts) FROM go_bin");
-	hi = qint(db, "SELECT max(ts + dur) FROM go_bin");
+	lo = test_store_int(db, "SELECT min(ts) FROM go_bin");
+	hi = test_store_int(db, "SELECT max(ts + dur) FROM go_bin");
 	/* On the grid: exact. */
 	a = lo + W;
 	b = hi - W > a ? hi - W : hi;
@@ -923,15 +911,15 @@ START_TEST(test_track_states)
 
 	tr_error_init(&err);
 	/* The goroutine with the most states, over the middle of its life. */
-	track = qint(db, "SELECT track_id FROM go_summary ORDER BY states "
+	track = test_store_int(db, "SELECT track_id FROM go_summary ORDER BY states "
 	    "DESC, track_id LIMIT 1");
 	sql = tr_xasprintf("SELECT (first_ts * 3 + last_ts) / 4 FROM "
 	    "go_summary WHERE track_id = %lld", (long long)track);
-	lo = qint(db, sql);
+	lo = test_store_int(db, sql);
 	free(sql);
 	sql = tr_xasprintf("SELECT (first_ts + last_ts * 3) / 4 FROM "
 	    "go_summary WHERE track_id = %lld", (long long)track);
-	hi = qint(db, sql);
+	hi = test_store_int(db, sql);
 	free(sql);
 	memset(&c, 0, sizeof c);
 	c.ordered = 1;
@@ -943,7 +931,7 @@ START_TEST(test_track_states)
 	    "g.state IN ('running', 'runnable', 'blocked') AND g.ts < %lld "
 	    "AND g.ts + g.dur > %lld", (long long)track, (long long)hi,
 	    (long long)lo);
-	want = qint(db, sql);
+	want = test_store_int(db, sql);
 	free(sql);
 	ck_assert_int_gt(want, 2);
 	ck_assert_int_eq(c.n, want);
@@ -961,7 +949,7 @@ START_TEST(test_track_states)
 		    "g.reason = 'sleep' THEN 6 ELSE 7 END ELSE -1 END = %d",
 		    (long long)hi, (long long)lo, (long long)track,
 		    (long long)hi, (long long)lo, k);
-		ck_assert_int_eq(c.ns[k], qint(db, sql));
+		ck_assert_int_eq(c.ns[k], test_store_int(db, sql));
 		free(sql);
 	}
 	tr_db_free(db);

@@ -98,3 +98,15 @@ test_store_align_offset(struct tr_db *db, const char *stmt)
 	fclose(f);
 	tr_align_opts_release(&o);
 }
+
+int64_t
+test_store_int(struct tr_db *db, const char *sql)
+{
+	struct tr_error	err;
+	int64_t		v;
+
+	tr_error_init(&err);
+	ck_assert_msg(tr_db_int(db, sql, &v, &err) == 0, "%s: %s", sql,
+	    err.msg);
+	return (v);
+}

@@ -3,7 +3,7 @@
  * check-derived, check-derived-sched): an empty store in memory, perf
  * script text (or any format's) imported into it, a committed Go trace
  * of tests/data/gotrace imported into a new one, and trace-align's
- * --offset run on a store.
+ * --offset run on a store, and one integer read from it.
  */
 #ifndef TR_TEST_STORE_H
 #define TR_TEST_STORE_H
@@ -32,5 +32,7 @@ struct tr_db	*test_store_gotrace(const char *name);
  * discarded); aborts the test on error.
  */
 void		 test_store_align_offset(struct tr_db *, const char *stmt);
+/* The one integer 'sql' gives (0 for no row); aborts the test on error. */
+int64_t		 test_store_int(struct tr_db *, const char *sql);
 
 #endif

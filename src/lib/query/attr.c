@@ -491,15 +491,8 @@ load_go_meta(struct tr_attr *a, struct tr_error *err)
 	 * The derived tables (trace-store(5)) answer the process-wide
 	 * questions without reading every goroutine's states.
 	 */
-	if ((st = tr_db_prepare(a->db, "SELECT 1 FROM go_bin WHERE "
-	    "source_id = ? LIMIT 1", err)) == NULL)
+	if ((a->derived = tr_derived_present(a->db, a->go_source, err)) < 0)
 		return (-1);
-	sqlite3_bind_int64(st, 1, a->go_source);
-	rc = sqlite3_step(st);
-	a->derived = rc == SQLITE_ROW;
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return (tr_db_error(a->db, err, "reading go_bin"));
 	return (0);
 }
 

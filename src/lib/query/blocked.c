@@ -95,56 +95,6 @@ is_new_format(const char *version)
 	return (major > 1 || (major == 1 && minor >= 22));
 }
 
-/*
- * Without a time, goroutine or window restriction, source 'src''s
- * per-stack totals are go_blocked_stack's rows (store/derived.h), when
- * the source has derived rows: returns 1 when it read them, 0 when the
- * caller must replay the states, -1 on error.
- */
-static int
-from_derived(struct tr_db *db, const struct tr_sel *sel,
-    enum tr_blocked_kind kind, int64_t src, int gen, struct acc *a,
-    struct tr_error *err)
-{
-	sqlite3_stmt	*st;
-	int64_t		 bins = 0;
-	int		 rc;
-
-	if (sel->has_from || sel->has_to || sel->has_windows || sel->goid >= 0)
-		return (0);
-	if ((st = tr_db_prepare(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
-	    "WHERE source_id = ?1)", err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, src);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		bins = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return (tr_db_error(db, err, "cannot read go_bin"));
-	if (!bins)
-		return (0);
-	if ((st = tr_db_prepare(db, "SELECT callsite_id, count, total_ns "
-	    "FROM go_blocked_stack WHERE source_id = ?1 AND rules = ?2 AND "
-	    "kind = ?3", err)) == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, src);
-	sqlite3_bind_text(st, 2, gen ? "gen" : "old", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, kind_names[kind], -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (a->n == a->cap) {
-			a->cap = a->cap ? 2 * a->cap : 1024;
-			a->v = tr_xrealloc(a->v, a->cap * sizeof *a->v);
-		}
-		a->v[a->n].cs = sqlite3_column_int64(st, 0);
-		a->v[a->n].count = sqlite3_column_int64(st, 1);
-		a->v[a->n++].ns = sqlite3_column_int64(st, 2);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot read go_blocked_stack"));
-	return (1);
-}
-
 static int
 charge_cmp(const void *va, const void *vb)
 {
@@ -163,6 +113,33 @@ acc_add(struct acc *a, int64_t cs, int64_t count, int64_t ns)
 	a->v[a->n].cs = cs;
 	a->v[a->n].count = count;
 	a->v[a->n++].ns = ns;
+}
+
+/*
+ * Source 'src''s per-stack totals of 'kind' from go_blocked_stack's rows
+ * (store/derived.h) into 'a'.  Returns 0, or -1 with 'err' set.
+ */
+static int
+from_derived(struct tr_db *db, enum tr_blocked_kind kind, int64_t src,
+    int gen, struct acc *a, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = tr_db_prepare(db, "SELECT callsite_id, count, total_ns "
+	    "FROM go_blocked_stack WHERE source_id = ?1 AND rules = ?2 AND "
+	    "kind = ?3", err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, src);
+	sqlite3_bind_text(st, 2, gen ? "gen" : "old", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, kind_names[kind], -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		acc_add(a, sqlite3_column_int64(st, 0),
+		    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot read go_blocked_stack"));
+	return (0);
 }
 
 static void
@@ -245,34 +222,15 @@ from_bins(struct tr_db *db, int64_t src, int gen,
 }
 
 /*
- * Whether the selection is a window of whole seconds [*A, *B) and
- * partial ones around (--from/--to, no goroutine, no window list) over a
- * source with go_blocked_bin rows: 1, 0, or -1 with 'err' set.
+ * Whether the selection is a window (--from/--to, no goroutine, no
+ * window list) with whole seconds [*A, *B) and partial ones around, over
+ * a source with derived rows (go_blocked_bin holds every second's).
  */
 static int
-binned(struct tr_db *db, const struct tr_sel *sel, int64_t src, int64_t *A,
-    int64_t *B, struct tr_error *err)
+binned(const struct tr_sel *sel, int derived, int64_t *A, int64_t *B)
 {
-	const int64_t	S = TR_DERIVED_LAT_BIN;
-	int64_t		has = 0;
-	int		r;
-
-	if (!sel->has_from || !sel->has_to || sel->has_windows ||
-	    sel->goid >= 0 || sel->to <= sel->from)
-		return (0);
-	*A = sel->from / S * S;
-	if (*A < sel->from)
-		*A += S;
-	*B = sel->to / S * S;
-	if (*B > sel->to)
-		*B -= S;
-	if (*B <= *A)
-		return (0);
-	/* Derived rows: go_blocked_bin holds every second's. */
-	if ((r = tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
-	    "WHERE source_id = ?1)", NULL, src, &has, err)) < 0)
-		return (-1);
-	return (has != 0);
+	return (derived && sel->has_from && sel->has_to && !sel->has_windows &&
+	    sel->goid < 0 && tr_derived_seconds(sel->from, sel->to, A, B));
 }
 
 /*
@@ -302,11 +260,11 @@ clip_span(const struct tr_sel *sel, int64_t *lo, int64_t *hi)
  */
 static int
 replay(struct tr_db *db, const struct tr_sel *sel, int64_t src, int gen,
-    const enum tr_blocked_kind *kinds, size_t n, struct acc *a,
+    int derived, const enum tr_blocked_kind *kinds, size_t n, struct acc *a,
     struct tr_error *err)
 {
 	struct tr_dsched	*ds;
-	struct edge		 x[2];
+	struct edge		 x;
 	int64_t			 lo, hi, A, B;
 	size_t			 k;
 	int			 r, i;
@@ -314,10 +272,8 @@ replay(struct tr_db *db, const struct tr_sel *sel, int64_t src, int gen,
 	clip_span(sel, &lo, &hi);
 	if (hi <= lo)
 		return (0);
-	if ((r = binned(db, sel, src, &A, &B, err)) < 0)
-		return (-1);
 	ds = tr_dsched_new(src);
-	if (r == 0) {
+	if (!binned(sel, derived, &A, &B)) {
 		tr_dsched_set_clip(ds, on_clip, (void *)sel);
 		r = tr_derived_blocked(db, src, sel->goid, lo, hi, ds, err);
 	} else {
@@ -327,19 +283,19 @@ replay(struct tr_db *db, const struct tr_sel *sel, int64_t src, int gen,
 		 * it counts what is open at A).
 		 */
 		r = from_bins(db, src, gen, kinds, n, A, B, a, err);
+		x.from = sel->from;
+		x.to = sel->to;
+		x.A = A;
+		x.B = B;
+		tr_dsched_set_clip(ds, on_edge, &x);
 		for (i = 0; r == 0 && i < 2; i++) {
-			x[i].from = sel->from;
-			x[i].to = sel->to;
-			x[i].A = A;
-			x[i].B = B;
-			x[i].first = i == 0;
-			x[i].lo = i == 0 ? sel->from : B;
-			x[i].hi = i == 0 ? A : sel->to;
+			x.first = i == 0;
+			x.lo = i == 0 ? sel->from : B;
+			x.hi = i == 0 ? A : sel->to;
 			if (i == 1 && B == sel->to)
 				break;
-			tr_dsched_set_clip(ds, on_edge, &x[i]);
-			r = tr_derived_blocked(db, src, -1, x[i].lo, x[i].hi,
-			    ds, err);
+			r = tr_derived_blocked(db, src, -1, x.lo, x.hi, ds,
+			    err);
 		}
 	}
 	if (r != 0) {
@@ -385,17 +341,15 @@ tr_blocked_collect_n(struct tr_db *db, const struct tr_sel *sel,
     struct tr_error *err)
 {
 	struct acc	*a = tr_xcalloc(n + 1, sizeof *a);
-	size_t		*base = tr_xcalloc(n + 1, sizeof *base);
 	sqlite3_stmt	*st;
 	int64_t		 src;
 	size_t		 k;
-	int		 rc, began = 0, ret = -1, gen, sources = 0, whole;
+	int		 rc, r, began = 0, ret = -1, gen, sources = 0, derived;
 
 	for (k = 0; k < n; k++)
 		memset(&out[k], 0, sizeof out[k]);
 	if (tr_db_read_begin(db, &began, err) != 0) {
 		free(a);
-		free(base);
 		return (-1);
 	}
 	if ((st = tr_db_prepare(db, "SELECT id, json_extract(meta, "
@@ -408,21 +362,24 @@ tr_blocked_collect_n(struct tr_db *db, const struct tr_sel *sel,
 			continue;
 		sources++;
 		gen = source_is_gen(st);
-		for (k = 0; k < n; k++)
-			base[k] = a[k].n;
-		for (whole = 1, k = 0; k < n && whole; k++)
-			if ((rc = from_derived(db, sel, kinds[k], src, gen,
-			    &a[k], err)) < 0) {
-				sqlite3_finalize(st);
-				goto out;
-			} else if (rc == 0)
-				whole = 0;
-		/* All from go_blocked_stack, or all replayed. */
-		if (whole)
-			continue;
-		for (k = 0; k < n; k++)
-			a[k].n = base[k];
-		if (replay(db, sel, src, gen, kinds, n, a, err) != 0) {
+		if ((derived = tr_derived_present(db, src, err)) < 0) {
+			sqlite3_finalize(st);
+			goto out;
+		}
+		/*
+		 * Without a time, goroutine or window restriction, from
+		 * go_blocked_stack; else replayed.
+		 */
+		r = 0;
+		if (derived && !sel->has_from && !sel->has_to &&
+		    !sel->has_windows && sel->goid < 0)
+			for (k = 0; k < n && r == 0; k++)
+				r = from_derived(db, kinds[k], src, gen, &a[k],
+				    err);
+		else
+			r = replay(db, sel, src, gen, derived, kinds, n, a,
+			    err);
+		if (r != 0) {
 			sqlite3_finalize(st);
 			goto out;
 		}
@@ -441,7 +398,6 @@ out:
 	for (k = 0; k < n; k++)
 		free(a[k].v);
 	free(a);
-	free(base);
 	tr_db_read_end(db, began);
 	if (ret != 0)
 		for (k = 0; k < n; k++)

@@ -222,7 +222,6 @@ involved(struct tr_db *db, int64_t src, struct gors *gs, struct win *w,
 	size_t		  n = 0, i;
 	struct tr_buf	  b;
 	int		  r;
-	int64_t		  S = TR_DERIVED_LAT_BIN;
 
 	for (i = 0; i < gs->n; i++)
 		gs->v[i].chan = gs->v[i].sync = 0;
@@ -231,9 +230,7 @@ involved(struct tr_db *db, int64_t src, struct gors *gs, struct win *w,
 	k.lo = w->lo;
 	k.hi = w->hi;
 	/* The whole seconds inside. */
-	k.A = w->lo + ((S - w->lo % S) % S + S) % S;
-	k.B = w->hi - ((w->hi % S) + S) % S;
-	if (k.B <= k.A)
+	if (!tr_derived_seconds(w->lo, w->hi, &k.A, &k.B))
 		k.A = k.B = w->hi;
 	k.a = w->lo;
 	k.b = k.A;
@@ -411,21 +408,14 @@ static int
 window_waits(struct tr_db *db, int64_t src, struct mws *m,
     struct tr_error *err)
 {
-	const int64_t	 S = TR_DERIVED_LAT_BIN;
 	sqlite3_stmt	*st;
-	int64_t		 lo = m->lo, hi = m->hi, A, B, has = 0;
-	int		 r;
+	int64_t		 lo = m->lo, hi = m->hi, A, B;
+	int		 r = 0;
 
-	A = lo / S * S;
-	if (A < lo)
-		A += S;
-	B = hi / S * S;
-	if (B > hi)
-		B -= S;
-	if (B > A && tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
-	    "WHERE source_id = ?1)", NULL, src, &has, err) < 0)
+	if (tr_derived_seconds(lo, hi, &A, &B) &&
+	    (r = tr_derived_present(db, src, err)) < 0)
 		return (-1);
-	if (B <= A || !has)
+	if (r == 0)
 		return (tr_derived_source_states(db, src, lo, hi, on_mutex, m,
 		    err));
 	if ((st = tr_db_prepare(db, "SELECT coalesce(waker_goid, 0), "

@@ -547,17 +547,8 @@ load(struct tr_db *db, struct src *s, const struct tr_sel *sel,
 	s->nstep = (s->hi - s->g0 + step - 1) / step;
 	if (load_tracks(db, s, err) != 0)
 		return (-1);
-	{
-		sqlite3_stmt	*st;
-
-		if ((st = tr_db_prepare(db, "SELECT EXISTS (SELECT 1 FROM "
-		    "go_bin WHERE source_id = ?1)", err)) == NULL)
-			return (-1);
-		sqlite3_bind_int64(st, 1, s->id);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			derived = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
+	if ((derived = tr_derived_present(db, s->id, err)) < 0)
+		return (-1);
 	/*
 	 * The long states are a tail of the distribution: those of a
 	 * millisecond or more; those longer than --starve when it is

@@ -459,8 +459,7 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	for (k = 0; k < nsrc && found > 0; k++) {
 		if (sel->nsources > 0 && !tr_sel_has_source(sel, src[k]))
 			continue;
-		if (tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
-		    "WHERE source_id = ?1)", NULL, src[k], &has, err) < 0 ||
+		if ((has = tr_derived_present(db, src[k], err)) < 0 ||
 		    (st = tr_db_prepare(db, has ? derived : slices, err)) ==
 		    NULL)
 			goto out;
@@ -606,8 +605,7 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 		if (sel->nsources > 0 && !tr_sel_has_source(sel, src[k]))
 			continue;
 		r = -1;
-		if (tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin "
-		    "WHERE source_id = ?1)", NULL, src[k], &has, err) < 0)
+		if ((has = tr_derived_present(db, src[k], err)) < 0)
 			goto out;
 		r = 0;
 		if (!has)

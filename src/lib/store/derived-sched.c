@@ -251,12 +251,11 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 	tr_imap_put(&s->gs, (uint64_t)track_id, g);
 }
 
+/* The second of the TR_DERIVED_LAT_BIN grid that holds 't'. */
 static int64_t
-sec_floor(int64_t t)
+sec_of(int64_t t)
 {
-	int64_t	q = t / TR_DERIVED_LAT_BIN;
-
-	return (t % TR_DERIVED_LAT_BIN < 0 ? q - 1 : q);
+	return (t / TR_DERIVED_LAT_BIN - (t % TR_DERIVED_LAT_BIN < 0));
 }
 
 /* The charge of (rules, kind, cs, sec) in 'map', made when new. */
@@ -306,25 +305,23 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 	struct charge	*c;
 	int		 count = 1;
 
-	if (s->clip != NULL)
-		ns = s->clip(s->clip_arg, b, e, &count);
-	else {
-		ns = e - b;
+	if (s->clip != NULL) {
+		if ((ns = s->clip(s->clip_arg, b, e, &count)) <= 0) {
+			ns = 0;
+			if (!count)
+				return;
+		}
+	} else {
+		if ((ns = e - b) <= 0)
+			return;
 		/* Its seconds; counted in the one it starts in. */
-		for (sec = sec_floor(b); ns > 0 && sec <= sec_floor(e - 1);
-		    sec++) {
+		for (sec = sec_of(b); sec <= sec_of(e - 1); sec++) {
 			lo = sec * TR_DERIVED_LAT_BIN;
 			hi = lo + TR_DERIVED_LAT_BIN;
 			bcell_add(s, rules, kind, cs, sec, lo <= b,
 			    (e < hi ? e : hi) - (b > lo ? b : lo));
 		}
 	}
-	if (ns < 0)
-		ns = 0;
-	if (ns == 0 && !count)
-		return;
-	if (s->clip == NULL && ns == 0)
-		return;
 	c = charge_of(&s->charges, rules, kind, cs, 0);
 	c->n += count != 0;
 	c->ns += ns;
@@ -476,11 +473,9 @@ lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
 	int64_t		 key[4];
 	uint64_t	 h;
 	struct cell	*c;
-	int64_t		 bin = ts / TR_DERIVED_LAT_BIN;
+	int64_t		 bin = sec_of(ts);
 	int		 b = tr_derived_lat_bucket(dur);
 
-	if (ts % TR_DERIVED_LAT_BIN < 0)
-		bin--;
 	key[0] = bin;
 	key[1] = cat;
 	key[2] = g->grp;
@@ -516,12 +511,6 @@ lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
 	s->l[s->nl].dur = dur;
 	s->l[s->nl].track = g->track;
 	s->l[s->nl++].reason = reason;
-}
-
-static int64_t
-sec_of(int64_t t)
-{
-	return (t / TR_DERIVED_LAT_BIN - (t % TR_DERIVED_LAT_BIN < 0));
 }
 
 static struct wsec *
@@ -590,7 +579,7 @@ mwake_add(struct tr_dsched *s, int64_t end, int64_t waker, int64_t cs,
 	key[0] = waker;
 	key[1] = cs;
 	key[2] = bcs;
-	key[3] = sec_floor(end);
+	key[3] = sec_of(end);
 	h = tr_hash64(key, sizeof key);
 	while ((m = tr_imap_get(&s->wakers, h)) != NULL &&
 	    (m->waker != waker || m->cs != cs || m->bcs != bcs ||

@@ -592,6 +592,29 @@ has_unfinished(const char *s, size_t len)
 int64_t	tr_derived_late_rebuilds;
 
 int
+tr_derived_present(struct tr_db *db, int64_t source_id, struct tr_error *err)
+{
+	int64_t	has = 0;
+
+	if (tr_db_int_arg(db, "SELECT EXISTS (SELECT 1 FROM go_bin WHERE "
+	    "source_id = ?1)", NULL, source_id, &has, err) < 0)
+		return (-1);
+	return (has != 0);
+}
+
+int
+tr_derived_seconds(int64_t lo, int64_t hi, int64_t *a, int64_t *b)
+{
+	const int64_t	S = TR_DERIVED_LAT_BIN;
+
+	*a = fdiv(lo, S) * S;
+	if (*a < lo)
+		*a += S;
+	*b = fdiv(hi, S) * S;
+	return (*b > *a);
+}
+
+int
 tr_derived_watermark(struct tr_derived *d, int64_t ts)
 {
 	struct bin	*b;
@@ -1109,6 +1132,18 @@ walk_run(const char *p, size_t len, int64_t run_ts, int64_t run_id,
 bad:
 	return (tr_error_set(err, TR_EDATA, "slice_run %lld: its slices are "
 	    "not a run's JSON", (long long)run_id));
+}
+
+/*
+ * walk_run() on the row of 'st' whose columns 0, 1 and 2 are a run's
+ * ts, slices and id.
+ */
+static int
+walk_row(sqlite3_stmt *st, rslice_fn *fn, void *arg, struct tr_error *err)
+{
+	return (walk_run((const char *)sqlite3_column_text(st, 1),
+	    (size_t)sqlite3_column_bytes(st, 1), sqlite3_column_int64(st, 0),
+	    sqlite3_column_int64(st, 2), fn, arg, err));
 }
 
 /* --- go_span: the tasks and regions --------------------------------- */
@@ -1792,10 +1827,7 @@ walk_runs(struct tr_db *db, const char *sql, int64_t key, int64_t lo,
 	sqlite3_bind_int64(st, 3, hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		w.track = sqlite3_column_int64(st, 3);
-		if ((r = walk_run((const char *)sqlite3_column_text(st, 1),
-		    (size_t)sqlite3_column_bytes(st, 1),
-		    sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
-		    walk_state, &w, err)) != 0)
+		if ((r = walk_row(st, walk_state, &w, err)) != 0)
 			break;
 	}
 	sqlite3_finalize(st);
@@ -1926,10 +1958,7 @@ replay_start(sqlite3_stmt *back, struct bwalk *w, int64_t *start,
 	sqlite3_bind_int64(back, 2, w->lo);
 	while ((rc = sqlite3_step(back)) == SQLITE_ROW) {
 		w->n = 0;
-		if ((r = walk_run((const char *)sqlite3_column_text(back, 1),
-		    (size_t)sqlite3_column_bytes(back, 1),
-		    sqlite3_column_int64(back, 0),
-		    sqlite3_column_int64(back, 2), back_slice, w, err)) != 0)
+		if ((r = walk_row(back, back_slice, w, err)) != 0)
 			break;
 		for (i = w->n; i-- > 0;) {
 			if (g < 0)
@@ -1988,12 +2017,7 @@ tr_derived_blocked(struct tr_db *db, int64_t source_id, int64_t goid,
 			w.fr = INT64_MAX;
 			sqlite3_bind_int64(first, 1, w.track);
 			while ((rc = sqlite3_step(first)) == SQLITE_ROW &&
-			    (r = walk_run((const char *)
-			    sqlite3_column_text(first, 1),
-			    (size_t)sqlite3_column_bytes(first, 1),
-			    sqlite3_column_int64(first, 0),
-			    sqlite3_column_int64(first, 2), first_running, &w,
-			    err)) == 0)
+			    (r = walk_row(first, first_running, &w, err)) == 0)
 				;
 			sqlite3_reset(first);
 			if (r < 0)
@@ -2013,12 +2037,7 @@ tr_derived_blocked(struct tr_db *db, int64_t source_id, int64_t goid,
 			if (sqlite3_column_int64(fwd, 0) >= hi &&
 			    !tr_dsched_open(ds, w.track, hi))
 				break;
-			if ((r = walk_run((const char *)
-			    sqlite3_column_text(fwd, 1),
-			    (size_t)sqlite3_column_bytes(fwd, 1),
-			    sqlite3_column_int64(fwd, 0),
-			    sqlite3_column_int64(fwd, 2), replay_slice, &w,
-			    err)) != 0)
+			if ((r = walk_row(fwd, replay_slice, &w, err)) != 0)
 				break;
 		}
 		sqlite3_reset(fwd);

@@ -149,6 +149,18 @@ int	tr_derived_sample(struct tr_derived *, int64_t ts, struct tr_error *);
  * store at tr_derived_write().  Returns 0.
  */
 int	tr_derived_watermark(struct tr_derived *, int64_t ts);
+/*
+ * Whether source 'source_id' has derived rows (a Go trace imported with
+ * them, not with TRACEKIT_NO_DERIVED): 1, 0, or -1 with 'err' set.
+ */
+int	tr_derived_present(struct tr_db *, int64_t source_id,
+	    struct tr_error *);
+/*
+ * The whole seconds of the TR_DERIVED_LAT_BIN grid inside [lo, hi):
+ * [*a, *b).  Returns 1 when there is one, else 0 (*a and *b are set
+ * anyway, *b <= *a).
+ */
+int	tr_derived_seconds(int64_t lo, int64_t hi, int64_t *a, int64_t *b);
 /* How many times a broken promise made the tables be computed again. */
 extern int64_t	tr_derived_late_rebuilds;
 /*
