@@ -301,8 +301,8 @@ START_TEST(test_bad_runs)
 		tr_error_init(&err);
 		ck_assert_msg(tr_counter_walk(bad[i], strlen(bad[i]), 5, 0,
 		    no_point, NULL, &err) == -1, "'%s'", bad[i]);
-		ck_assert_str_eq(err.msg, "counter run 5: not a run of "
-		    "[ts, value] pairs");
+		ck_assert_str_eq(err.msg, "counter_run 5: its points are not "
+		    "a run's JSON");
 	}
 	tr_error_init(&err);
 	ck_assert_int_eq(tr_counter_walk(" [ ] ", 5, 5, 0, no_point, NULL,

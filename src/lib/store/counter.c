@@ -176,8 +176,8 @@ tr_counter_walk(const char *p, size_t len, int64_t run_id, int64_t run_ts,
 		goto bad;
 	}
 bad:
-	return (tr_error_set(err, TR_EDATA, "counter run %lld: not a run of "
-	    "[ts, value] pairs", (long long)run_id));
+	return (tr_error_set(err, TR_EDATA, "counter_run %lld: its points are "
+	    "not a run's JSON", (long long)run_id));
 }
 
 void
@@ -256,6 +256,17 @@ tr_counter_pts_sort(struct tr_counter_pts *o, size_t from)
 	free(p);
 }
 
+/* A walk's error, said of the store: -1. */
+static int
+located(struct tr_db *db, struct tr_error *err)
+{
+	char	msg[sizeof err->msg];
+
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	tr_error_init(err);
+	return (tr_error_set_line(err, TR_EDATA, db->path, 0, 0, "%s", msg));
+}
+
 struct below {
 	int64_t	lo, best;
 	int	found;
@@ -311,7 +322,7 @@ last_before(struct tr_db *db, int64_t track_id, int64_t name_id, int64_t lo,
 	}
 	sqlite3_finalize(st);
 	if (r != 0)
-		return (-1);
+		return (located(db, err));
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot read counters"));
 	*at = b.best;
@@ -356,7 +367,7 @@ tr_counter_read(struct tr_db *db, int64_t track_id, int64_t name_id,
 		    rd_point, &r, err);
 	sqlite3_finalize(st);
 	if (f != 0)
-		return (-1);
+		return (located(db, err));
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot read counters"));
 	if (!r.sorted)
