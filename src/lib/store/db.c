@@ -86,13 +86,13 @@
 #define TR_DB_GPU_VIEWS \
 "CREATE VIEW gpu_metric AS\n" \
 "  SELECT c.id, c.source_id, t.ref AS gpu, t.name AS gpu_name, c.ts,\n" \
-"         n.s AS metric, c.value\n" \
+"         n.s AS metric, c.value, c.run_ts, c.run_end_ts\n" \
 "    FROM counter c JOIN track t ON t.id = c.track_id\n" \
 "    JOIN str n ON n.id = c.name_id\n" \
 "   WHERE t.kind = '" TR_TRACK_GPU "';\n" \
 "CREATE VIEW gpu_process AS\n" \
 "  SELECT c.id, c.source_id, t.ref AS gpu, p.pid, p.name AS process,\n" \
-"         c.ts, n.s AS metric, c.value\n" \
+"         c.ts, n.s AS metric, c.value, c.run_ts, c.run_end_ts\n" \
 "    FROM counter c JOIN track t ON t.id = c.track_id\n" \
 "    JOIN str n ON n.id = c.name_id\n" \
 "    LEFT JOIN process p ON p.id = t.process_id\n" \
