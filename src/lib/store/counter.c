@@ -81,14 +81,6 @@ tr_counter_run_json(struct tr_buf *b, const int64_t *ts,
 	tr_buf_addc(b, ']');
 }
 
-static const char *
-ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-		p++;
-	return (p);
-}
-
 /*
  * A JSON number or null at p (e its end): an integer when it is written
  * as one and fits, else a real.  The end of it, or NULL.
@@ -141,32 +133,32 @@ tr_counter_walk(const char *p, size_t len, int64_t run_id, int64_t run_ts,
 
 	if (p == NULL)
 		goto bad;
-	p = ws(p, e);
+	p = tr_skip_ws(p, e);
 	if (p >= e || *p++ != '[')
 		goto bad;
-	p = ws(p, e);
+	p = tr_skip_ws(p, e);
 	if (p < e && *p == ']')
 		return (0);
 	for (;; k++) {
-		p = ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (p >= e || *p++ != '[')
 			goto bad;
-		p = ws(p, e);
+		p = tr_skip_ws(p, e);
 		if ((p = number(p, e, &dt)) == NULL ||
 		    dt.type != TR_COUNTER_INT)
 			goto bad;
-		p = ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (p >= e || *p++ != ',')
 			goto bad;
-		p = ws(p, e);
+		p = tr_skip_ws(p, e);
 		if ((p = number(p, e, &v)) == NULL)
 			goto bad;
-		p = ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (p >= e || *p++ != ']')
 			goto bad;
 		if ((rc = fn(arg, run_id + k, run_ts + dt.i, &v, err)) != 0)
 			return (rc);
-		p = ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (p < e && *p == ',') {
 			p++;
 			continue;
