@@ -293,6 +293,10 @@ fill_go_logs(struct tr_import *ctx, struct tr_error *err)
 		    "{\"handoff\":true,\"handoff_ts\":11000000000}" : NULL,
 		    err) < 0)
 			return (-1);
+		/* A counter at each state's start, 0.5 k: a real or none. */
+		if (tr_writer_add_counter(wr, tr, nat, run, k == 7 ? NAN :
+		    k * 0.5, err) < 0)
+			return (-1);
 		if (k == 0 || k == 9) {
 			/* 20 ppm: mono advances 9 s - 180 us over 9 native s */
 			int64_t	mono = 1000 * SEC + k * SEC - k * 20 * US;
@@ -838,6 +842,20 @@ START_TEST(test_go_log_drift)
 	    "dur = 999980"), 10);
 	/* The runs' bounds move with their slices. */
 	ck_assert_int_eq(sql_int(db, RUNS_OFF), 0);
+	/* Counters move as the slices do, their values kept. */
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM counter c JOIN "
+	    "slice s ON s.ts = c.ts AND s.track_id = c.track_id AND "
+	    "s.name_id = c.name_id"), 10);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM counter WHERE "
+	    "value IS NULL"), 1);
+	ck_assert_int_eq(sql_int(db, "SELECT sum(value) * 2 FROM counter"),
+	    45 - 7);
+	ck_assert_int_eq(sql_int(db, "SELECT ts FROM counter WHERE value = 2"),
+	    1004 * SEC - 80 * US);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM counter_run r "
+	    "WHERE ts <> (SELECT min(ts) FROM counter c WHERE c.id BETWEEN "
+	    "r.id AND r.id + r.n - 1) OR end_ts <> (SELECT max(ts) FROM "
+	    "counter c WHERE c.id BETWEEN r.id AND r.id + r.n - 1)"), 0);
 
 	/* --reset brings every time back to the ns. */
 	o.reset = 1;
@@ -847,6 +865,8 @@ START_TEST(test_go_log_drift)
 	ck_assert_int_eq(sql_int(db, "SELECT max(ts) FROM slice"), 16 * SEC);
 	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM slice WHERE "
 	    "dur = 1000000"), 10);
+	ck_assert_int_eq(sql_int(db, "SELECT ts FROM counter WHERE value = 2"),
+	    11 * SEC);
 	ck_assert_int_eq(sql_int(db, "SELECT json_extract(meta, '$.ended') "
 	    "FROM track WHERE kind = 'goroutine'"), 16001000000LL);
 	ck_assert_int_eq(sql_int(db, "SELECT json_extract(args, "

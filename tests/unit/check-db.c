@@ -151,14 +151,14 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter", "frame", "go_bin", "go_blocked_bin",
+	"callsite", "counter_run", "frame", "go_bin", "go_blocked_bin",
 	"go_blocked_stack", "go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
 	"go_span_pack", "go_state_stack", "go_summary", "go_wait_sec",
 	"process", "profile", "sample", "sample_stack", "slice_run", "source",
 	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
-	"go_gc", "go_goroutine", "go_log", "go_region", "go_state", "go_stw",
+	"counter", "go_gc", "go_goroutine", "go_log", "go_region", "go_state", "go_stw",
 	"go_task", "gpu_metric", "gpu_process", "perf_sample", "pprof_sample",
 	"slice", "stack", NULL
 };
@@ -199,8 +199,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 7);
-	ck_assert_int_eq(TR_DB_VERSION, 7);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 8);
+	ck_assert_int_eq(TR_DB_VERSION, 8);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -469,10 +469,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 8");
+	raw_sql(path, "PRAGMA user_version = 9");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 8 is newer than "
-	    "this tracekit's (7)", path);
+	snprintf(want, sizeof want, "%s: store schema version 9 is newer than "
+	    "this tracekit's (8)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -582,7 +582,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 7);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 8);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -597,7 +597,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 7);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 8);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -931,7 +931,22 @@ schema_text(struct tr_db *db)
 	"source, waker_goid INTEGER, callsite_id INTEGER REFERENCES " \
 	"callsite, blocked_callsite_id INTEGER REFERENCES callsite, count " \
 	"INTEGER NOT NULL, total_ns INTEGER NOT NULL); CREATE INDEX " \
-	"go_mutex_waker_source ON go_mutex_waker (source_id); "
+	"go_mutex_waker_source ON go_mutex_waker (source_id); " V8_DROP
+/*
+ * What version 8 changed: the counter table as it was, with the points of
+ * the runs in it (and stand-ins for the views over it, which the
+ * migration makes again).
+ */
+#define V8_DROP "CREATE TABLE counter_v8 AS SELECT id, source_id, track_id, " \
+	"ts, name_id, value FROM counter; DROP VIEW gpu_metric; DROP VIEW " \
+	"gpu_process; DROP VIEW counter; DROP TABLE counter_run; CREATE " \
+	"TABLE counter (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL " \
+	"REFERENCES source, track_id INTEGER NOT NULL REFERENCES track, ts " \
+	"INTEGER NOT NULL, name_id INTEGER NOT NULL REFERENCES str, value " \
+	"NUMERIC); INSERT INTO counter SELECT * FROM counter_v8; DROP TABLE " \
+	"counter_v8; CREATE INDEX counter_track_ts ON counter (track_id, " \
+	"name_id, ts); CREATE VIEW gpu_metric AS SELECT 1; CREATE VIEW " \
+	"gpu_process AS SELECT 1; "
 /* The table of version 6. */
 #define V6_DROP "DROP TABLE go_span_pack; " V7_DROP
 /* The table of version 5. */
@@ -1131,6 +1146,65 @@ v7_rows(struct tr_db *db)
 }
 
 /*
+ * The points of every counter, with their types, in (track, metric, ts)
+ * order and the order they were added; and the gpu views' rows.
+ */
+static char *
+v8_rows(struct tr_db *db)
+{
+	struct tr_buf	 b;
+
+	tr_buf_init(&b);
+	rows_text(db, "SELECT source_id, track_id, name_id, ts, value, "
+	    "typeof(value) FROM counter ORDER BY track_id, name_id, ts, id",
+	    &b);
+	rows_text(db, "SELECT count(*), sum(n), max(n) FROM counter_run", &b);
+	rows_text(db, "SELECT gpu, ts, metric, value FROM gpu_metric "
+	    "ORDER BY gpu, metric, ts, id", &b);
+	rows_text(db, "SELECT gpu, pid, ts, metric, value FROM gpu_process "
+	    "ORDER BY gpu, pid, metric, ts, id", &b);
+	return (b.data != NULL ? b.data : tr_xstrdup(""));
+}
+
+/*
+ * A store of version 7 (counters a row each) of a Go trace and GPU logs
+ * is migrated: the same schema as a new store's, the same points in the
+ * same runs as the imports made (each metric of each log takes more than
+ * one run: more than TR_COUNTER_RUN points).
+ */
+START_TEST(test_migrate_v7)
+{
+	static const char *const files[] = { "gen122.trace" };
+	static const char *const gpu[] = { "gpumem/gpu.csv",
+	    "gpumem/apps.csv" };
+	const char		*data = getenv("TR_DATA");
+	char			*path = tmp_path("v7.db"), *f;
+	struct tr_db		*db = gotrace_store(path, files, 1);
+	struct tr_import_opts	 opts;
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	size_t			 i;
+
+	tr_error_init(&err);
+	for (i = 0; i < 2; i++) {
+		f = tr_xasprintf("%s/%s", data ? data : "tests/data", gpu[i]);
+		tr_import_opts_init(&opts);
+		tr_import_opts_set(&opts, "tz", "UTC");
+		ck_assert_msg(tr_import_file(db, f, NULL, &opts, &res,
+		    &err) == 0, "%s", err.msg);
+		free(f);
+	}
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM counter_run "
+	    "WHERE n = 256"), 4);
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM gpu_process"), 1000);
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM counter c JOIN track "
+	    "t ON t.id = c.track_id WHERE t.source_id = 1"), 0);
+	check_migration(path, db, V8_DROP "PRAGMA user_version = 7", 7,
+	    v8_rows);
+}
+END_TEST
+
+/*
  * A store of version 6 (go_blocked_bin dropped, go_mutex_waker as it
  * was) of two Go traces is migrated: the same schema as a new store's,
  * the same per-second rows as the imports made.
@@ -1192,7 +1266,7 @@ START_TEST(test_migrate_v3)
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "7; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "8; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -1270,7 +1344,7 @@ START_TEST(test_migrate_v4_spans)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "7; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "8; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -2224,6 +2298,7 @@ main(void)
 	tcase_add_test(tc, test_migrate_v4);
 	tcase_add_test(tc, test_migrate_v5);
 	tcase_add_test(tc, test_migrate_v6);
+	tcase_add_test(tc, test_migrate_v7);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);

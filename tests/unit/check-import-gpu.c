@@ -435,7 +435,7 @@ START_TEST(test_smi_csv)
 
 	ck_assert_int_eq(import(db, "smi.csv", smi_csv, msg, berlin), 0);
 	ck_rows(db, "SELECT gpu, gpu_name, ts, metric, value FROM gpu_metric "
-	    "ORDER BY id",
+	    "ORDER BY ts, gpu, id",
 	    "0|NVIDIA H200|1705412656977000000|utilization.gpu|97\n"
 	    "0|NVIDIA H200|1705412656977000000|memory.used|31994150912\n"
 	    "0|NVIDIA H200|1705412656977000000|power.draw|312.45\n"
@@ -469,7 +469,8 @@ START_TEST(test_smi_noheader)
 	    "with 'noheader', give the field list of the query with --fields "
 	    "(e.g. --fields timestamp,index,utilization.gpu,memory.used)");
 	ck_assert_int_eq(import(db, "nh.csv", text, msg, fields), 0);
-	ck_rows(db, "SELECT gpu, ts, metric, value FROM gpu_metric ORDER BY id",
+	ck_rows(db, "SELECT gpu, ts, metric, value FROM gpu_metric "
+	    "ORDER BY ts, gpu, id",
 	    "3|1746100800000000000|utilization.gpu|7\n"
 	    "3|1746100800000000000|memory.used|85180022784\n"
 	    "3|1746100800000000000|pstate|8\n"
@@ -495,7 +496,8 @@ START_TEST(test_smi_fields)
 	char			 msg[1024];
 
 	ck_assert_int_eq(import(db, "f.csv", text, msg, opts), 0);
-	ck_rows(db, "SELECT ts, metric, value FROM gpu_metric ORDER BY id",
+	ck_rows(db, "SELECT ts, metric, value FROM gpu_metric "
+	    "ORDER BY ts, gpu, id",
 	    "1705416256000000000|encoder.stats.sessionCount|2\n"
 	    "1705416256000000000|clocks_event_reasons.sw_power_cap|1\n"
 	    "1705416257000000000|encoder.stats.sessionCount|3\n"
@@ -531,7 +533,7 @@ START_TEST(test_smi_errors)
 	    "memory.used [MiB]\n2024/01/16 14:44:16.977, 0, 2 GiB\n", msg,
 	    none), 0);
 	ck_rows(db, "SELECT value FROM gpu_metric", "2147483648\n");
-	ck_rows(db, "DELETE FROM counter RETURNING 1", "1\n");
+	ck_rows(db, "DELETE FROM counter_run RETURNING 1", "1\n");
 	ck_rows(db, "DELETE FROM source RETURNING 1", "1\n");
 	ck_assert_int_eq(import(db, "c.csv", "timestamp, index, "
 	    "temperature.gpu\n2024/01/16 24:00:00.000, 0, 40\n", msg, none),
@@ -572,7 +574,7 @@ START_TEST(test_smi_apps)
 	ck_assert_int_eq(import(db, "apps.csv", apps, msg, host), 0);
 	/* GPU-aaaa is GPU 2 from the first import; GPU-bbbb unknown. */
 	ck_rows(db, "SELECT gpu, pid, process, ts, metric, value FROM "
-	    "gpu_process ORDER BY id",
+	    "gpu_process ORDER BY ts, gpu, pid, id",
 	    "2|4242|python3|1705416257000000000|memory.used|31971082240\n"
 	    "-1|5151|tritonserver|1705416258000000000|memory.used|10485760\n");
 	ck_rows(db, "SELECT pid, name FROM process ORDER BY pid",
@@ -600,7 +602,7 @@ START_TEST(test_smi_dst)
 
 	/* The first 02:59:59 is summer time; then clocks went back. */
 	ck_assert_int_eq(import(db, "dst.csv", text, msg, posix), 0);
-	ck_rows(db, "SELECT gpu, ts FROM gpu_metric ORDER BY id",
+	ck_rows(db, "SELECT gpu, ts FROM gpu_metric ORDER BY ts, gpu, id",
 	    "0|1698541199500000000\n0|1698541200000000000\n"
 	    "1|1698541200000000000\n");
 	ck_rows(db, "SELECT json_extract(meta, '$.tz_ambiguous_times') FROM "
@@ -630,7 +632,7 @@ START_TEST(test_dmon)
 	ck_assert_int_eq(import(db, "dmon.txt", dmon_txt, msg, opts), 0);
 	ck_rows(db, "SELECT gpu, ts, metric, value FROM gpu_metric WHERE "
 	    "metric IN ('utilization.gpu', 'clocks.gr', 'temperature.memory') "
-	    "ORDER BY id",
+	    "ORDER BY ts, gpu, id",
 	    "0|1714557600000000000|utilization.gpu|0\n"
 	    "0|1714557600000000000|clocks.gr|936\n"
 	    "1|1714557600000000000|utilization.gpu|5\n"
@@ -645,7 +647,7 @@ START_TEST(test_dmon)
 	ck_assert_int_eq(import(db, "nh.txt", "0, 40, 3\n1, 41, 4\n", msg,
 	    fields), 0);
 	ck_rows(db, "SELECT gpu, ts, metric, value FROM gpu_metric WHERE "
-	    "source_id = 2 ORDER BY id",
+	    "source_id = 2 ORDER BY ts, gpu, id",
 	    "0|0|power.draw|40\n0|0|memory.used|3145728\n"
 	    "1|0|power.draw|41\n1|0|memory.used|4194304\n");
 	ck_assert_int_eq(import(db, "bad.txt",
@@ -669,7 +671,7 @@ START_TEST(test_pmon)
 	    "times but no dates: give the capture's date with --start");
 	ck_assert_int_eq(import(db, "pmon.txt", pmon_txt, msg, opts), 0);
 	ck_rows(db, "SELECT gpu, pid, process, ts, metric, value FROM "
-	    "gpu_process ORDER BY id",
+	    "gpu_process ORDER BY ts, gpu, pid, id",
 	    "0|4242|Web Content|1714557600000000000|utilization.gpu|97\n"
 	    "0|4242|Web Content|1714557600000000000|utilization.memory|41\n"
 	    "0|4242|Web Content|1714557601000000000|utilization.gpu|95\n"
@@ -701,14 +703,14 @@ START_TEST(test_nvtop)
 	    "the capture's start with --start TIME");
 	ck_assert_int_eq(import(db, "n.json", loop.data, msg, opts), 0);
 	ck_rows(db, "SELECT gpu, gpu_name, ts, metric, value FROM gpu_metric "
-	    "WHERE ts > 1714557600000000000 ORDER BY id",
+	    "WHERE ts > 1714557600000000000 ORDER BY ts, gpu, id",
 	    "0|NVIDIA H200|1714557600100000000|clocks.gr|1980\n"
 	    "0|NVIDIA H200|1714557600100000000|temperature.gpu|60\n"
 	    "0|NVIDIA H200|1714557600100000000|utilization.gpu|97\n"
 	    "0|NVIDIA H200|1714557600100000000|memory.used|85180432384\n"
 	    "0|NVIDIA H200|1714557600100000000|nvtop.pcie_rx|12582912\n");
 	ck_rows(db, "SELECT gpu, pid, process, metric, value FROM gpu_process "
-	    "WHERE ts = 1714557600000000000 ORDER BY id",
+	    "WHERE ts = 1714557600000000000 ORDER BY gpu, pid, id",
 	    "0|4242|python3|utilization.gpu|95\n"
 	    "0|4242|python3|memory.used|1024\n");
 	ck_rows(db, "SELECT format_version FROM source", "3.3.2+\n");

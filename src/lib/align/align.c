@@ -24,6 +24,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "base/wallclock.h"
+#include "store/counter.h"
 #include "store/derived.h"
 
 #define UNKNOWN		(-1)		/* an uncertainty nobody knows */
@@ -1905,14 +1906,15 @@ load_goroutine_cand(struct run *r, struct src *s)
 static int
 load_gpu_cands(struct run *r, struct src *s)
 {
-	sqlite3_stmt	*st;
-	struct cand	*c;
-	int64_t		 tracks[MAX_CAND];
-	size_t		 nt = 0, i;
-	char		*sql;
-	int		 rc;
+	struct tr_counter_pts	 pts = { 0 };
+	sqlite3_stmt		*st;
+	struct cand		*c;
+	int64_t			 tracks[MAX_CAND];
+	size_t			 nt = 0, i, k;
+	char			*sql;
+	int			 rc, names;
 
-	sql = tr_xasprintf("SELECT c.track_id, count(*) FROM counter c "
+	sql = tr_xasprintf("SELECT c.track_id, sum(c.n) FROM counter_run c "
 	    "JOIN str n ON n.id = c.name_id WHERE c.source_id = ?1 AND %s "
 	    "GROUP BY 1 ORDER BY 2 DESC, 1", gpu_util_sql);
 	st = tr_db_prepare(r->db, sql, r->err);
@@ -1925,33 +1927,44 @@ load_gpu_cands(struct run *r, struct src *s)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return (tr_db_error(r->db, r->err, "cannot read counters"));
-	sql = tr_xasprintf("SELECT c.ts, c.value FROM counter c "
-	    "JOIN str n ON n.id = c.name_id WHERE c.source_id = ?1 "
-	    "AND c.track_id = ?2 AND c.value IS NOT NULL AND %s "
-	    "ORDER BY c.ts", gpu_util_sql);
+	/* A track's points of every such name, in time order. */
+	sql = tr_xasprintf("SELECT DISTINCT c.name_id FROM counter_run c "
+	    "JOIN str n ON n.id = c.name_id WHERE c.track_id = ?1 AND %s",
+	    gpu_util_sql);
 	st = tr_db_prepare(r->db, sql, r->err);
 	free(sql);
 	if (st == NULL)
 		return (-1);
 	for (i = 0; i < nt; i++) {
-		sqlite3_bind_int64(st, 1, s->id);
-		sqlite3_bind_int64(st, 2, tracks[i]);
-		c = new_cand(s, TR_SIG_STEPS, U_GPU);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
-			    sqlite3_column_int64(st, 0)), 0,
-			    sqlite3_column_double(st, 1));
+		pts.n = 0;
+		names = 0;
+		sqlite3_bind_int64(st, 1, tracks[i]);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			names++;
+			if (tr_counter_read(r->db, tracks[i],
+			    sqlite3_column_int64(st, 0), INT64_MIN, INT64_MAX,
+			    0, &pts, r->err) != 0)
+				break;
+		}
 		sqlite3_reset(st);
 		if (rc != SQLITE_DONE) {
 			sqlite3_finalize(st);
-			return (tr_db_error(r->db, r->err,
-			    "cannot read counters"));
+			tr_counter_pts_free(&pts);
+			return (rc == SQLITE_ROW ? -1 : tr_db_error(r->db,
+			    r->err, "cannot read counters"));
 		}
+		if (names > 1)
+			tr_counter_pts_sort(&pts, 0);
+		c = new_cand(s, TR_SIG_STEPS, U_GPU);
+		for (k = 0; k < pts.n; k++)
+			tr_align_sig_add(&c->sig, tr_align_inverse(&s->cur,
+			    pts.ts[k]), 0, pts.v[k]);
 		snprintf(c->what, sizeof c->what, "GPU utilisation (track %"
 		    PRId64 ", %zu)", tracks[i], c->sig.n);
 		keep_cand(s);
 	}
 	sqlite3_finalize(st);
+	tr_counter_pts_free(&pts);
 	return (0);
 }
 
@@ -2225,6 +2238,8 @@ remap(struct run *r, const char *sql, const struct src *s)
 #define RM(x)	"tr_align_remap(" x ", ?1, ?2, ?3, ?4, ?5, ?6)"
 /* The start of slice j of a run. */
 #define SR_TS	"(slice_run.ts + json_extract(j.value, '$[0]'))"
+/* The time of point j of a counter run. */
+#define CR_TS	"(counter_run.ts + json_extract(j.value, '$[0]'))"
 
 /*
  * Every time of a source, moved from its current mapping to the new one:
@@ -2236,7 +2251,8 @@ static const char *const move_fast[] = {
 	    "AND ts IS NOT NULL",
 	"UPDATE slice_run SET ts = ts + ?9, end_ts = end_ts + ?9 "
 	    "WHERE source_id = ?8",
-	"UPDATE counter SET ts = ts + ?9 WHERE source_id = ?8",
+	"UPDATE counter_run SET ts = ts + ?9, end_ts = end_ts + ?9 "
+	    "WHERE source_id = ?8",
 	/* A profile without a time has ts 0 (pprof's time_nanos unset). */
 	"UPDATE profile SET ts = ts + ?9 WHERE source_id = ?8 "
 	    "AND ts IS NOT NULL AND ts <> 0",
@@ -2254,7 +2270,11 @@ static const char *const move_drift[] = {
 	    ", '$[1]', " RM(SR_TS " + json_extract(j.value, '$[1]')") " - "
 	    RM(SR_TS) "), ',') || ']' FROM json_each(slice_run.slices) j), "
 	    "ts = " RM("ts") ", end_ts = " RM("end_ts") " WHERE source_id = ?8",
-	"UPDATE counter SET ts = " RM("ts") " WHERE source_id = ?8",
+	/* A run's points (store/counter.h): [ts - run.ts, value]. */
+	"UPDATE counter_run SET points = (SELECT '[' || group_concat("
+	    "json_set(j.value, '$[0]', " RM(CR_TS) " - " RM("counter_run.ts")
+	    "), ',') || ']' FROM json_each(counter_run.points) j), "
+	    "ts = " RM("ts") ", end_ts = " RM("end_ts") " WHERE source_id = ?8",
 	"UPDATE profile SET ts = " RM("ts") " WHERE source_id = ?8 "
 	    "AND ts IS NOT NULL AND ts <> 0",
 	NULL
@@ -2414,8 +2434,8 @@ static const struct {
 } big_tables[] = {
 	{ "sample", "SELECT count(*) FROM sample WHERE source_id = ?1" },
 	{ "slice_run", "SELECT count(*) FROM slice_run WHERE source_id = ?1" },
-	{ "counter", "SELECT count(*) FROM counter WHERE track_id IN "
-	    "(SELECT id FROM track WHERE source_id = ?1)" },
+	{ "counter_run", "SELECT count(*) FROM counter_run WHERE "
+	    "source_id = ?1" },
 };
 #define NBIG	(sizeof big_tables / sizeof big_tables[0])
 #define BIG_MIN	100000

@@ -173,6 +173,14 @@ tr_put_uint(char *o, uint64_t u)
 	return (e);
 }
 
+const char *
+tr_skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	return (p);
+}
+
 char *
 tr_put_int(char *o, int64_t v)
 {

@@ -17,6 +17,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "base/wallclock.h"
+#include "store/counter.h"
 #include "store/derived.h"
 
 const char *const tr_cause_names[TR_NCAUSES] = {
@@ -219,64 +220,120 @@ int64_cmp(const void *x, const void *y)
 	return (*p < *q ? -1 : *p > *q);
 }
 
+/*
+ * One GPU's utilisation from its tracks tracks[0..n) (two logs of one
+ * GPU: two tracks), merged in (ts, id) order, one sample per time stamp.
+ * Its name and source are those of the track with the first sample.
+ */
+static int
+load_gpu(struct tr_attr *a, int64_t gpu, int64_t util_id,
+    const int64_t *tracks, char *const *names, const int64_t *srcs, size_t n,
+    struct tr_error *err)
+{
+	struct tr_counter_pts	 pts = { 0 };
+	struct tr_attr_gpu	*g;
+	size_t			 i, k, first = 0, from;
+	int64_t			 ts0 = INT64_MAX, id0 = INT64_MAX;
+
+	for (k = 0; k < n; k++) {
+		from = pts.n;
+		if (tr_counter_read(a->db, tracks[k], util_id, INT64_MIN,
+		    INT64_MAX, 0, &pts, err) != 0) {
+			tr_counter_pts_free(&pts);
+			return (-1);
+		}
+		if (pts.n > from && (pts.ts[from] < ts0 ||
+		    (pts.ts[from] == ts0 && pts.id[from] < id0))) {
+			ts0 = pts.ts[from];
+			id0 = pts.id[from];
+			first = k;
+		}
+	}
+	if (pts.n == 0)
+		return (0);
+	if (n > 1)
+		tr_counter_pts_sort(&pts, 0);
+	a->gpus = tr_xrealloc(a->gpus, (a->ngpus + 1) * sizeof *a->gpus);
+	g = &a->gpus[a->ngpus++];
+	memset(g, 0, sizeof *g);
+	g->gpu = gpu;
+	g->name = tr_xstrdup(names[first]);
+	g->source_id = srcs[first];
+	g->ts = tr_xmalloc(pts.n * sizeof *g->ts);
+	g->util = tr_xmalloc(pts.n * sizeof *g->util);
+	g->id = tr_xmalloc(pts.n * sizeof *g->id);
+	for (i = 0; i < pts.n; i++) {
+		if (g->n > 0 && g->ts[g->n - 1] == pts.ts[i])
+			continue;
+		g->ts[g->n] = pts.ts[i];
+		g->util[g->n] = pts.v[i];
+		g->id[g->n] = pts.id[i];
+		g->n++;
+	}
+	tr_counter_pts_free(&pts);
+	return (0);
+}
+
 static int
 load_gpus(struct tr_attr *a, struct tr_error *err)
 {
-	static const char sql[] =
-	    "SELECT c.id, t.ref, t.name, c.source_id, c.ts, c.value\n"
-	    "  FROM track t JOIN counter c ON c.track_id = t.id\n"
-	    "  JOIN str n ON n.id = c.name_id\n"
-	    " WHERE t.kind = '" TR_TRACK_GPU "' AND n.s = '" TR_METRIC_GPU_UTIL "'\n"
-	    "   AND c.value IS NOT NULL\n"
-	    " ORDER BY t.ref, c.ts, c.id";
 	const struct tr_sel	*sel = a->sel;
-	struct tr_attr_gpu	*g = NULL;
 	sqlite3_stmt		*st;
-	size_t			 cap = 0, i;
-	int			 rc;
+	int64_t			 util_id, gpu = 0, *tracks = NULL, *srcs = NULL;
+	char			**names = NULL;
+	size_t			 i, n = 0, cap = 0;
+	int			 rc, r = 0;
 
-	if ((st = tr_db_prepare(a->db, sql, err)) == NULL)
+	if ((rc = tr_db_str_id(a->db, TR_METRIC_GPU_UTIL, &util_id, err)) < 0)
 		return (-1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t	 gpu = sqlite3_column_int64(st, 1);
+	if (rc == 0)
+		return (0);
+	/*
+	 * Every sample, in the window or not: the driver is found over all
+	 * of them; the episodes keep to the window.
+	 */
+	st = tr_db_prepare(a->db, "SELECT id, ref, name, source_id FROM track "
+	    "WHERE kind = '" TR_TRACK_GPU "' ORDER BY ref, id", err);
+	if (st == NULL)
+		return (-1);
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t	 ref = sqlite3_column_int64(st, 1);
 		int64_t	 src = sqlite3_column_int64(st, 3);
-		int64_t	 ts = sqlite3_column_int64(st, 4);
 
-		/*
-		 * Every sample, in the window or not: the driver is found
-		 * over all of them; the episodes keep to the window.
-		 */
 		if (!tr_sel_has_source(sel, src) ||
-		    (sel->gpu >= 0 && gpu != sel->gpu))
+		    (sel->gpu >= 0 && ref != sel->gpu))
 			continue;
-		if (g == NULL || g->gpu != gpu) {
-			a->gpus = tr_xrealloc(a->gpus,
-			    (a->ngpus + 1) * sizeof *a->gpus);
-			g = &a->gpus[a->ngpus++];
-			memset(g, 0, sizeof *g);
-			g->gpu = gpu;
-			g->name = tr_xstrdup((const char *)
-			    sqlite3_column_text(st, 2));
-			g->source_id = src;
-			cap = 0;
+		if (n > 0 && ref != gpu) {
+			r = load_gpu(a, gpu, util_id, tracks, names, srcs, n,
+			    err);
+			for (i = 0; i < n; i++)
+				free(names[i]);
+			n = 0;
 		}
-		/* Two logs of one GPU: one sample per time stamp. */
-		if (g->n > 0 && g->ts[g->n - 1] == ts)
-			continue;
-		if (g->n == cap) {
-			cap = cap ? 2 * cap : 256;
-			g->ts = tr_xrealloc(g->ts, cap * sizeof *g->ts);
-			g->util = tr_xrealloc(g->util, cap * sizeof *g->util);
-			g->id = tr_xrealloc(g->id, cap * sizeof *g->id);
+		gpu = ref;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4;
+			tracks = tr_xrealloc(tracks, cap * sizeof *tracks);
+			srcs = tr_xrealloc(srcs, cap * sizeof *srcs);
+			names = tr_xrealloc(names, cap * sizeof *names);
 		}
-		g->ts[g->n] = ts;
-		g->util[g->n] = sqlite3_column_double(st, 5);
-		g->id[g->n] = sqlite3_column_int64(st, 0);
-		g->n++;
+		tracks[n] = sqlite3_column_int64(st, 0);
+		names[n] = tr_xstrdup((const char *)sqlite3_column_text(st,
+		    2));
+		srcs[n++] = src;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(a->db, err, "reading GPU utilisation"));
+	if (r == 0 && rc != SQLITE_DONE)
+		r = tr_db_error(a->db, err, "reading GPU utilisation");
+	if (r == 0 && n > 0)
+		r = load_gpu(a, gpu, util_id, tracks, names, srcs, n, err);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(tracks);
+	free(srcs);
+	free(names);
+	if (r != 0)
+		return (-1);
 	for (i = 0; i < a->ngpus; i++) {
 		struct tr_attr_gpu	*q = &a->gpus[i];
 		int64_t			*d;

@@ -795,8 +795,8 @@ static const char slices_plain_sql[] =
     " WHERE s.track_id = ?1 AND s.run_ts < ?3 AND s.run_end_ts >= ?2";
 static const char counters_sql[] =
     "SELECT c.ts, c.name_id, c.value FROM counter c"
-    " WHERE c.track_id = ?1 AND c.ts >= ?2 AND c.ts < ?3"
-    "   AND c.value IS NOT NULL";
+    " WHERE c.track_id = ?1 AND c.run_ts < ?3 AND c.run_end_ts >= ?2"
+    "   AND c.ts >= ?2 AND c.ts < ?3 AND c.value IS NOT NULL";
 
 /*
  * The go-gc track holds GC cycles, mark assists (of each goroutine) and

@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "query/args.h"
 #include "query/sel.h"
+#include "store/counter.h"
 
 #define GPU_MEM_SEL	(TR_SEL_SOURCE | TR_SEL_PID | TR_SEL_GPU | \
 			    TR_SEL_TIME)
@@ -210,27 +211,22 @@ series_sort(struct series *x)
 }
 
 /*
- * The memory.used series of the selected GPU and GPU-process tracks.
- * Without a window, one pass over the counter table in its own order
- * (0.2 s of CPU for a day of 8 processes at 500 ms, where a lookup of
- * every row through counter_track_ts costs 0.8 s); with one, each
- * track's rows through that index.
+ * The memory.used series of the selected GPU and GPU-process tracks, each
+ * track's points through counter_run's index (store/counter.h).
  */
 static int
 read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
     size_t *nout, struct tr_error *err)
 {
-	sqlite3_stmt	*st, *c = NULL;
-	struct series	*s = NULL, *x;
-	struct tr_imap	 idx;
-	size_t		 n = 0, i, k;
-	int64_t		 lo, hi;
-	int		 rc, scan = !sel->has_from && !sel->has_to;
-	void		*hit;
+	struct tr_counter_pts	 pts = { 0 };
+	sqlite3_stmt		*st;
+	struct series		*s = NULL, *x;
+	size_t			 n = 0, i, k;
+	int64_t			 lo, hi, mem_id;
+	int			 rc;
 
 	*out = NULL;
 	*nout = 0;
-	tr_imap_init(&idx);
 	lo = sel->has_from ? sel->from : INT64_MIN;
 	hi = sel->has_to ? sel->to : INT64_MAX;
 	st = tr_db_prepare(db, "SELECT t.id, t.source_id, t.ref, "
@@ -262,41 +258,21 @@ read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
 		x->pid = pid;
 		x->process = tr_xstrdup((const char *)
 		    sqlite3_column_text(st, 5));
-		tr_imap_put(&idx, (uint64_t)x->track, (void *)(uintptr_t)n);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		goto fail;
-	c = tr_db_prepare(db, scan ? "SELECT c.track_id, c.id, c.ts, c.value "
-	    "FROM counter c NOT INDEXED WHERE c.name_id = (SELECT id FROM "
-	    "str WHERE s = '" TR_METRIC_MEM_USED "') AND c.value IS NOT NULL" :
-	    "SELECT c.track_id, c.id, c.ts, c.value FROM counter c "
-	    "WHERE c.track_id = ?1 AND c.name_id = (SELECT id FROM str "
-	    "WHERE s = '" TR_METRIC_MEM_USED "') AND c.ts >= ?2 AND c.ts < ?3 "
-	    "AND c.value IS NOT NULL ORDER BY c.ts, c.id", err);
-	if (c == NULL)
+	if ((rc = tr_db_str_id(db, TR_METRIC_MEM_USED, &mem_id, err)) < 0)
 		goto fail_quiet;
-	for (i = 0; i < (scan ? 1 : n); i++) {
-		if (!scan) {
-			sqlite3_bind_int64(c, 1, s[i].track);
-			sqlite3_bind_int64(c, 2, lo);
-			sqlite3_bind_int64(c, 3, hi);
-		}
-		while ((rc = sqlite3_step(c)) == SQLITE_ROW) {
-			if ((hit = tr_imap_get(&idx, (uint64_t)
-			    sqlite3_column_int64(c, 0))) == NULL)
-				continue;
-			series_add(&s[(uintptr_t)hit - 1],
-			    sqlite3_column_int64(c, 1),
-			    sqlite3_column_int64(c, 2),
-			    sqlite3_column_double(c, 3));
-		}
-		sqlite3_reset(c);
-		if (rc != SQLITE_DONE)
-			goto fail;
+	for (i = 0; rc == 1 && i < n; i++) {
+		pts.n = 0;
+		if (tr_counter_read(db, s[i].track, mem_id, lo, hi, 0, &pts,
+		    err) != 0)
+			goto fail_quiet;
+		for (k = 0; k < pts.n; k++)
+			series_add(&s[i], pts.id[k], pts.ts[k], pts.v[k]);
 	}
-	sqlite3_finalize(c);
-	tr_imap_release(&idx);
+	tr_counter_pts_free(&pts);
 	/* Drop the series with nothing in the window. */
 	for (i = k = 0; i < n; i++) {
 		if (s[i].n == 0) {
@@ -312,8 +288,7 @@ read_series(struct tr_db *db, const struct tr_sel *sel, struct series **out,
 fail:
 	tr_db_error(db, err, "cannot read GPU memory");
 fail_quiet:
-	sqlite3_finalize(c);
-	tr_imap_release(&idx);
+	tr_counter_pts_free(&pts);
 	series_free(s, n);
 	return (-1);
 }

@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "query/args.h"
 #include "query/sel.h"
+#include "store/counter.h"
 #include "store/derived.h"
 
 #define DEFAULT_STEP	100000000	/* 100 ms */
@@ -83,31 +84,41 @@ static int64_t
 read_series(struct tl *t, const char *kind, int64_t gpu, const char *name,
     struct series *s, struct tr_error *err)
 {
-	sqlite3_stmt	*st;
-	int64_t		 seen = 0, i, ts, prev_i = -1;
-	double		 v, carry = 0;
-	int		 rc, has_carry = 0;
+	struct tr_counter_pts	 pts = { 0 };
+	sqlite3_stmt		*st;
+	int64_t			 seen = 0, i, ts, name_id;
+	double			 v, carry = 0;
+	size_t			 k, ntracks = 0;
+	int			 rc, r = 0, has_carry = 0;
 
-	/* Through counter_track_ts: (track, name, ts). */
-	st = tr_db_prepare(t->db, "SELECT c.ts, c.value, c.source_id "
-	    "FROM track k CROSS JOIN str n CROSS JOIN counter c "
-	    "ON c.track_id = k.id AND c.name_id = n.id "
-	    "WHERE k.kind = ?1 AND (?2 < 0 OR k.ref = ?2) AND n.s = ?3 "
-	    "AND c.ts < ?5 AND c.ts >= (SELECT coalesce(max(c2.ts), ?4) "
-	    "FROM counter c2 WHERE c2.track_id = k.id AND c2.name_id = n.id "
-	    "AND c2.ts < ?4) AND c.value IS NOT NULL ORDER BY c.ts", err);
+	if ((rc = tr_db_str_id(t->db, name, &name_id, err)) <= 0)
+		return (rc);
+	/* Each track's points through counter_run's index, then merged. */
+	st = tr_db_prepare(t->db, "SELECT id, source_id FROM track "
+	    "WHERE kind = ?1 AND (?2 < 0 OR ref = ?2) ORDER BY id", err);
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, gpu);
-	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, t->start);
-	sqlite3_bind_int64(st, 5, t->end);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!tr_sel_has_source(t->sel, sqlite3_column_int64(st, 2)))
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!tr_sel_has_source(t->sel, sqlite3_column_int64(st, 1)))
 			continue;
-		ts = sqlite3_column_int64(st, 0);
-		v = sqlite3_column_double(st, 1);
+		r = tr_counter_read(t->db, sqlite3_column_int64(st, 0),
+		    name_id, t->start, t->end, 1, &pts, err);
+		ntracks++;
+	}
+	sqlite3_finalize(st);
+	if (r == 0 && rc != SQLITE_DONE)
+		r = tr_db_error(t->db, err, "cannot read counters");
+	if (r != 0) {
+		tr_counter_pts_free(&pts);
+		return (-1);
+	}
+	if (ntracks > 1)
+		tr_counter_pts_sort(&pts, 0);
+	for (k = 0; k < pts.n; k++) {
+		ts = pts.ts[k];
+		v = pts.v[k];
 		seen++;
 		if (ts < t->start) {
 			carry = v;
@@ -119,11 +130,8 @@ read_series(struct tl *t, const char *kind, int64_t gpu, const char *name,
 		s->n[i]++;
 		s->last[i] = v;
 		s->has_last[i] = 1;
-		(void)prev_i;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(t->db, err, "cannot read counters"));
+	tr_counter_pts_free(&pts);
 	/* A level holds until the next value. */
 	for (i = 0; i < t->nrows; i++) {
 		if (s->has_last[i]) {

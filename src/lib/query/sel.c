@@ -1044,10 +1044,12 @@ resolve_gpu(struct tr_sel *s, struct tr_db *db, struct tr_error *err)
 	    TR_TRACK_GPU_PROCESS "' AND t.ref = :gpu AND EXISTS (SELECT 1 "
 	    "FROM counter c WHERE c.track_id = t.id");
 	src_cond(s, &sql, "t.source_id");
+	/* The run bounds first: they need no run's JSON read. */
 	if (s->has_from)
-		tr_buf_adds(&sql, " AND c.ts >= :from");
+		tr_buf_adds(&sql, " AND c.run_end_ts >= :from AND c.ts >= "
+		    ":from");
 	if (s->has_to)
-		tr_buf_adds(&sql, " AND c.ts < :to");
+		tr_buf_adds(&sql, " AND c.run_ts < :to AND c.ts < :to");
 	tr_buf_adds(&sql, ") ORDER BY 1");
 	st = tr_db_prepare(db, sql.data, err);
 	tr_buf_release(&sql);

@@ -983,14 +983,6 @@ struct rslice {
 	size_t		 args_len;
 };
 
-static const char *
-skip_ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-		p++;
-	return (p);
-}
-
 /* An integer or null (0); NULL on anything else. */
 static const char *
 parse_int(const char *p, const char *e, int64_t *v)
@@ -998,7 +990,7 @@ parse_int(const char *p, const char *e, int64_t *v)
 	const char	*start;
 	int		 neg = 0;
 
-	p = skip_ws(p, e);
+	p = tr_skip_ws(p, e);
 	start = p;
 	if (e - p >= 4 && memcmp(p, "null", 4) == 0) {
 		*v = 0;
@@ -1032,7 +1024,7 @@ skip_value(const char *p, const char *e)
 {
 	int	depth = 0, instr = 0;
 
-	p = skip_ws(p, e);
+	p = tr_skip_ws(p, e);
 	if (p < e && *p != '{' && *p != '[' && *p != '"') {
 		while (p < e && *p != ',' && *p != ']' && *p != '}')
 			p++;
@@ -1081,25 +1073,25 @@ walk_run(const char *p, size_t len, int64_t run_ts, int64_t run_id,
 	f[2] = &s.name_id;
 	f[3] = &s.cat_id;
 	f[4] = &s.cs;
-	p = skip_ws(p, e);
+	p = tr_skip_ws(p, e);
 	if (p >= e || *p++ != '[')
 		goto bad;
-	p = skip_ws(p, e);
+	p = tr_skip_ws(p, e);
 	if (p < e && *p == ']')
 		return (0);
 	for (;;) {
-		p = skip_ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (p >= e || *p++ != '[')
 			goto bad;
 		memset(&s, 0, sizeof s);
 		for (i = 0; i < 6; i++) {
-			p = skip_ws(p, e);
+			p = tr_skip_ws(p, e);
 			if (p < e && *p == ']')
 				break;
 			if (i > 0) {
 				if (p >= e || *p++ != ',')
 					goto bad;
-				p = skip_ws(p, e);
+				p = tr_skip_ws(p, e);
 			}
 			if (i < 5) {
 				if ((p = parse_int(p, e, f[i])) == NULL)
@@ -1114,13 +1106,13 @@ walk_run(const char *p, size_t len, int64_t run_ts, int64_t run_id,
 				}
 			}
 		}
-		p = skip_ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (i < 2 || p >= e || *p++ != ']')
 			goto bad;
 		s.ts += run_ts;
 		if ((rc = fn(arg, &s, err)) != 0)
 			return (rc);
-		p = skip_ws(p, e);
+		p = tr_skip_ws(p, e);
 		if (p < e && *p == ',') {
 			p++;
 			continue;

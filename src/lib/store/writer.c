@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "store/counter.h"
 #include "store/derived.h"
 
 enum {
@@ -46,8 +47,6 @@ static const struct batch {
 } batches[] = {
 	{ ST_SAMPLE, "sample", "source_id, profile_id, ts, thread_id, cpu, "
 	    "callsite_id, event_id, value, labels", 9 },
-	{ ST_COUNTER, "counter", "source_id, track_id, ts, name_id, value",
-	    5 },
 };
 #define NBATCHES	(sizeof batches / sizeof *batches)
 
@@ -98,7 +97,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "coalesce(?8, '{}'), ?9)",
 	"INSERT INTO slice_run (id, track_id, ts, end_ts, n, slices, "
 	    "source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	NULL,	/* ST_COUNTER */
+	"INSERT INTO counter_run (id, track_id, name_id, ts, end_ts, n, "
+	    "points, source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 };
 
 /*
@@ -170,6 +170,12 @@ struct tr_writer {
 	struct run_chunk		*free_chunks;
 	int64_t				 next_slice_id;
 	struct tr_buf			 json;
+
+	/* Counters not yet written, a run per track and name (crun). */
+	struct tr_imap			 cruns;
+	size_t				 crun_points;	/* in all */
+	uint64_t			 crun_seq;
+	int64_t				 next_counter_id;
 
 	/* Observers, in the order attached. */
 	int				 nobs;
@@ -350,20 +356,6 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 		sqlite3_bind_int64(st, p + 7, o->v[6]);
 		sqlite3_bind_int64(st, p + 8, o->v[7]);
 		op_text(st, p + 9, o, t, 0, 1);
-		break;
-	case ST_COUNTER:
-		st = w->st[ST_COUNTER];
-		p = w->pending[ST_COUNTER] * w->ncols[ST_COUNTER];
-		sqlite3_bind_int64(st, p + 1, w->source_id);
-		sqlite3_bind_int64(st, p + 2, o->v[0]);
-		sqlite3_bind_int64(st, p + 3, o->v[1]);
-		sqlite3_bind_int64(st, p + 4, o->v[2]);
-		if (o->v[3] == 0)
-			sqlite3_bind_null(st, p + 5);
-		else if (o->v[3] == 1)
-			sqlite3_bind_int64(st, p + 5, o->v[4]);
-		else
-			sqlite3_bind_double(st, p + 5, o->d);
 		break;
 	default:
 		st = w->st[o->kind];
@@ -1253,27 +1245,142 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
 	return (t.id);
 }
 
+/*
+ * Counters go to the store TR_COUNTER_RUN points at a time per track and
+ * metric, as a row of counter_run (store/counter.h), in the order added:
+ * a point's id is its run's plus its place in it.  What waits is bounded
+ * as the slices' runs are: at CRUN_PENDING points in all, or a new run
+ * when CRUN_OPEN wait, every run is written as it stands.
+ */
+#define CRUN_PENDING	(256 * 1024)
+#define CRUN_OPEN	(4 * 1024)
+static size_t	run_cap(const struct tr_writer *, size_t);
+struct crun {
+	int64_t			 track_id, name_id;
+	uint64_t		 seq;	/* the order the runs began in */
+	int			 n, cap;
+	int64_t			*ts;
+	struct tr_counter_val	*val;
+};
+
+static void
+crun_free(void *p)
+{
+	struct crun	*c = p;
+
+	free(c->ts);
+	free(c->val);
+	free(c);
+}
+
+/* Write run 'c' as one row and empty it. */
+static int
+flush_crun(struct tr_writer *w, struct crun *c, struct tr_error *err)
+{
+	const char	*t[OP_NT];
+	struct op	 op;
+	int64_t		 t0, end;
+	int		 i;
+
+	if (c->n == 0)
+		return (0);
+	t0 = end = c->ts[0];
+	for (i = 1; i < c->n; i++) {
+		if (c->ts[i] < t0)
+			t0 = c->ts[i];
+		if (c->ts[i] > end)
+			end = c->ts[i];
+	}
+	tr_buf_reset(&w->json);
+	tr_counter_run_json(&w->json, c->ts, c->val, c->n, t0);
+	op_init(&op, ST_COUNTER);
+	op.v[0] = w->next_counter_id;
+	op.v[1] = c->track_id;
+	op.v[2] = c->name_id;
+	op.v[3] = t0;
+	op.v[4] = end;
+	op.v[5] = c->n;
+	op_add_text(&op, t, w->json.data, w->json.len, 1);
+	w->next_counter_id += c->n;
+	w->crun_points -= (size_t)c->n;
+	c->n = 0;
+	return (op_put(w, &op, t, err));
+}
+
+static int
+crun_cmp(const void *a, const void *b)
+{
+	const struct crun	*x = *(struct crun *const *)a;
+	const struct crun	*y = *(struct crun *const *)b;
+
+	return ((x->seq > y->seq) - (x->seq < y->seq));
+}
+
+/*
+ * Write every waiting counter run, in the order they began (so that the
+ * ids of a small input follow its columns), and forget the runs.
+ */
+static int
+flush_cruns(struct tr_writer *w, struct tr_error *err)
+{
+	struct crun	**v;
+	size_t		  i, n = 0;
+	int		  rc = 0;
+
+	v = tr_xcalloc(w->cruns.count + 1, sizeof *v);
+	for (i = 0; i < w->cruns.cap; i++)
+		if (w->cruns.slots[i].val != NULL)
+			v[n++] = w->cruns.slots[i].val;
+	qsort(v, n, sizeof *v, crun_cmp);
+	for (i = 0; i < n; i++) {
+		if (rc == 0 && flush_crun(w, v[i], err) != 0)
+			rc = -1;
+		crun_free(v[i]);
+	}
+	free(v);
+	tr_imap_release(&w->cruns);
+	w->crun_points = 0;
+	return (rc);
+}
+
 int64_t
 tr_writer_add_counter(struct tr_writer *w, int64_t track_id, int64_t ts,
     int64_t name_id, double value, struct tr_error *err)
 {
-	struct op	 o;
+	struct crun	*c;
+	uint64_t	 key;
 	int		 i;
 
-	op_init(&o, ST_COUNTER);
-	o.v[0] = track_id;
-	o.v[1] = ts;
-	o.v[2] = name_id;
-	if (isnan(value))
-		o.v[3] = 0;
-	else if (value == floor(value) && fabs(value) < 9e15) {
-		o.v[3] = 1;
-		o.v[4] = (int64_t)value;
-	} else {
-		o.v[3] = 2;
-		o.d = value;
+	if (w->crun_points >= run_cap(w, CRUN_PENDING) &&
+	    flush_cruns(w, err) != 0)
+		return (-1);
+	/* One key for the pair; another pair under it takes its place. */
+	key = (uint64_t)track_id * 0x9e3779b97f4a7c15ULL ^ (uint64_t)name_id;
+	if ((c = tr_imap_get(&w->cruns, key)) == NULL) {
+		if (w->cruns.count >= run_cap(w, CRUN_OPEN) &&
+		    flush_cruns(w, err) != 0)
+			return (-1);
+		c = tr_xcalloc(1, sizeof *c);
+		c->seq = w->crun_seq++;
+		tr_imap_put(&w->cruns, key, c);
+	} else if ((c->track_id != track_id || c->name_id != name_id) &&
+	    flush_crun(w, c, err) != 0)
+		return (-1);
+	c->track_id = track_id;
+	c->name_id = name_id;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 4 : 16;
+		if (c->cap > TR_COUNTER_RUN)
+			c->cap = TR_COUNTER_RUN;
+		c->ts = tr_xrealloc(c->ts, (size_t)c->cap * sizeof *c->ts);
+		c->val = tr_xrealloc(c->val, (size_t)c->cap *
+		    sizeof *c->val);
 	}
-	if (op_put(w, &o, NULL, err) != 0)
+	c->ts[c->n] = ts;
+	tr_counter_val_set(&c->val[c->n], value);
+	c->n++;
+	w->crun_points++;
+	if (c->n == TR_COUNTER_RUN && flush_crun(w, c, err) != 0)
 		return (-1);
 	see_ts(w, ts);
 	w->n.counters++;
@@ -1541,6 +1648,7 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	tr_buf_init(&w->key);
 	tr_buf_init(&w->json);
 	tr_imap_init(&w->runs);
+	tr_imap_init(&w->cruns);
 	tr_error_init(&w->terr);
 	w->seen = tr_xcalloc(SEEN_BITS / 64, sizeof *w->seen);
 	for (i = 0; i < ST_COUNT; i++)
@@ -1561,7 +1669,9 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 		w->last[i] = w->old[i];
 	}
 	if (tr_db_int(db, "SELECT coalesce((SELECT id + n FROM slice_run "
-	    "ORDER BY id DESC LIMIT 1), 1)", &w->next_slice_id, err) != 0)
+	    "ORDER BY id DESC LIMIT 1), 1)", &w->next_slice_id, err) != 0 ||
+	    tr_db_int(db, "SELECT coalesce((SELECT id + n FROM counter_run "
+	    "ORDER BY id DESC LIMIT 1), 1)", &w->next_counter_id, err) != 0)
 		goto fail;
 	for (i = 0; tr_writer_observers[i] != NULL; i++)
 		if (tr_writer_observers[i](w, err) != 0)
@@ -1645,7 +1755,7 @@ tr_writer_flush(struct tr_writer *w, struct tr_error *err)
 	struct op	o;
 	int		i;
 
-	if (flush_runs(w, err) != 0)
+	if (flush_runs(w, err) != 0 || flush_cruns(w, err) != 0)
 		return (-1);
 	op_init(&o, OP_FLUSH);
 	if (op_put(w, &o, NULL, err) != 0 || wsync(w, err) != 0)
@@ -1674,6 +1784,7 @@ tr_writer_free(struct tr_writer *w)
 	caches_free(w);
 	tr_buf_release(&w->key);
 	tr_imap_free(&w->runs, run_free);
+	tr_imap_free(&w->cruns, crun_free);
 	chunks_free(w->free_chunks);
 	tr_buf_release(&w->json);
 	free(w->seen);

@@ -3,9 +3,10 @@
  * that its caller owns (tr_import_input() for the importers).  It interns
  * strings, frames, call sites, processes and threads in memory in front
  * of the store's unique keys, gives rows their ids itself, can write
- * from a thread of its own (tr_writer_thread()), writes samples and
- * counters in multi-row batches and slices in runs (slice_run,
- * TR_SLICE_RUN a row), and counts what it wrote.  Observers (derived tables) can watch every track,
+ * from a thread of its own (tr_writer_thread()), writes samples in
+ * multi-row batches, slices in runs (slice_run, TR_SLICE_RUN a row) and
+ * counters in runs (counter_run, TR_COUNTER_RUN a row, store/counter.h),
+ * and counts what it wrote.  Observers (derived tables) can watch every track,
  * sample, slice and counter as it is added; see tr_writer_observe().
  *
  * Private to store/ and import/: the tools never include it.

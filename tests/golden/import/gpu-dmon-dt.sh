@@ -3,5 +3,5 @@
 # repeated; two GPUs; the default zone is the process's TZ (UTC here).
 trace-import data/nvidia-smi/dmon-dt.txt || exit 99
 trace-query sql "SELECT gpu, gpu_name, ts, metric, value FROM gpu_metric
-    ORDER BY id"
+    ORDER BY ts, gpu, id"
 trace-query sql "SELECT meta FROM source"

@@ -4,7 +4,7 @@
 trace-import -q --start 2016-11-14T10:00:00Z --interval 1s \
     data/nvidia-smi/dmon-old.txt || exit 99
 trace-query sql "SELECT gpu, ts, metric, value FROM gpu_metric WHERE gpu = 3
-    ORDER BY id"
+    ORDER BY ts, gpu, id"
 trace-query sql "SELECT gpu, count(*), min(ts), max(ts) FROM gpu_metric
     GROUP BY gpu ORDER BY gpu"
 trace-query sql "SELECT json_extract(meta, '$.units') AS units,

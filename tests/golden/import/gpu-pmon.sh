@@ -3,4 +3,4 @@
 trace-import -q --start @1700000000 --interval 1s data/nvidia-smi/pmon.txt \
     || exit 99
 trace-query sql "SELECT gpu, pid, process, ts, metric, value FROM gpu_process
-    ORDER BY id"
+    ORDER BY ts, gpu, pid, id"

@@ -4,7 +4,7 @@
 trace-import -q --tz Europe/Berlin data/nvidia-smi/query-gpu.csv || exit 99
 trace-import -q --tz Europe/Berlin data/nvidia-smi/query-apps.csv || exit 99
 trace-query sql "SELECT gpu, pid, process, ts, metric, value FROM gpu_process
-    ORDER BY id"
+    ORDER BY ts, gpu, pid, id"
 trace-query sql "SELECT host, pid, name FROM process ORDER BY pid"
 trace-query sql "SELECT t.kind, t.name, t.ref, p.pid, t.meta FROM track t
     JOIN process p ON p.id = t.process_id ORDER BY t.id"
