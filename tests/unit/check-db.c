@@ -703,6 +703,27 @@ START_TEST(test_read_helpers)
 }
 END_TEST
 
+/*
+ * A writer for source 1 of a new store in memory ('*db'), inside its
+ * transaction.
+ */
+static struct tr_writer *
+writer_mem(struct tr_db **db)
+{
+	struct tr_error		 err;
+	struct tr_writer	*w;
+
+	tr_error_init(&err);
+	*db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(*db);
+	ck_assert_int_eq(tr_db_exec(*db, "BEGIN; INSERT INTO source (path, "
+	    "format, hash, size, imported_at) VALUES ('x', 'test', 'h', 0, "
+	    "'now')", &err), 0);
+	w = tr_writer_new(*db, 1, 0, 0, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	return (w);
+}
+
 /* An observer of the writer sees each row, and its finish and free. */
 struct obs_log {
 	int	tracks, samples, slices, counters, finished, freed;
@@ -779,7 +800,7 @@ obs_free(void *arg)
 
 static const struct tr_writer_hooks obs_hooks = {
 	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free,
-	NULL
+	NULL, 0
 };
 
 START_TEST(test_writer_observe)
@@ -794,13 +815,7 @@ START_TEST(test_writer_observe)
 
 	tr_error_init(&err);
 	memset(&log, 0, sizeof log);
-	db = tr_db_open(":memory:", 0, &err);
-	ck_assert_ptr_nonnull(db);
-	ck_assert_int_eq(tr_db_exec(db, "BEGIN; INSERT INTO source (path, "
-	    "format, hash, size, imported_at) VALUES ('x', 'test', 'h', 0, "
-	    "'now')", &err), 0);
-	w = tr_writer_new(db, 1, 0, 0, &err);
-	ck_assert_ptr_nonnull(w);
+	w = writer_mem(&db);
 	ck_assert_int_eq(tr_writer_observe(w, &obs_hooks, &log, &err), 0);
 	track = tr_writer_add_track(w, "gpu", "0", 0, 0, 0, 0, NULL, &err);
 	ck_assert_int_gt(track, 0);
@@ -837,6 +852,230 @@ START_TEST(test_writer_observe)
 	ck_assert_int_eq(log.freed, 0);
 	tr_writer_free(w);
 	ck_assert_int_eq(log.freed, 1);
+	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * An observer whose add hooks may run in the writer thread: it writes
+ * each call down, arguments and all (no assertion there: the hooks may
+ * run in the writer thread), and refuses its slice number 'fail_at'.
+ */
+struct rec {
+	struct tr_buf	 log;
+	int		 slices, fail_at;
+};
+
+static int
+rec_track(void *arg, const struct tr_track *t, struct tr_error *err)
+{
+	(void)err;
+	tr_buf_printf(&((struct rec *)arg)->log, "track %lld %s %s %lld %lld "
+	    "%lld %lld %s\n", (long long)t->id, t->kind, t->name,
+	    (long long)t->ref, (long long)t->process_id,
+	    (long long)t->thread_id, (long long)t->parent_id,
+	    t->meta ? t->meta : "NULL");
+	return (0);
+}
+
+static int
+rec_sample(void *arg, const struct tr_sample *s, struct tr_error *err)
+{
+	(void)err;
+	tr_buf_printf(&((struct rec *)arg)->log, "sample %lld %d %lld %d "
+	    "%lld %lld %lld %lld %s\n", (long long)s->ts, s->has_ts,
+	    (long long)s->thread_id, s->cpu, (long long)s->callsite_id,
+	    (long long)s->event_id, (long long)s->value,
+	    (long long)s->profile_id, s->labels ? s->labels : "NULL");
+	return (0);
+}
+
+static int
+rec_slice(void *arg, const struct tr_slice *s, struct tr_error *err)
+{
+	struct rec	*r = arg;
+
+	tr_buf_printf(&r->log, "slice %lld %lld %lld %lld %lld %lld %s\n",
+	    (long long)s->track_id, (long long)s->ts, (long long)s->dur,
+	    (long long)s->name_id, (long long)s->category_id,
+	    (long long)s->callsite_id, s->args ? s->args : "NULL");
+	if (++r->slices == r->fail_at)
+		return (tr_error_set(err, TR_EDATA, "slice %d refused",
+		    r->slices));
+	return (0);
+}
+
+static int
+rec_watermark(void *arg, int64_t ts, struct tr_error *err)
+{
+	(void)err;
+	tr_buf_printf(&((struct rec *)arg)->log, "watermark %lld\n",
+	    (long long)ts);
+	return (0);
+}
+
+static int
+rec_finish(void *arg, struct tr_writer *w, struct tr_error *err)
+{
+	(void)err;
+	/* After the thread is drained: every row is in the store. */
+	tr_buf_printf(&((struct rec *)arg)->log, "finish %lld slices\n",
+	    (long long)q_int(tr_writer_db(w), "SELECT count(*) FROM slice"));
+	return (0);
+}
+
+/* Fail the test where logs 'a' and 'b' part (the line in each). */
+static void
+rec_same(const char *a, const char *b)
+{
+	size_t	i, l;
+
+	for (i = 0; a[i] != '\0' && a[i] == b[i]; i++)
+		continue;
+	if (a[i] == b[i])
+		return;
+	for (l = i; l > 0 && a[l - 1] != '\n'; l--)
+		continue;
+	ck_abort_msg("the calls part at byte %zu: '%.60s' against '%.60s'",
+	    i, a + l, b + l);
+}
+
+static const struct tr_writer_hooks rec_hooks = {
+	.track = rec_track, .sample = rec_sample, .slice = rec_slice,
+	.watermark = rec_watermark, .finish = rec_finish, .on_thread = 1,
+};
+
+/*
+ * Feed a writer observed by 'r' (through the writer thread when
+ * 'thread') many rows of every kind that has a hook: tracks, slices and
+ * samples with and without texts, watermarks, a track's meta set; then
+ * flush.  Returns 0 with '*meta' track 3's meta as stored, or -1 with
+ * 'err' set.
+ */
+static int
+rec_feed(int thread, struct rec *r, char **meta, struct tr_error *err)
+{
+	struct tr_db		*db;
+	struct tr_writer	*w;
+	struct tr_sample	 smp;
+	int64_t			 started = tr_writer_threads_started;
+	int64_t			 track = 0, name, cat;
+	char			 buf[64];
+	int			 i, rc = -1;
+
+	tr_error_init(err);
+	w = writer_mem(&db);
+	ck_assert_int_eq(tr_writer_observe(w, &rec_hooks, r, err), 0);
+	ck_assert_int_eq(setenv("TRACEKIT_WRITER_THREAD", thread ? "1" : "0",
+	    1), 0);
+	ck_assert_int_eq(tr_writer_thread(w, err), 0);
+	ck_assert_int_eq(unsetenv("TRACEKIT_WRITER_THREAD"), 0);
+	ck_assert_int_eq(tr_writer_threads_started - started, thread);
+	name = tr_writer_add_str(w, "run", 3, err);
+	cat = tr_writer_add_str(w, "why", 3, err);
+	ck_assert(name > 0 && cat > 0);
+	for (i = 0; i < 40000; i++) {
+		if (i % 1000 == 0) {
+			snprintf(buf, sizeof buf, "{\"n\":%d}", i);
+			if ((track = tr_writer_add_track(w, "goroutine",
+			    i % 2000 ? "g" : NULL, i, 0, 0, track,
+			    i % 3000 ? buf : NULL, err)) < 0)
+				goto out;
+		}
+		snprintf(buf, sizeof buf, "{\"i\":%d}", i);
+		if (tr_writer_add_slice(w, track, i * 10, 5, name,
+		    i % 2 ? cat : 0, 0, i % 3 ? buf : i % 5 ? "" : NULL,
+		    err) != 0)
+			goto out;
+		if (i % 7 == 0) {
+			memset(&smp, 0, sizeof smp);
+			smp.ts = i * 10;
+			smp.has_ts = i % 2;
+			smp.cpu = i % 4 - 1;
+			smp.event_id = name;
+			smp.value = i;
+			smp.labels = i % 14 ? NULL : buf;
+			if (tr_writer_add_sample(w, &smp, err) != 0)
+				goto out;
+		}
+		if (i % 501 == 0 && tr_writer_watermark(w, i * 10, err) != 0)
+			goto out;
+		if (i == 3500 && tr_writer_set_track_meta(w, 3, "$.ended",
+		    i * 10, err) != 0)
+			goto out;
+	}
+	if (tr_writer_flush(w, err) != 0)
+		goto out;
+	rc = 0;
+	*meta = q_text(tr_writer_db(w), "SELECT meta FROM track WHERE id = 3");
+out:
+	tr_writer_free(w);
+	tr_db_free(db);
+	return (rc);
+}
+
+/*
+ * Through the writer thread, an observer that allows it sees the same
+ * calls in the same order, with the same arguments, as without (its
+ * hooks then run in the thread); an error of a hook there fails a later
+ * add or the flush, with its message, and the hooks see nothing after.
+ * An observer that does not allow it (or has a counter hook) keeps the
+ * thread from starting.
+ */
+START_TEST(test_writer_thread_observe)
+{
+	struct tr_error		 err;
+	struct tr_db		*db;
+	struct tr_writer	*w;
+	struct rec		 r[2];
+	struct obs_log		 log;
+	char			*meta[2];
+	int64_t			 started;
+	int			 k;
+
+	for (k = 0; k < 2; k++) {
+		memset(&r[k], 0, sizeof r[k]);
+		tr_buf_init(&r[k].log);
+		ck_assert_msg(rec_feed(k, &r[k], &meta[k], &err) == 0, "%s",
+		    err.msg);
+	}
+	ck_assert_int_eq(r[0].slices, 40000);
+	ck_assert_ptr_nonnull(strstr(r[0].log.data, "\nwatermark 5010\n"));
+	ck_assert_ptr_nonnull(strstr(r[0].log.data,
+	    "\nfinish 40000 slices\n"));
+	rec_same(r[0].log.data, r[1].log.data);
+	ck_assert_str_eq(meta[0], "{\"n\":2000,\"ended\":35000}");
+	ck_assert_str_eq(meta[1], meta[0]);
+	for (k = 0; k < 2; k++) {
+		free(meta[k]);
+		tr_buf_release(&r[k].log);
+	}
+	/* Slice 30000 refused: at once, or later through the thread. */
+	for (k = 0; k < 2; k++) {
+		memset(&r[k], 0, sizeof r[k]);
+		tr_buf_init(&r[k].log);
+		r[k].fail_at = 30000;
+		ck_assert_int_eq(rec_feed(k, &r[k], &meta[k], &err), -1);
+		ck_assert_str_eq(err.msg, "slice 30000 refused");
+		ck_assert_int_eq(r[k].slices, 30000);
+	}
+	rec_same(r[0].log.data, r[1].log.data);
+	for (k = 0; k < 2; k++)
+		tr_buf_release(&r[k].log);
+	/* With an observer whose hooks may not run there: no thread. */
+	tr_error_init(&err);
+	w = writer_mem(&db);
+	memset(&log, 0, sizeof log);
+	memset(&r[0], 0, sizeof r[0]);
+	tr_buf_init(&r[0].log);
+	ck_assert_int_eq(tr_writer_observe(w, &rec_hooks, &r[0], &err), 0);
+	ck_assert_int_eq(tr_writer_observe(w, &obs_hooks, &log, &err), 0);
+	started = tr_writer_threads_started;
+	ck_assert_int_eq(tr_writer_thread(w, &err), 0);
+	ck_assert_int_eq(tr_writer_threads_started, started);
+	tr_writer_free(w);
+	ck_assert_int_eq(log.freed, 1);
+	tr_buf_release(&r[0].log);
 	tr_db_free(db);
 }
 END_TEST
@@ -2304,6 +2543,7 @@ main(void)
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);
 	tcase_add_test(ti, test_writer_observe);
+	tcase_add_test(ti, test_writer_thread_observe);
 	tcase_add_test(ti, test_import_cache_evict);
 	tcase_add_test(ti, test_import_thread);
 	tcase_add_test(ti, test_import_thread_fail);

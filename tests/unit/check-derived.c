@@ -9,7 +9,9 @@
  * when align does not move them); the window API must be exact on the
  * grid and say when it is not; a run whose JSON is broken is an error;
  * go_span must equal the go_region and go_task views, row for row, and
- * go_span_pack must hold go_span's times in its order, chunk by chunk.
+ * go_span_pack must hold go_span's times in its order, chunk by chunk;
+ * with the writer thread running the accumulator's hooks, every table
+ * must be the same as without it.
  */
 #include "config.h"
 
@@ -20,13 +22,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <check.h>
 
 #include "base/out.h"
 #include "base/util.h"
+#include "import/importer.h"
 #include "query/query.h"
 #include "store/db.h"
 #include "store/derived.h"
+#include "store/writer.h"
 #include "test-store.h"
 
 #define W	TR_DERIVED_BIN
@@ -980,6 +986,173 @@ START_TEST(test_bad_run)
 }
 END_TEST
 
+/*
+ * Every table of the store as text, rows in the order of all their
+ * columns, blobs in hex; the source's imported_at (the clock) is blanked
+ * first.  For comparing two imports of one input.
+ */
+static char *
+dump_all(struct tr_db *db)
+{
+	struct tr_error	 err;
+	struct tr_buf	 b, q;
+	sqlite3_stmt	*names, *st;
+	const char	*name;
+	int		 c, n;
+
+	tr_buf_init(&b);
+	tr_buf_init(&q);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_db_exec(db, "UPDATE source SET imported_at = ''",
+	    &err), 0);
+	names = tr_db_prepare(db, "SELECT name FROM sqlite_schema WHERE "
+	    "type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", &err);
+	ck_assert_msg(names != NULL, "%s", err.msg);
+	while (sqlite3_step(names) == SQLITE_ROW) {
+		name = (const char *)sqlite3_column_text(names, 0);
+		tr_buf_reset(&q);
+		tr_buf_printf(&q, "SELECT * FROM \"%s\"", name);
+		st = tr_db_prepare(db, q.data, &err);
+		ck_assert_msg(st != NULL, "%s", err.msg);
+		n = sqlite3_column_count(st);
+		sqlite3_finalize(st);
+		for (c = 0; c < n; c++)
+			tr_buf_printf(&q, "%s%d", c ? ", " : " ORDER BY ",
+			    c + 1);
+		st = tr_db_prepare(db, q.data, &err);
+		ck_assert_msg(st != NULL, "%s", err.msg);
+		tr_buf_printf(&b, "%s:\n", name);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			for (c = 0; c < n; c++) {
+				const unsigned char *t =
+				    sqlite3_column_text(st, c);
+				const unsigned char *p = sqlite3_column_blob(st,
+				    c);
+				int	 k;
+
+				if (sqlite3_column_type(st, c) == SQLITE_BLOB)
+					for (k = 0; k < sqlite3_column_bytes(st,
+					    c); k++)
+						tr_buf_printf(&b, "%02x",
+						    p[k]);
+				else
+					tr_buf_adds(&b, t ? (const char *)t :
+					    "NULL");
+				tr_buf_addc(&b, '|');
+			}
+			tr_buf_addc(&b, '\n');
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_finalize(names);
+	tr_buf_release(&q);
+	return (b.data ? b.data : tr_xstrdup(""));
+}
+
+/* How an import of tests/data/gotrace/'name' into a new store went. */
+struct imported {
+	int	 rc;
+	char	*msg;		/* its error, "" when none */
+	char	*rows;		/* dump_all() */
+	int64_t	 threads;	/* writer threads started */
+	int64_t	 late;		/* tables computed again (broken promises) */
+};
+
+static void
+import_one(const char *name, struct imported *r)
+{
+	struct tr_import_opts	 o;
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	const char		*dir = getenv("TR_DATA");
+	char			*path;
+	int64_t			 threads = tr_writer_threads_started;
+	int64_t			 late = tr_derived_late_rebuilds;
+
+	path = tr_xasprintf("%s/gotrace/%s", dir ? dir : "tests/data", name);
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	tr_import_opts_init(&o);
+	r->rc = tr_import_file(db, path, NULL, &o, &res, &err);
+	r->msg = tr_xstrdup(r->rc != 0 ? err.msg : "");
+	r->threads = tr_writer_threads_started - threads;
+	r->late = tr_derived_late_rebuilds - late;
+	r->rows = dump_all(db);
+	tr_db_free(db);
+	free(path);
+}
+
+/*
+ * The writer thread runs the inserts and the accumulator's hooks
+ * (store/writer.h, on_thread) while the importer parses: for every Go
+ * trace of tests/data/gotrace, bad ones too, the import must give the
+ * same result, the same error, and every table, derived ones included,
+ * the same rows as without the thread (TRACEKIT_WRITER_THREAD=0, the
+ * oracle).  Then once more with a watermark at every state change: a
+ * hook run out of the adds' order (a watermark before the slices added
+ * ahead of it) breaks the promise, and the tables are computed again,
+ * which must not happen.
+ */
+START_TEST(test_thread_equals_single)
+{
+	const char	*dir = getenv("TR_DATA");
+	char		*path;
+	DIR		*d;
+	struct dirent	*e;
+	struct imported	 r[3];
+	int		 k, n = 0, good = 0;
+
+	path = tr_xasprintf("%s/gotrace", dir ? dir : "tests/data");
+	d = opendir(path);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL) {
+		size_t	len = strlen(e->d_name);
+
+		if (len < 7 || strcmp(e->d_name + len - 6, ".trace") != 0)
+			continue;
+		for (k = 0; k < 3; k++) {
+			ck_assert_int_eq(setenv("TRACEKIT_WRITER_THREAD",
+			    k ? "1" : "0", 1), 0);
+			if (k == 2)
+				ck_assert_int_eq(setenv("TRACEKIT_WATERMARK",
+				    "1", 1), 0);
+			import_one(e->d_name, &r[k]);
+		}
+		ck_assert_int_eq(unsetenv("TRACEKIT_WATERMARK"), 0);
+		ck_assert_int_eq(unsetenv("TRACEKIT_WRITER_THREAD"), 0);
+		ck_assert_int_eq(r[0].threads, 0);
+		for (k = 1; k < 3; k++) {
+			ck_assert_msg(r[k].rc == r[0].rc, "%s: %d, %d",
+			    e->d_name, r[0].rc, r[k].rc);
+			ck_assert_msg(strcmp(r[k].msg, r[0].msg) == 0,
+			    "%s: '%s' without the thread, '%s' with it",
+			    e->d_name, r[0].msg, r[k].msg);
+			ck_assert_msg(strcmp(r[k].rows, r[0].rows) == 0,
+			    "%s: the tables differ with the thread (%d)",
+			    e->d_name, k);
+			ck_assert_msg(r[k].late == 0, "%s: a watermark out "
+			    "of order (%d)", e->d_name, k);
+			/* A good trace was written by the thread. */
+			if (r[0].rc == 0)
+				ck_assert_int_eq(r[k].threads, 1);
+		}
+		if (r[0].rc == 0 && strstr(r[0].rows, "go_bin:\n1|") != NULL)
+			good++;
+		n++;
+		for (k = 0; k < 3; k++) {
+			free(r[k].msg);
+			free(r[k].rows);
+		}
+	}
+	closedir(d);
+	free(path);
+	ck_assert_int_ge(n, 50);
+	ck_assert_int_ge(good, 10);
+}
+END_TEST
+
 /* A store of schema version 1: the migration computes the tables. */
 START_TEST(test_migrate_v1)
 {
@@ -1021,6 +1194,7 @@ main(void)
 	tcase_add_loop_test(tc, test_import_equals_slices, 0, n);
 	tcase_add_loop_test(tc, test_rebuild_equals_import, 0, n);
 	tcase_add_loop_test(tc, test_watermark, 0, n);
+	tcase_add_test(tc, test_thread_equals_single);
 	tcase_add_test(tc, test_align_moves_bins);
 	tcase_add_test(tc, test_pack_chunks);
 	tcase_add_test(tc, test_steps_pack);

@@ -133,7 +133,6 @@ struct tr_gotrace_sink {
 	int			 gc_open;
 	int64_t			 gc_ts, gc_seq, gc_cs;
 	struct proc		 world;		/* the global STW */
-	sqlite3_stmt		*st_ended;
 	struct tr_buf		 b;
 	int64_t			 nstates;	/* go_state() calls */
 	int64_t			 wm_every, wm_skew;
@@ -191,7 +190,6 @@ tr_gotrace_sink_free(struct tr_gotrace_sink *s)
 	tr_imap_free(&s->gs, gor_free);
 	tr_imap_free(&s->ps, free);
 	tr_imap_free(&s->tasks, free);
-	sqlite3_finalize(s->st_ended);
 	tr_buf_release(&s->b);
 	free(s);
 }
@@ -442,7 +440,6 @@ tr_gotrace_go_end(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
     struct tr_error *err)
 {
 	struct gor	*g;
-	int		 rc;
 
 	if ((g = gor_get(s, goid, ts, err)) == NULL)
 		return (-1);
@@ -451,17 +448,10 @@ tr_gotrace_go_end(struct tr_gotrace_sink *s, uint64_t goid, int64_t ts,
 		return (-1);
 	if (g->assist && tr_gotrace_assist_end(s, goid, ts, err) != 0)
 		return (-1);
-	if (s->st_ended == NULL && (s->st_ended = tr_db_prepare(
-	    tr_import_db(s->ctx), "UPDATE track SET meta = json_set(meta, "
-	    "'$.ended', ?2) WHERE id = ?1", err)) == NULL)
+	/* Through the writer: in order with the rows, in its thread. */
+	if (tr_writer_set_track_meta(s->wr, g->track, "$.ended", ts,
+	    err) != 0)
 		return (-1);
-	sqlite3_bind_int64(s->st_ended, 1, g->track);
-	sqlite3_bind_int64(s->st_ended, 2, ts);
-	rc = sqlite3_step(s->st_ended);
-	sqlite3_reset(s->st_ended);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(tr_import_db(s->ctx), err,
-		    "cannot write to store"));
 	gor_free(tr_imap_del(&s->gs, goid));
 	return (0);
 }
@@ -1105,4 +1095,5 @@ const struct tr_importer tr_importer_gotrace = {
 	.summary = "Go execution trace (runtime/trace), Go 1.7 to 1.26",
 	.probe = probe,
 	.run = run,
+	.writer_thread = 1,
 };

@@ -505,7 +505,12 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	if (rc == 0)
 		goto out;
 rollback:
-	/* The writer thread stops before the connection is used here. */
+	/*
+	 * The writer thread stops before the connection is used here; an
+	 * error it met on rows added before the importer's error is the
+	 * import's, as without the thread.
+	 */
+	tr_writer_settle(ctx.w, err);
 	tr_writer_free(ctx.w);
 	ctx.w = NULL;
 	tr_db_exec(db, "ROLLBACK", NULL);

@@ -1577,6 +1577,14 @@ obs_watermark(void *arg, int64_t ts, struct tr_error *err)
 	return (tr_derived_watermark(arg, ts));
 }
 
+/*
+ * The add hooks touch only the accumulator and read the store only for
+ * the strings of str ids (names_get(), whose rows the writer wrote
+ * before the slice that names them): they may run in the writer's
+ * thread.  The store is read again when a broken promise makes the
+ * tables be rebuilt, in tr_derived_write(), which the finish hook calls
+ * in the importer's thread once the writer thread is drained.
+ */
 static const struct tr_writer_hooks obs_hooks = {
 	.watermark = obs_watermark,
 	.track = obs_track,
@@ -1584,6 +1592,7 @@ static const struct tr_writer_hooks obs_hooks = {
 	.slice = obs_slice,
 	.finish = obs_finish,
 	.free = obs_free,
+	.on_thread = 1,
 };
 
 int

@@ -24,6 +24,7 @@ enum {
 	ST_PROC_GET, ST_PROC_PUT,
 	ST_THREAD_GET, ST_THREAD_PUT,
 	ST_SAMPLE, ST_PROFILE, ST_TRACK, ST_SLICE, ST_COUNTER,
+	ST_TRACK_META,
 	ST_COUNT
 };
 
@@ -99,6 +100,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	"INSERT INTO counter_run (id, track_id, name_id, ts, end_ts, n, "
 	    "points, source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	"UPDATE track SET meta = json_set(meta, ?2, ?3) WHERE id = ?1",
 };
 
 /*
@@ -106,11 +108,16 @@ static const char *const stmt_sql[ST_COUNT] = {
  * PUT), its numbers, and its texts (tlen -1: NULL).  The numbers bind
  * first, as parameters 1...nv, then the texts; what each op means is in
  * op_exec().  Through the writer thread an op is copied into a block,
- * its texts after it.
+ * its texts after it, each followed by a NUL (the observers' hooks get
+ * C strings), and the thread also runs the observers' add hooks: after
+ * the op of a track or a sample, and at the ops that are only for them
+ * (a slice: its row waits in a run; a watermark).
  */
 #define OP_NV		8
 #define OP_NT		6
 #define OP_FLUSH	ST_COUNT	/* write the batches as they stand */
+#define OP_OBS_SLICE	(ST_COUNT + 1)	/* the slice hooks, no row */
+#define OP_WATERMARK	(ST_COUNT + 2)	/* the watermark hooks, v[0] */
 struct op {
 	int32_t		 kind, nt;
 	int64_t		 v[OP_NV];
@@ -338,6 +345,15 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 			if (batch_flush(w, batches[i].st, err) != 0)
 				return (-1);
 		return (0);
+	case OP_OBS_SLICE:
+	case OP_WATERMARK:
+		return (0);
+	case ST_TRACK_META:
+		st = w->st[ST_TRACK_META];
+		sqlite3_bind_int64(st, 1, o->v[0]);
+		op_text(st, 2, o, t, 0, 0);
+		sqlite3_bind_int64(st, 3, o->v[1]);
+		return (step_done(w, st, err));
 	case ST_SAMPLE:
 		st = w->st[ST_SAMPLE];
 		p = w->pending[ST_SAMPLE] * w->ncols[ST_SAMPLE];
@@ -380,7 +396,100 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 	return (batch_flush(w, o->kind, err));
 }
 
-/* Write the ops of block 'b'. */
+/* --- the observers' add hooks: in the importer's thread or the writer's */
+
+enum { H_TRACK, H_SAMPLE, H_SLICE, H_WATERMARK };
+
+/*
+ * Call hook 'h' of every observer that has it, on 'row' (a struct
+ * tr_track, tr_sample or tr_slice) or 'ts' (a watermark).
+ */
+static int
+obs_call(struct tr_writer *w, int h, const void *row, int64_t ts,
+    struct tr_error *err)
+{
+	const struct tr_writer_hooks	*k;
+	void				*a;
+	int				 i, rc = 0;
+
+	for (i = 0; i < w->nobs && rc == 0; i++) {
+		k = w->obs[i];
+		a = w->obs_arg[i];
+		if (h == H_TRACK && k->track != NULL)
+			rc = k->track(a, row, err);
+		else if (h == H_SAMPLE && k->sample != NULL)
+			rc = k->sample(a, row, err);
+		else if (h == H_SLICE && k->slice != NULL)
+			rc = k->slice(a, row, err);
+		else if (h == H_WATERMARK && k->watermark != NULL)
+			rc = k->watermark(a, ts, err);
+	}
+	return (rc != 0 ? -1 : 0);
+}
+
+/* Text i of op 'o' as a hook gets it: NULL, or a C string. */
+static const char *
+op_str(const struct op *o, const char *const *t, int i)
+{
+	return (o->tlen[i] < 0 ? NULL : o->tlen[i] ? t[i] : "");
+}
+
+/*
+ * In the writer thread, after op 'o' is written: the observers' hooks of
+ * its row, given what the importer's thread gave them without the thread
+ * (the op holds all of it: see tr_writer_add_track(), _sample(), _slice()
+ * and tr_writer_watermark()).
+ */
+static int
+op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
+    struct tr_error *err)
+{
+	struct tr_track		tk;
+	struct tr_sample	sm;
+	struct tr_slice		sl;
+
+	switch (o->kind) {
+	case ST_TRACK:
+		if (!w->obs_track)
+			return (0);
+		tk.id = o->v[0];
+		tk.ref = o->v[1];
+		tk.process_id = o->v[2] > 0 ? o->v[2] : 0;
+		tk.thread_id = o->v[3] > 0 ? o->v[3] : 0;
+		tk.parent_id = o->v[4] > 0 ? o->v[4] : 0;
+		tk.kind = op_str(o, t, 0);
+		tk.name = op_str(o, t, 1);
+		tk.meta = op_str(o, t, 2);
+		return (obs_call(w, H_TRACK, &tk, 0, err));
+	case ST_SAMPLE:
+		if (!w->obs_sample)
+			return (0);
+		sm.profile_id = o->v[0];
+		sm.has_ts = (int)o->v[1];
+		sm.ts = o->v[2];
+		sm.thread_id = o->v[3];
+		sm.cpu = (int)o->v[4];
+		sm.callsite_id = o->v[5];
+		sm.event_id = o->v[6];
+		sm.value = o->v[7];
+		sm.labels = op_str(o, t, 0);
+		return (obs_call(w, H_SAMPLE, &sm, 0, err));
+	case OP_OBS_SLICE:
+		sl.track_id = o->v[0];
+		sl.ts = o->v[1];
+		sl.dur = o->v[2];
+		sl.name_id = o->v[3];
+		sl.category_id = o->v[4];
+		sl.callsite_id = o->v[5];
+		sl.args = op_str(o, t, 0);
+		return (obs_call(w, H_SLICE, &sl, 0, err));
+	case OP_WATERMARK:
+		return (obs_call(w, H_WATERMARK, NULL, o->v[0], err));
+	}
+	return (0);
+}
+
+/* Write the ops of block 'b' (in the writer thread), and run the hooks. */
 static int
 blk_exec(struct tr_writer *w, const struct blk *b, struct tr_error *err)
 {
@@ -393,12 +502,12 @@ blk_exec(struct tr_writer *w, const struct blk *b, struct tr_error *err)
 		p += sizeof o;
 		for (i = 0; i < o.nt; i++) {
 			t[i] = p;
-			if (o.tlen[i] > 0)
-				p += o.tlen[i];
+			if (o.tlen[i] >= 0)
+				p += o.tlen[i] + 1;
 		}
 		/* The next op starts aligned. */
 		p = b->data + (((size_t)(p - b->data) + 7) & ~(size_t)7);
-		if (op_exec(w, &o, t, err) != 0)
+		if (op_exec(w, &o, t, err) != 0 || op_obs(w, &o, t, err) != 0)
 			return (-1);
 	}
 	return (0);
@@ -529,8 +638,8 @@ op_put(struct tr_writer *w, struct op *o, const char *const *t,
 	if (!w->threaded)
 		return (op_exec(w, o, t, err));
 	for (i = 0; i < o->nt; i++)
-		if (o->tlen[i] > 0)
-			need += (size_t)o->tlen[i];
+		if (o->tlen[i] >= 0)
+			need += (size_t)o->tlen[i] + 1;
 	need = (need + 7) & ~(size_t)7;
 	if (w->cur != NULL && w->cur->len + need > w->cur->cap &&
 	    blk_push(w, err) != 0)
@@ -554,9 +663,10 @@ op_put(struct tr_writer *w, struct op *o, const char *const *t,
 	memcpy(p, o, sizeof *o);
 	p += sizeof *o;
 	for (i = 0; i < o->nt; i++)
-		if (o->tlen[i] > 0) {
+		if (o->tlen[i] >= 0) {
 			memcpy(p, t[i], (size_t)o->tlen[i]);
 			p += o->tlen[i];
+			*p++ = '\0';
 		}
 	w->cur->len += need;
 	return (0);
@@ -583,18 +693,26 @@ op_add_text(struct op *o, const char **t, const char *s, size_t n,
 	o->tlen[o->nt++] = s == NULL ? -1 : (int64_t)n;
 }
 
+int64_t	tr_writer_threads_started;
+
 int
 tr_writer_thread(struct tr_writer *w, struct tr_error *err)
 {
 	const char	*no = getenv("TRACEKIT_WRITER_THREAD");
+	int		 i;
 
 	/*
 	 * SQLite built without threads cannot share a connection between
-	 * two; an observer may read the store on the add path.
+	 * two.  An observer's add hooks run in the thread only when it says
+	 * they may; counter hooks run in the importer's thread (at
+	 * tr_writer_add_counter()), which would race with the others.
 	 */
-	if (w->threaded || !sqlite3_threadsafe() || w->nobs > 0 ||
+	if (w->threaded || !sqlite3_threadsafe() || w->obs_counter ||
 	    (no != NULL && strcmp(no, "0") == 0))
 		return (0);
+	for (i = 0; i < w->nobs; i++)
+		if (!w->obs[i]->on_thread)
+			return (0);
 	if (pthread_mutex_init(&w->mu, NULL) != 0)
 		return (tr_error_set(err, TR_EIO, "cannot start the writer "
 		    "thread"));
@@ -608,6 +726,7 @@ tr_writer_thread(struct tr_writer *w, struct tr_error *err)
 		    "thread"));
 	}
 	w->threaded = 1;
+	tr_writer_threads_started++;
 	return (0);
 }
 
@@ -1146,7 +1265,6 @@ tr_writer_add_sample(struct tr_writer *w, const struct tr_sample *s,
 {
 	const char	*t[OP_NT];
 	struct op	 o;
-	int		 i;
 
 	op_init(&o, ST_SAMPLE);
 	o.v[0] = s->profile_id;
@@ -1163,11 +1281,9 @@ tr_writer_add_sample(struct tr_writer *w, const struct tr_sample *s,
 	if (s->has_ts)
 		see_ts(w, s->ts);
 	w->n.samples++;
-	if (w->obs_sample)
-		for (i = 0; i < w->nobs; i++)
-			if (w->obs[i]->sample != NULL &&
-			    w->obs[i]->sample(w->obs_arg[i], s, err) != 0)
-				return (-1);
+	/* With the thread, the hooks run there after the op (op_obs()). */
+	if (w->obs_sample && !w->threaded)
+		return (obs_call(w, H_SAMPLE, s, 0, err));
 	return (0);
 }
 
@@ -1216,7 +1332,6 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
 	const char	*tx[OP_NT];
 	struct tr_track	 t;
 	struct op	 o;
-	int		 i;
 
 	op_init(&o, ST_TRACK);
 	o.v[0] = t.id = ++w->last[ID_TRACK];
@@ -1229,7 +1344,8 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
 	op_add_opt(&o, tx, meta);
 	if (op_put(w, &o, tx, err) != 0)
 		return (-1);
-	if (w->obs_track) {
+	/* With the thread, the hooks run there after the op (op_obs()). */
+	if (w->obs_track && !w->threaded) {
 		t.kind = kind;
 		t.name = name ? name : "";
 		t.ref = ref;
@@ -1237,12 +1353,24 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
 		t.thread_id = thread_id > 0 ? thread_id : 0;
 		t.parent_id = parent_id > 0 ? parent_id : 0;
 		t.meta = meta;
-		for (i = 0; i < w->nobs; i++)
-			if (w->obs[i]->track != NULL &&
-			    w->obs[i]->track(w->obs_arg[i], &t, err) != 0)
-				return (-1);
+		if (obs_call(w, H_TRACK, &t, 0, err) != 0)
+			return (-1);
 	}
 	return (t.id);
+}
+
+int
+tr_writer_set_track_meta(struct tr_writer *w, int64_t track_id,
+    const char *path, int64_t value, struct tr_error *err)
+{
+	const char	*t[OP_NT];
+	struct op	 o;
+
+	op_init(&o, ST_TRACK_META);
+	o.v[0] = track_id;
+	o.v[1] = value;
+	op_add_text(&o, t, path, strlen(path), 1);
+	return (op_put(w, &o, t, err));
 }
 
 /*
@@ -1562,8 +1690,13 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	struct run_slice	*s;
 	struct run_chunk	*k;
 	struct tr_slice		 o;
-	int			 i;
+	const char		*t[OP_NT];
+	struct op		 op;
+	size_t			 alen;
 
+	if (args != NULL && *args == '\0')
+		args = NULL;
+	alen = args != NULL ? strlen(args) : 0;
 	if (w->run_slices >= run_cap(w, RUN_PENDING) &&
 	    flush_runs(w, err) != 0)
 		return (-1);
@@ -1595,11 +1728,9 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	s->category_id = category_id;
 	s->callsite_id = callsite_id;
 	s->args_off = r->args.len;
-	s->args_len = 0;
-	if (args != NULL && *args != '\0') {
-		s->args_len = strlen(args);
-		tr_buf_add(&r->args, args, s->args_len);
-	}
+	s->args_len = alen;
+	if (alen > 0)
+		tr_buf_add(&r->args, args, alen);
 	w->run_slices++;
 	see_ts(w, ts);
 	see_ts(w, ts + dur);
@@ -1607,20 +1738,28 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
 	    flush_run(w, r, err) != 0)
 		return (-1);
-	if (w->obs_slice) {
-		o.track_id = track_id;
-		o.ts = ts;
-		o.dur = dur;
-		o.name_id = name_id;
-		o.category_id = category_id;
-		o.callsite_id = callsite_id;
-		o.args = args != NULL && *args != '\0' ? args : NULL;
-		for (i = 0; i < w->nobs; i++)
-			if (w->obs[i]->slice != NULL &&
-			    w->obs[i]->slice(w->obs_arg[i], &o, err) != 0)
-				return (-1);
+	if (!w->obs_slice)
+		return (0);
+	if (w->threaded) {
+		/* The hooks' op: they run in the thread (op_obs()). */
+		op_init(&op, OP_OBS_SLICE);
+		op.v[0] = track_id;
+		op.v[1] = ts;
+		op.v[2] = dur;
+		op.v[3] = name_id;
+		op.v[4] = category_id;
+		op.v[5] = callsite_id;
+		op_add_text(&op, t, args, alen, 0);
+		return (op_put(w, &op, t, err));
 	}
-	return (0);
+	o.track_id = track_id;
+	o.ts = ts;
+	o.dur = dur;
+	o.name_id = name_id;
+	o.category_id = category_id;
+	o.callsite_id = callsite_id;
+	o.args = args;
+	return (obs_call(w, H_SLICE, &o, 0, err));
 }
 
 /* --- the writer's life --------------------------------------------- */
@@ -1685,13 +1824,14 @@ fail:
 int
 tr_writer_watermark(struct tr_writer *w, int64_t ts, struct tr_error *err)
 {
-	int	i;
+	struct op	o;
 
-	for (i = 0; i < w->nobs; i++)
-		if (w->obs[i]->watermark != NULL &&
-		    w->obs[i]->watermark(w->obs_arg[i], ts, err) != 0)
-			return (-1);
-	return (0);
+	if (!w->threaded)
+		return (obs_call(w, H_WATERMARK, NULL, ts, err));
+	/* In order with the slices: in the thread too (op_obs()). */
+	op_init(&o, OP_WATERMARK);
+	o.v[0] = ts;
+	return (op_put(w, &o, NULL, err));
 }
 
 int
@@ -1766,6 +1906,18 @@ tr_writer_flush(struct tr_writer *w, struct tr_error *err)
 			return (-1);
 	drop_caches(w);
 	return (0);
+}
+
+void
+tr_writer_settle(struct tr_writer *w, struct tr_error *err)
+{
+	struct tr_error	e;
+
+	if (w == NULL || !w->threaded)
+		return;
+	tr_error_init(&e);
+	if (wsync(w, &e) != 0 && err != NULL)
+		*err = e;
 }
 
 void

@@ -94,15 +94,27 @@ int		 tr_writer_flush(struct tr_writer *, struct tr_error *);
  * write error surfaces at a later add or at tr_writer_flush(), and the
  * import fails as before.  The importer must then touch the store only
  * through the writer: tr_writer_db() waits for the thread to be idle
- * before it returns the store (use it again after any add).  Not started
- * (0, nothing done) when SQLite has no threads, when an observer is
- * attached (they may read the store as rows come) or when the
- * environment has TRACEKIT_WRITER_THREAD=0 (benchmarks).  Returns 0, or
+ * before it returns the store (use it again after any add).  The
+ * observers' add hooks then run in the thread too (see the hooks'
+ * 'on_thread').  Not started (0, nothing done) when SQLite has no
+ * threads, when an observer is attached without 'on_thread' or with a
+ * counter hook, or when the environment has TRACEKIT_WRITER_THREAD=0
+ * (benchmarks, and the tests' single-threaded oracle).  Returns 0, or
  * -1 with 'err' set.
  */
 int		 tr_writer_thread(struct tr_writer *, struct tr_error *);
+/*
+ * After the importer failed with 'err' set: wait for the writer thread to
+ * write (or fail on) what it was handed, and when it failed, put its
+ * error in 'err' in place of the importer's, since the rows it failed on
+ * were added before (so the message is the one the import gives without
+ * the thread).  Nothing without the thread.
+ */
+void		 tr_writer_settle(struct tr_writer *, struct tr_error *);
 /* Stop the thread, free the writer and its observers; NULL is fine. */
 void		 tr_writer_free(struct tr_writer *);
+/* How many writers started their thread (for the tests). */
+extern int64_t	 tr_writer_threads_started;
 
 const struct tr_writer_counts *tr_writer_counts(const struct tr_writer *);
 /* The store, once every row handed to the writer thread is in it. */
@@ -149,6 +161,14 @@ int64_t	tr_writer_add_slice(struct tr_writer *, int64_t track_id, int64_t ts,
 	    int64_t callsite_id, const char *args, struct tr_error *);
 int64_t	tr_writer_add_counter(struct tr_writer *, int64_t track_id,
 	    int64_t ts, int64_t name_id, double value, struct tr_error *);
+/*
+ * Set member 'path' (a JSON path, "$.ended") of the meta of track
+ * 'track_id', added by this writer, to 'value', in order with the rows.
+ * Returns 0, or -1 with 'err' set (a write error may surface later, as
+ * for the batched rows).
+ */
+int	tr_writer_set_track_meta(struct tr_writer *, int64_t track_id,
+	    const char *path, int64_t value, struct tr_error *);
 
 /*
  * Observers.  Each hook may be NULL; each is called after the row was
@@ -160,6 +180,18 @@ int64_t	tr_writer_add_counter(struct tr_writer *, int64_t track_id,
  * tr_writer_flush() after every row is in the store (so an observer can
  * write its own tables in the same transaction); 'free' runs in
  * tr_writer_free(), also after a failure.
+ *
+ * With the writer thread (tr_writer_thread()), the add hooks of an
+ * observer that sets 'on_thread' (track, sample, slice, watermark) run
+ * in that thread, each after the rows added before its row are written
+ * and in the order of the adds, so that the importer's thread only
+ * parses.  Such hooks may read the store (the thread has the connection
+ * then) but must touch nothing the importer's thread uses: no
+ * tr_writer_*() call, no state shared with the importer.  Their strings
+ * are copies, valid for the call; a sample's cpu is -1 when it had none.
+ * An error of theirs fails a later add, or tr_writer_flush(), and so
+ * the import.  'finish' and 'free' stay in the caller's thread, after
+ * the thread is drained.
  */
 struct tr_writer_hooks {
 	int	(*track)(void *arg, const struct tr_track *,
@@ -174,6 +206,8 @@ struct tr_writer_hooks {
 	void	(*free)(void *arg);
 	/* tr_writer_watermark() */
 	int	(*watermark)(void *arg, int64_t ts, struct tr_error *);
+	/* 1: the add hooks may run in the writer thread (see above). */
+	int	on_thread;
 };
 
 #define TR_WRITER_MAXOBS	8
@@ -182,8 +216,9 @@ struct tr_writer_hooks {
  * The importer's promise to the observers that no runnable goroutine
  * state to come (a TR_GO_STATE_RUNNABLE slice of a goroutine track)
  * starts before 'ts' (native clock), which lets them let go of what they
- * hold for earlier times ('watermark' hook).  Returns 0, or -1 with 'err'
- * set by an observer.
+ * hold for earlier times ('watermark' hook), in order with the adds.
+ * Returns 0, or -1 with 'err' set by an observer (with the writer
+ * thread, an error surfaces later, as an add hook's).
  */
 int	tr_writer_watermark(struct tr_writer *, int64_t ts,
 	    struct tr_error *);

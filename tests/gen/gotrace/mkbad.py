@@ -91,6 +91,11 @@ files = {
     # an event 2^63 ticks after its batch began
     'bad-gotrace-bigtime.trace': HDR + ev('Batch', 0, 1000) +
         ev('ProcStart', 1 << 63, 1),
+    # goroutine 1 runs for 11,000 s (1 MHz ticks): more than the derived
+    # tables' 2^20 bins of 10 ms (their accumulator runs in the writer
+    # thread, so this is that thread's error)
+    'bad-gotrace-longspan.trace': trace(GOOD[:4] +
+        [ev('GoEnd', 11000 * 1000000), ev('ProcStop', 1)]),
     # a region end that does not match the open region
     'bad-gotrace-region.trace': trace(GOOD[:4] + [
         ev('UserRegion', 1, 0, 0, 1, 2), ev('UserRegion', 1, 0, 1, 3, 2)]),
