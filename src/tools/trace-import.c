@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,8 +84,8 @@ source_path(struct tr_db *db, int64_t id)
 	sqlite3_stmt	*st;
 	char		*path = NULL;
 
-	st = tr_db_prepare(db, "SELECT path FROM source WHERE id = ?1", NULL);
-	if (st == NULL)
+	if (db == NULL || (st = tr_db_prepare(db, "SELECT path FROM source "
+	    "WHERE id = ?1", NULL)) == NULL)
 		return (tr_xstrdup("?"));
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW &&
@@ -193,9 +194,51 @@ progress(void *meter, const struct tr_input *in)
 	    NULL, tr_input_raw_read(in), tr_input_raw_size(in));
 }
 
+/*
+ * The store: opened on first use, so that the first import into a store
+ * that does not exist can write it whole (tr_import_file_whole()).
+ */
+struct store {
+	char		*path;
+	struct tr_db	*db;		/* NULL until opened */
+	int		 whole;		/* no store at the path yet */
+	int		 broken;	/* it could not be opened: said so */
+};
+
+/*
+ * Import the file 'path' into the store: 0, or -1 with 'err' set (and
+ * s->broken when the store could not be opened).
+ */
+static int
+import_one(struct store *s, const char *path, struct tr_import_opts *opts,
+    struct tr_import_result *res, struct tr_error *err)
+{
+	int	rc = 1;
+
+	if (s->db == NULL && s->whole) {
+		rc = tr_import_file_whole(s->path, path, NULL, opts, res, err);
+		/* Later inputs go into the store it made as usual. */
+		if (rc == 0 && !res->skipped && !res->duplicate &&
+		    !res->same_skipped)
+			s->whole = 0;
+	}
+	if (rc == -2) {
+		/* As a store that cannot be opened: nothing more can go in. */
+		s->broken = 1;
+		return (-1);
+	}
+	if (rc != 1)
+		return (rc);
+	if (s->db == NULL && (s->db = tr_db_open(s->path, 0, err)) == NULL) {
+		s->broken = 1;
+		return (-1);
+	}
+	return (tr_import_file(s->db, path, NULL, opts, res, err));
+}
+
 /* Import one named input; a directory imports what it recognises. */
 static int
-import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
+import_arg(struct store *s, const char *arg, struct tr_import_opts *opts,
     int quiet, int *imported)
 {
 	struct tr_import_result	 res;
@@ -219,9 +262,13 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 		free(notes);
 		opts->skip_unknown = 1;
 		for (i = 0; i < n; i++) {
+			/* The rest is not imported when the store is broken. */
+			if (s->broken) {
+				free(paths[i]);
+				continue;
+			}
 			tr_error_init(&err);
-			rc = tr_import_file(db, paths[i], NULL, opts, &res,
-			    &err);
+			rc = import_one(s, paths[i], opts, &res, &err);
 			tr_progress_clear(opts->progress_arg);
 			if (rc != 0)
 				status = tool_report(&err);
@@ -230,7 +277,7 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 				    !res.same_skipped)
 					(*imported)++;
 				if (!quiet)
-					report(db, paths[i], &res);
+					report(s->db, paths[i], &res);
 			}
 			free(paths[i]);
 		}
@@ -240,14 +287,14 @@ import_arg(struct tr_db *db, const char *arg, struct tr_import_opts *opts,
 			tool_note("%s: no files in directory", arg);
 		return (status);
 	}
-	rc = tr_import_file(db, arg, NULL, opts, &res, &err);
+	rc = import_one(s, arg, opts, &res, &err);
 	tr_progress_clear(opts->progress_arg);
 	if (rc != 0)
 		return (tool_report(&err));
 	if (!res.duplicate && !res.same_skipped)
 		(*imported)++;
 	if (!quiet)
-		report(db, strcmp(arg, "-") == 0 ? "<stdin>" : arg, &res);
+		report(s->db, strcmp(arg, "-") == 0 ? "<stdin>" : arg, &res);
 	return (0);
 }
 
@@ -276,9 +323,10 @@ main(int argc, char **argv)
 	};
 	struct tr_import_opts	 opts;
 	struct tr_error		 err;
-	struct tr_db		*db;
+	struct store		 s;
+	struct stat		 st;
 	const char		*dbpath = NULL, *stdin_arg[] = { "-" };
-	char			*names, *path;
+	char			*names;
 	int			 c, i, status = 0, quiet = 0, imported = 0;
 	int			 nargs;
 	char			**args;
@@ -349,20 +397,26 @@ main(int argc, char **argv)
 	if ((opts.progress_arg = tr_progress_new("trace-import", quiet)) !=
 	    NULL)
 		opts.progress = progress;
-	path = tr_xstrdup(tr_db_default_path(dbpath));
-	if ((db = tr_db_open(path, 0, &err)) == NULL) {
-		free(path);
+	memset(&s, 0, sizeof s);
+	s.path = tr_xstrdup(tr_db_default_path(dbpath));
+	/* Before the store is open: see tr_db_remove_stale(). */
+	tr_db_remove_stale(s.path);
+	if (stat(s.path, &st) != 0 && errno == ENOENT)
+		s.whole = 1;
+	else if ((s.db = tr_db_open(s.path, 0, &err)) == NULL) {
+		free(s.path);
 		tr_progress_free(opts.progress_arg);
 		return (tool_report(&err));
 	}
-	for (i = 0; i < nargs; i++)
-		if (import_arg(db, args[i], &opts, quiet, &imported) != 0)
+	/* A store that cannot be opened ends the run, as it always has. */
+	for (i = 0; i < nargs && !s.broken; i++)
+		if (import_arg(&s, args[i], &opts, quiet, &imported) != 0)
 			status = TOOL_EXIT_DATA;
-	if (db->created && imported == 0)
-		remove_if_empty(db, path);
+	if (s.db != NULL && s.db->created && imported == 0)
+		remove_if_empty(s.db, s.path);
 	else
-		tr_db_free(db);
-	free(path);
+		tr_db_free(s.db);
+	free(s.path);
 	tr_progress_free(opts.progress_arg);
 	tool_close_stdout();
 	return (status);

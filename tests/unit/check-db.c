@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -232,6 +233,165 @@ START_TEST(test_wal)
 	sqlite3_finalize(st);
 	tr_db_free(db);
 	free(path);
+}
+END_TEST
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* The entries of tmpdir starting with 'prefix', sorted, joined by spaces. */
+static char *
+tmp_entries(const char *prefix)
+{
+	struct tr_buf	 b;
+	struct dirent	*de;
+	DIR		*d = opendir(tmpdir);
+	char		*names[16];
+	int		 n = 0, i;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0 &&
+		    strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0) {
+			ck_assert_int_lt(n, 16);
+			names[n++] = tr_xstrdup(de->d_name);
+		}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_name);
+	tr_buf_init(&b);
+	tr_buf_adds(&b, "");
+	for (i = 0; i < n; i++) {
+		tr_buf_printf(&b, "%s%s", i > 0 ? " " : "", names[i]);
+		free(names[i]);
+	}
+	return (b.data);
+}
+
+/*
+ * A new store written whole: in a temporary file until tr_db_install(),
+ * then in WAL mode at its path; never over a store made meanwhile.
+ */
+START_TEST(test_whole)
+{
+	struct tr_error	 err;
+	struct tr_db	*db, *other;
+	struct stat	 st, st2;
+	char		*path = tmp_path("w.db"), *path2 = tmp_path("x.db");
+	char		*path3 = tmp_path("y.db"), *names, *mode;
+
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_db_create_whole(path, &db, &err), 0);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_str_eq(db->path, path);
+	ck_assert_int_eq(db->created, 1);
+	ck_assert_int_eq(stat(path, &st), -1);
+	names = tmp_entries(".w.db");
+	ck_assert_uint_eq(strlen(names), strlen(".w.db.incomplete-XXXXXX"));
+	ck_assert_int_eq(strncmp(names, ".w.db.incomplete-", 17), 0);
+	free(names);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), TR_DB_VERSION);
+	mode = q_text(db, "PRAGMA journal_mode");
+	ck_assert_str_eq(mode, "memory");
+	free(mode);
+	ck_assert_int_eq(tr_db_exec(db, "INSERT INTO str (s) VALUES ('kept')",
+	    &err), 0);
+	/* Held: not stale. */
+	tr_db_remove_stale(path);
+	names = tmp_entries(".w.db");
+	ck_assert_uint_eq(strlen(names), strlen(".w.db.incomplete-XXXXXX"));
+	free(names);
+	ck_assert_int_eq(tr_db_install(db, &err), 0);
+	names = tmp_entries(".w.db");
+	ck_assert_str_eq(names, "");
+	free(names);
+	names = tmp_entries("w.db");
+	ck_assert_str_eq(names, "w.db");
+	free(names);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	ck_assert_int_eq(db->created, 0);
+	mode = q_text(db, "PRAGMA journal_mode");
+	ck_assert_str_eq(mode, "wal");
+	free(mode);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM str WHERE s = "
+	    "'kept'"), 1);
+	tr_db_free(db);
+	/* The store exists now: not written whole. */
+	ck_assert_int_eq(tr_db_create_whole(path, &db, &err), 1);
+	ck_assert_ptr_null(db);
+
+	/* Another process makes the store meanwhile: it stays. */
+	ck_assert_int_eq(tr_db_create_whole(path2, &db, &err), 0);
+	other = tr_db_open(path2, 0, &err);
+	ck_assert_ptr_nonnull(other);
+	tr_db_free(other);
+	ck_assert_int_eq(stat(path2, &st), 0);
+	ck_assert_int_eq(tr_db_install(db, &err), 1);
+	ck_assert_int_eq(err.code, 0);
+	ck_assert_int_eq(stat(path2, &st2), 0);
+	ck_assert(st.st_ino == st2.st_ino);
+	names = tmp_entries(".x.db");
+	ck_assert_str_eq(names, "");
+	free(names);
+
+	/* One not put in place is removed with its handle. */
+	ck_assert_int_eq(tr_db_create_whole(path3, &db, &err), 0);
+	tr_db_free(db);
+	names = tmp_entries(".y.db");
+	ck_assert_str_eq(names, "");
+	free(names);
+	free(path);
+	free(path2);
+	free(path3);
+}
+END_TEST
+
+/*
+ * What killed imports left is removed, and no tool opens it as a store;
+ * another store's is left alone.
+ */
+START_TEST(test_whole_stale)
+{
+	/* SQLite's files of it and of one gone; not theirs; another's. */
+	static const char *const others[] = {
+		".s.db.incomplete-abcdef-wal",
+		".s.db.incomplete-zzzzzz-journal",
+		".s.db.incomplete-short",
+		".t.db.incomplete-abcdef",
+		NULL
+	};
+	struct tr_error	 err;
+	char		*p, *names;
+	int		 i;
+
+	tr_error_init(&err);
+	p = tmp_path(".s.db.incomplete-abcdef");
+	write_file(p, "partial", 7);
+	ck_assert_ptr_null(tr_db_open(p, TR_DB_READONLY, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	ck_assert_str_eq(err.msg, "not a tracekit store (the temporary file "
+	    "of a trace-import making store 's.db' that did not finish; the "
+	    "next import into that store removes it)");
+	tr_error_init(&err);
+	ck_assert_ptr_null(tr_db_open(p, 0, &err));
+	ck_assert_int_eq(err.code, TR_EDATA);
+	free(p);
+	for (i = 0; others[i] != NULL; i++) {
+		p = tmp_path(others[i]);
+		write_file(p, "x", 1);
+		free(p);
+	}
+	p = tmp_path("s.db");
+	tr_db_remove_stale(p);
+	free(p);
+	names = tmp_entries(".");
+	ck_assert_str_eq(names, ".s.db.incomplete-short "
+	    ".t.db.incomplete-abcdef");
+	free(names);
 }
 END_TEST
 
@@ -2359,6 +2519,8 @@ main(void)
 	tcase_add_checked_fixture(tc, setup_tmp, teardown_tmp);
 	tcase_add_test(tc, test_create);
 	tcase_add_test(tc, test_wal);
+	tcase_add_test(tc, test_whole);
+	tcase_add_test(tc, test_whole_stale);
 	tcase_add_test(tc, test_reopen);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_newer);

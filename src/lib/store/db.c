@@ -6,11 +6,15 @@
 #include "config.h"
 #include "store/db.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -752,19 +756,79 @@ set_wal(struct tr_db *db, struct tr_error *err)
 	return (0);
 }
 
+/*
+ * The temporary files of tr_db_create_whole(): ".NAME.incomplete-XXXXXX"
+ * beside the store NAME, and SQLite's "-wal" and "-journal" of it.
+ */
+#define WHOLE_MARK	".incomplete-"
+#define WHOLE_X		6	/* the random letters that end the name */
+
+/*
+ * Whether file name 'name' (no directory) is such a temporary file:
+ * 1 for the file itself, 2 for one of SQLite's beside it, else 0.
+ * 'store', when not NULL, gets the store's name (of 'len' bytes at most).
+ */
+static int
+whole_name(const char *name, char *store, size_t len)
+{
+	const char	*m, *tail;
+	size_t		 n;
+
+	if (name[0] != '.' || (m = strstr(name + 1, WHOLE_MARK)) == NULL ||
+	    m == name + 1)
+		return (0);
+	tail = m + strlen(WHOLE_MARK);
+	if (strlen(tail) < WHOLE_X)
+		return (0);
+	if (store != NULL) {
+		n = (size_t)(m - name - 1);
+		snprintf(store, len, "%.*s", (int)n, name + 1);
+	}
+	if (tail[WHOLE_X] == '\0')
+		return (1);
+	return (strcmp(tail + WHOLE_X, "-wal") == 0 ||
+	    strcmp(tail + WHOLE_X, "-journal") == 0 ? 2 : 0);
+}
+
+/* The file name part of 'path' (borrowed from it). */
+static const char *
+base_name(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+
+	return (slash != NULL ? slash + 1 : path);
+}
+
 /* Open db->path into 'db' (its sq NULL): 0, or -1 with 'err' set. */
 static int
 db_open(struct tr_db *db, int flags, struct tr_error *err)
 {
 	static int	 configured;
 	const char	*path = db->path;
+	const char	*file = db->file != NULL ? db->file : db->path;
 	struct stat	 st;
 	int64_t		 version = 0, objects = 0;
 	int		 oflags, rc;
+	char		 store[256];
 
 	db->flags = flags;
 	db->created = 0;
-	if (stat(path, &st) != 0) {
+	/*
+	 * What a killed trace-import was making is no store: without a
+	 * journal it may hold part of an input, or be no database at all.
+	 */
+	if (!(flags & TR_DB_WHOLE) &&
+	    whole_name(base_name(path), store, sizeof store) == 1) {
+		tr_error_set_line(err, TR_EDATA, path, 0, 0, "not a tracekit "
+		    "store (the temporary file of a trace-import making store "
+		    "'%s' that did not finish; the next import into that store "
+		    "removes it)", store);
+		goto fail;
+	}
+	memset(&st, 0, sizeof st);
+	if (flags & TR_DB_WHOLE)
+		db->created = 1;
+	else if (stat(path, &st) != 0) {
 		if (errno != ENOENT || (flags & (TR_DB_READONLY |
 		    TR_DB_NOCREATE))) {
 			tr_error_set_line(err, TR_EIO, path, 0, 0,
@@ -784,7 +848,7 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 	oflags = (flags & TR_DB_READONLY) ? SQLITE_OPEN_READONLY :
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	oflags |= SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &db->sq, oflags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(file, &db->sq, oflags, NULL) != SQLITE_OK) {
 		tr_db_error(db, err, "cannot open store");
 		goto fail;
 	}
@@ -852,16 +916,25 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 	 * WAL lets readers go on while an import writes.  A 16 MB page
 	 * cache: 32 MB took about the same CPU time on a 109 MB perf script,
 	 * and the writer's caches need the memory more (trace-import stays
-	 * within 100 MB).
+	 * within 100 MB).  A store written whole has no reader and no other
+	 * writer until tr_db_install() puts it in place: its file is locked
+	 * for the connection's life, its journal (for ROLLBACK; a page added
+	 * to a file is not journaled) in memory, and it is synced once, at
+	 * the end.
 	 */
-	if (set_wal(db, err) != 0 ||
-	    tr_db_exec(db, "PRAGMA synchronous = NORMAL", err) != 0 ||
-	    tr_db_exec(db, "PRAGMA foreign_keys = OFF", err) != 0 ||
+	if ((flags & TR_DB_WHOLE) ? tr_db_exec(db, "PRAGMA locking_mode = "
+	    "EXCLUSIVE", err) != 0 || tr_db_exec(db, "PRAGMA journal_mode = "
+	    "MEMORY", err) != 0 || tr_db_exec(db, "PRAGMA synchronous = OFF",
+	    err) != 0 : set_wal(db, err) != 0 ||
+	    tr_db_exec(db, "PRAGMA synchronous = NORMAL", err) != 0)
+		goto fail;
+	if (tr_db_exec(db, "PRAGMA foreign_keys = OFF", err) != 0 ||
 	    tr_db_exec(db, "PRAGMA cache_size = -16384", err) != 0)
 		goto fail;
 	if (version < TR_DB_VERSION && migrate(db, err) != 0)
 		goto fail;
-	remember_file(db);
+	if (!(flags & TR_DB_WHOLE))
+		remember_file(db);
 	return (0);
 fail:
 	return (-1);
@@ -908,6 +981,207 @@ tr_db_free(struct tr_db *db)
 		return;
 	if (db->sq != NULL)
 		sqlite3_close_v2(db->sq);
+	if (db->file != NULL) {
+		/* SQLite has closed it: nothing of it is in use. */
+		unlink(db->file);
+		close(db->fd);
+		free(db->file);
+	}
 	free(db->path);
 	free(db);
+}
+
+/* --- a new store written whole ------------------------------------- */
+
+/* The directory of 'path', "." for none (owned by the caller). */
+static char *
+dir_name(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return (tr_xstrdup("."));
+	if (slash == path)
+		return (tr_xstrdup("/"));
+	return (tr_xasprintf("%.*s", (int)(slash - path), path));
+}
+
+/*
+ * Make the temporary file of a store at 'path': created exclusively, with
+ * the mode SQLite gives a new store (0644 less the umask), and flock()ed.
+ * Returns its descriptor with *file its name, or -1.
+ */
+static int
+whole_file(const char *path, char **file)
+{
+	static const char	 letters[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64_t		 calls;
+	struct timespec		 ts;
+	uint64_t		 seed[3], h;
+	char			*dir, x[WHOLE_X + 1];
+	int			 fd, i, tries;
+
+	dir = dir_name(path);
+	for (tries = 0; tries < 100; tries++) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed[0] = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		seed[1] = (uint64_t)getpid();
+		seed[2] = calls++;
+		h = tr_hash64(seed, sizeof seed);
+		for (i = 0; i < WHOLE_X; i++, h /= sizeof letters - 1)
+			x[i] = letters[h % (sizeof letters - 1)];
+		x[WHOLE_X] = '\0';
+		*file = tr_xasprintf("%s/.%s" WHOLE_MARK "%s", dir,
+		    base_name(path), x);
+		fd = open(*file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			/* A new file: nobody else can hold its lock. */
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+				free(dir);
+				return (fd);
+			}
+			close(fd);
+			unlink(*file);
+		}
+		free(*file);
+		*file = NULL;
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	free(dir);
+	return (-1);
+}
+
+int
+tr_db_create_whole(const char *path, struct tr_db **dbp,
+    struct tr_error *err)
+{
+	struct tr_db	*db;
+	struct stat	 st;
+	char		*file;
+	int		 fd;
+
+	*dbp = NULL;
+	/* tr_db_open() refuses a store named as a temporary file. */
+	if (whole_name(base_name(path), NULL, 0) == 1 ||
+	    stat(path, &st) == 0 || errno != ENOENT ||
+	    (fd = whole_file(path, &file)) < 0)
+		return (1);
+	db = tr_xcalloc(1, sizeof *db);
+	db->path = tr_xstrdup(path);
+	db->file = file;
+	db->fd = fd;
+	if (db_open(db, TR_DB_WHOLE, err) != 0) {
+		tr_db_free(db);
+		return (-1);
+	}
+	*dbp = db;
+	return (0);
+}
+
+/* fsync() the directory of 'path'; as SQLite, ignore what fails. */
+static void
+sync_dir(const char *path)
+{
+	char	*dir = dir_name(path);
+	int	 fd;
+
+	if ((fd = open(dir, O_RDONLY | O_CLOEXEC)) >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int
+tr_db_install(struct tr_db *db, struct tr_error *err)
+{
+	int	r = -1;
+
+	/*
+	 * Into WAL mode as tr_db_open() makes it, which sets the header of
+	 * the file (in exclusive locking mode no -shm is made, and closing
+	 * removes the empty -wal).
+	 */
+	if (set_wal(db, err) != 0)
+		goto out;
+	if (sqlite3_close(db->sq) != SQLITE_OK) {
+		tr_db_error(db, err, "cannot write to store");
+		goto out;
+	}
+	db->sq = NULL;
+	if (fsync(db->fd) != 0) {
+		tr_error_set_line(err, TR_EIO, db->path, 0, 0, "cannot write "
+		    "to store: %s", strerror(errno));
+		goto out;
+	}
+	/* link(), unlike rename(), never replaces a store made meanwhile. */
+	if (link(db->file, db->path) != 0) {
+		r = 1;
+		goto out;
+	}
+	/* In place: sync that before the temporary name goes. */
+	sync_dir(db->path);
+	r = 0;
+out:
+	tr_db_free(db);
+	return (r);
+}
+
+void
+tr_db_remove_stale(const char *path)
+{
+	struct dirent	*de;
+	struct stat	 st, fst;
+	DIR		*d;
+	char		*dir, *p, *q, store[256];
+	size_t		 n;
+	int		 fd, kind;
+
+	dir = dir_name(path);
+	if ((d = opendir(dir)) == NULL) {
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if ((kind = whole_name(de->d_name, store, sizeof store)) == 0 ||
+		    strcmp(store, base_name(path)) != 0)
+			continue;
+		p = tr_xasprintf("%s/%s", dir, de->d_name);
+		if (kind == 2) {
+			/* SQLite's file beside a temporary file gone. */
+			n = strlen(de->d_name) - strlen(strrchr(de->d_name,
+			    '-'));
+			q = tr_xasprintf("%s/%.*s", dir, (int)n, de->d_name);
+			if (lstat(q, &st) != 0 && errno == ENOENT)
+				unlink(p);
+			free(q);
+			free(p);
+			continue;
+		}
+		/*
+		 * Its lock free: its process is gone.  Remove the name that
+		 * was locked, which after a crash between link() and
+		 * unlink() is a second name of the store: only the name goes.
+		 */
+		fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		    fstat(fd, &fst) == 0 && lstat(p, &st) == 0 &&
+		    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino) {
+			unlink(p);
+			q = tr_xasprintf("%s-wal", p);
+			unlink(q);
+			free(q);
+			q = tr_xasprintf("%s-journal", p);
+			unlink(q);
+			free(q);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
+	closedir(d);
+	free(dir);
 }

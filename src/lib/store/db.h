@@ -21,6 +21,7 @@
 
 #define TR_DB_READONLY	0x1	/* open for queries only */
 #define TR_DB_NOCREATE	0x2	/* the file must exist */
+#define TR_DB_WHOLE	0x4	/* a new store in db->file (tr_db_create_whole()) */
 
 struct tr_db {
 	sqlite3		*sq;
@@ -30,6 +31,11 @@ struct tr_db {
 	int		 watched;	/* dev and ino are set: */
 	dev_t		 dev;		/* the file opened */
 	ino_t		 ino;
+	char		*file;		/* with TR_DB_WHOLE: the temporary file
+					   SQLite writes, path being the store
+					   it is to become (for messages) */
+	int		 fd;		/* with TR_DB_WHOLE: 'file' open, its
+					   flock() held while it is written */
 };
 
 /*
@@ -39,6 +45,7 @@ struct tr_db {
  * than ours.  Read-only opens need an existing store.
  */
 struct tr_db	*tr_db_open(const char *path, int flags, struct tr_error *err);
+/* Close; a store of tr_db_create_whole() not put in place is removed. */
 void		 tr_db_free(struct tr_db *);
 /*
  * Whether db->path no longer names the file that was opened: removed, or
@@ -52,6 +59,43 @@ int		 tr_db_replaced(const struct tr_db *);
  * tr_db_free().
  */
 int		 tr_db_reopen(struct tr_db *, struct tr_error *);
+
+/*
+ * A new store written whole, for the first import into a store that does
+ * not exist: SQLite writes it into a temporary file beside 'path',
+ * ".NAME.incomplete-XXXXXX" (NAME the store's file name), with its
+ * journal in memory and no WAL, so that each page is written once rather
+ * than twice (WAL frames, then the checkpoint), and tr_db_install() puts
+ * it at 'path' once it is complete.  The file is flock()ed while this
+ * process has it, which is how tr_db_remove_stale() tells a live one from
+ * what a killed trace-import left.  Returns 0 with *db the handle, the
+ * schema written and db->path 'path' (its errors name the store); 1 when
+ * 'path' exists or the file cannot be made (a directory not writable):
+ * the caller then opens 'path' with tr_db_open(), which says why as it
+ * always has; or -1 with 'err' set when SQLite could not write the file
+ * (a full disk), which is removed.
+ */
+int		 tr_db_create_whole(const char *path, struct tr_db **,
+		    struct tr_error *);
+/*
+ * Put a store of tr_db_create_whole() at db->path in the state
+ * tr_db_open() makes (WAL mode): the file is synced, linked to the path
+ * unless a store is there by now (never replacing one), the directory
+ * synced, and the temporary name removed.  Frees 'db'.  Returns 0 when it
+ * is in place, 1 when it is not (a store was made at the path meanwhile,
+ * or the file system has no hard links: the temporary file is removed,
+ * and the caller imports into the store at the path as usual), or -1 with
+ * 'err' set when the file could not be written (removed too).
+ */
+int		 tr_db_install(struct tr_db *, struct tr_error *);
+/*
+ * Remove the temporary files of tr_db_create_whole() for 'path' that no
+ * process holds: what a trace-import killed while making the store left.
+ * Best effort, silent.  Call it before the process opens the store (a
+ * temporary name may be a hard link to it, and closing a file drops the
+ * process's SQLite locks on it).
+ */
+void		 tr_db_remove_stale(const char *path);
 
 /* The store path to use: 'opt' if set, else $TRACE_DB, else trace.db. */
 const char	*tr_db_default_path(const char *opt);
