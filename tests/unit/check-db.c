@@ -800,7 +800,7 @@ obs_free(void *arg)
 
 static const struct tr_writer_hooks obs_hooks = {
 	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free,
-	NULL, 0
+	NULL, 0, NULL
 };
 
 START_TEST(test_writer_observe)
@@ -915,6 +915,16 @@ rec_watermark(void *arg, int64_t ts, struct tr_error *err)
 }
 
 static int
+rec_run(void *arg, int64_t track, int64_t first, int64_t n,
+    struct tr_error *err)
+{
+	(void)err;
+	tr_buf_printf(&((struct rec *)arg)->log, "run %lld %lld %lld\n",
+	    (long long)track, (long long)first, (long long)n);
+	return (0);
+}
+
+static int
 rec_finish(void *arg, struct tr_writer *w, struct tr_error *err)
 {
 	(void)err;
@@ -943,6 +953,7 @@ rec_same(const char *a, const char *b)
 static const struct tr_writer_hooks rec_hooks = {
 	.track = rec_track, .sample = rec_sample, .slice = rec_slice,
 	.watermark = rec_watermark, .finish = rec_finish, .on_thread = 1,
+	.run = rec_run,
 };
 
 /*
@@ -1041,6 +1052,9 @@ START_TEST(test_writer_thread_observe)
 	}
 	ck_assert_int_eq(r[0].slices, 40000);
 	ck_assert_ptr_nonnull(strstr(r[0].log.data, "\nwatermark 5010\n"));
+	/* Track 1's slices 0-255 are one run, after their slice hooks. */
+	ck_assert_ptr_nonnull(strstr(r[0].log.data, "slice 1 2550 5 1 2 0 "
+	    "NULL\nrun 1 1 256\n"));
 	ck_assert_ptr_nonnull(strstr(r[0].log.data,
 	    "\nfinish 40000 slices\n"));
 	rec_same(r[0].log.data, r[1].log.data);

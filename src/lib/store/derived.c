@@ -233,7 +233,24 @@ names_get(struct names *n, int64_t id, struct tr_error *err)
 
 /* --- the accumulator ------------------------------------------------- */
 
-enum { T_GOROUTINE = 1, T_GC, T_STW, T_PROC };
+enum { T_GOROUTINE = 1, T_GC, T_STW, T_PROC, T_TASK };
+
+struct span;
+struct spans;
+/* A live span waiting for its slice's id (live_span(), live_run()). */
+struct wspan {
+	int64_t		 k;		/* the slice's place in its track */
+	int64_t		 name_id, ts, dur, cs, goid, depth;
+	unsigned char	 task, start_unknown, unfinished;
+};
+struct trk;
+struct tr_derived;
+static void	spans_free(struct spans *);
+static int	live_finish(struct tr_derived *, struct tr_error *);
+static int	json_true(const char *, size_t, const char *);
+static int	live_span(struct tr_derived *, struct trk *, int64_t,
+		    int64_t, int64_t, int64_t, int64_t, const char *, size_t,
+		    int, struct tr_error *);
 
 struct gsum {
 	int64_t		 goid;
@@ -248,6 +265,15 @@ struct trk {
 	int		 type;		/* T_* */
 	int64_t		 id;
 	struct gsum	*g;		/* goroutines */
+	/*
+	 * A go-task track, with live spans (tr_derived_observe()): its ref
+	 * and at_start, its slices seen and given ids (run hook), and its
+	 * spans waiting for their ids, with their place among its slices.
+	 */
+	int64_t		 ref, seen, given;
+	int		 at_start;
+	struct wspan	*wait;
+	size_t		 nwait, capwait;
 };
 
 /*
@@ -315,6 +341,13 @@ struct tr_derived {
 	 */
 	int64_t		 fin, nrbl;
 	int		 late;
+	/*
+	 * go_span from the slice and run hooks as the import goes, rather
+	 * than from slice_run at the end (live; NULL: from slice_run);
+	 * ntasks: go-task tracks seen.
+	 */
+	struct spans	*live;
+	int64_t		 ntasks;
 };
 
 struct tr_derived *
@@ -340,8 +373,10 @@ trk_free(void *p)
 {
 	struct trk	*t = p;
 
-	if (t != NULL)
+	if (t != NULL) {
 		free(t->g);
+		free(t->wait);
+	}
 	free(t);
 }
 
@@ -362,6 +397,7 @@ tr_derived_free(struct tr_derived *d)
 	}
 	tr_dsched_free(d->sched);
 	free(d->bins);
+	spans_free(d->live);
 	free(d);
 }
 
@@ -644,6 +680,18 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	int		 type;
 	int64_t		 created;
 
+	if (d->live != NULL && strcmp(kind, TR_TRACK_GO_TASK) == 0) {
+		t = tr_xcalloc(1, sizeof *t);
+		t->type = T_TASK;
+		t->id = track_id;
+		t->ref = ref;
+		t->at_start = meta != NULL && json_true(meta, strlen(meta),
+		    "at_start");
+		trk_free(tr_imap_del(&d->tracks, (uint64_t)track_id));
+		tr_imap_put(&d->tracks, (uint64_t)track_id, t);
+		d->ntasks++;
+		return (0);
+	}
 	if (strcmp(kind, TR_TRACK_GOROUTINE) == 0)
 		type = T_GOROUTINE;
 	else if (strcmp(kind, TR_TRACK_GO_GC) == 0)
@@ -718,6 +766,18 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 
 	if ((t = tr_imap_get(&d->tracks, (uint64_t)track_id)) == NULL)
 		return (0);
+	if (t->type == T_TASK) {
+		/* A region or a task (not a log): its go_span row. */
+		t->seen++;
+		if ((cat = names_get(&d->names, category_id, err)) == NULL)
+			return (-1);
+		if (cat->s == NULL || (strcmp(cat->s, TR_GO_CAT_REGION) != 0 &&
+		    strcmp(cat->s, TR_GO_CAT_TASK) != 0))
+			return (0);
+		return (live_span(d, t, t->seen - 1, name_id, ts, dur,
+		    callsite_id, args, args_len,
+		    strcmp(cat->s, TR_GO_CAT_TASK) == 0, err));
+	}
 	if ((nm = names_get(&d->names, name_id, err)) == NULL)
 		return (-1);
 	switch (t->type) {
@@ -951,7 +1011,10 @@ tr_derived_write(struct tr_derived *d, struct tr_error *err)
 		tr_derived_late_rebuilds++;
 		return (tr_derived_rebuild(d->db, d->source_id, err));
 	}
-	if (write_spans(d->db, d->source_id, err) != 0)
+	if (d->live != NULL) {
+		if (live_finish(d, err) != 0)
+			return (-1);
+	} else if (write_spans(d->db, d->source_id, err) != 0)
 		return (-1);
 	if (!d->any)
 		return (0);
@@ -1153,8 +1216,13 @@ struct span {
 	int		 start_unknown, unfinished;
 };
 
-/* Spans sorted and written in chunks of this many (8 MB). */
+/*
+ * Spans sorted and written in chunks of this many (8 MB); live ones
+ * (written as the import goes, while the writer holds its runs and the
+ * spans that wait for their ids) in chunks of 1.3 MB.
+ */
 #define SPAN_CHUNK	(100 * 1000)
+#define SPAN_LIVE_CHUNK	(16 * 1024)
 
 struct spans {
 	struct tr_db	*db;
@@ -1235,6 +1303,124 @@ spans_flush(struct spans *sp, struct tr_error *err)
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(sp->db, err, "cannot write go_span"));
 	return (0);
+}
+
+static void
+spans_free(struct spans *sp)
+{
+	if (sp == NULL)
+		return;
+	sqlite3_finalize(sp->ins);
+	free(sp->v);
+	free(sp);
+}
+
+/* The live spans of source 'source_id' (tr_derived_observe()), or NULL. */
+static struct spans *
+spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
+{
+	struct spans	*sp = tr_xcalloc(1, sizeof *sp);
+
+	sp->db = db;
+	sp->ins = tr_db_prepare(db, "INSERT INTO go_span VALUES (?1, ?2, ?3, "
+	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", err);
+	if (sp->ins == NULL) {
+		free(sp);
+		return (NULL);
+	}
+	sqlite3_bind_int64(sp->ins, 1, source_id);
+	sp->v = tr_xcalloc(SPAN_LIVE_CHUNK, sizeof *sp->v);
+	return (sp);
+}
+
+/*
+ * A region or task: slice 'k' of go-task track 't', whose go_span row
+ * waits for the slice's id (live_run()), as span_slice() would make it.
+ */
+static int
+live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
+    int64_t ts, int64_t dur, int64_t cs, const char *args, size_t args_len,
+    int task, struct tr_error *err)
+{
+	struct wspan	*p;
+
+	(void)d;
+	(void)err;
+	if (t->nwait == t->capwait) {
+		t->capwait = t->capwait ? t->capwait * 2 : 16;
+		t->wait = tr_xrealloc(t->wait, t->capwait * sizeof *t->wait);
+	}
+	p = &t->wait[t->nwait++];
+	p->k = k;
+	p->task = (unsigned char)task;
+	p->name_id = name_id;
+	p->ts = ts;
+	p->dur = dur;
+	if (!json_int(args, args_len, "goid", &p->goid))
+		p->goid = -1;
+	if (task || !json_int(args, args_len, "depth", &p->depth))
+		p->depth = -1;
+	p->cs = cs;
+	p->start_unknown = (unsigned char)(task ? t->at_start :
+	    json_true(args, args_len, "start_unknown"));
+	p->unfinished = (unsigned char)json_true(args, args_len,
+	    "unfinished");
+	return (0);
+}
+
+/*
+ * The slices of track 'track_id' since its last run got ids 'first' on
+ * ('n' of them): its waiting spans among them take theirs and go to the
+ * chunk, written when full (in the writer thread during the import).
+ */
+static int
+live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
+    struct tr_error *err)
+{
+	const struct wspan	*q;
+	struct span		*p;
+	struct trk		*t;
+	size_t			 i;
+
+	if (d->live == NULL || (t = tr_imap_get(&d->tracks,
+	    (uint64_t)track_id)) == NULL || t->type != T_TASK)
+		return (0);
+	for (i = 0; i < t->nwait && t->wait[i].k < t->given + n; i++) {
+		if (d->live->n == SPAN_LIVE_CHUNK &&
+		    spans_flush(d->live, err) != 0)
+			return (-1);
+		q = &t->wait[i];
+		p = &d->live->v[d->live->n++];
+		p->kind = q->task;
+		p->name_id = q->name_id;
+		p->ts = q->ts;
+		p->id = first + (q->k - t->given);
+		p->dur = q->dur;
+		p->task = t->ref;
+		p->goid = q->goid;
+		p->depth = q->depth;
+		p->cs = q->cs;
+		p->start_unknown = q->start_unknown;
+		p->unfinished = q->unfinished;
+	}
+	memmove(t->wait, t->wait + i, (t->nwait - i) * sizeof *t->wait);
+	t->nwait -= i;
+	t->given += n;
+	return (0);
+}
+
+/*
+ * At tr_derived_write(), every run written: the last chunk of the live
+ * spans, then go_span_pack from go_span (as write_spans() ends).
+ */
+static int
+live_finish(struct tr_derived *d, struct tr_error *err)
+{
+	if (d->ntasks == 0)
+		return (0);
+	if (d->live->n > 0 && spans_flush(d->live, err) != 0)
+		return (-1);
+	return (tr_derived_pack_rebuild(d->db, d->source_id, err));
 }
 
 /* A task or region slice of the run being read: its go_span row. */
@@ -1558,6 +1744,13 @@ obs_slice(void *arg, const struct tr_slice *s, struct tr_error *err)
 }
 
 static int
+obs_run(void *arg, int64_t track_id, int64_t first, int64_t n,
+    struct tr_error *err)
+{
+	return (live_run(arg, track_id, first, n, err));
+}
+
+static int
 obs_finish(void *arg, struct tr_writer *w, struct tr_error *err)
 {
 	(void)w;
@@ -1578,12 +1771,13 @@ obs_watermark(void *arg, int64_t ts, struct tr_error *err)
 }
 
 /*
- * The add hooks touch only the accumulator and read the store only for
- * the strings of str ids (names_get(), whose rows the writer wrote
- * before the slice that names them): they may run in the writer's
- * thread.  The store is read again when a broken promise makes the
- * tables be rebuilt, in tr_derived_write(), which the finish hook calls
- * in the importer's thread once the writer thread is drained.
+ * The add hooks touch only the accumulator, read the store only for the
+ * strings of str ids (names_get(), whose rows the writer wrote before
+ * the slice that names them) and write only go_span (the run hook):
+ * they may run in the writer's thread.  The store is read again when a
+ * broken promise makes the tables be rebuilt, in tr_derived_write(),
+ * which the finish hook calls in the importer's thread once the writer
+ * thread is drained.
  */
 static const struct tr_writer_hooks obs_hooks = {
 	.watermark = obs_watermark,
@@ -1593,6 +1787,7 @@ static const struct tr_writer_hooks obs_hooks = {
 	.finish = obs_finish,
 	.free = obs_free,
 	.on_thread = 1,
+	.run = obs_run,
 };
 
 int
@@ -1620,6 +1815,10 @@ tr_derived_observe(struct tr_writer *w, struct tr_error *err)
 	if (!go)
 		return (0);
 	d = tr_derived_new(db, tr_writer_source_id(w));
+	if ((d->live = spans_new(db, tr_writer_source_id(w), err)) == NULL) {
+		tr_derived_free(d);
+		return (-1);
+	}
 	if (tr_writer_observe(w, &obs_hooks, d, err) != 0) {
 		tr_derived_free(d);
 		return (-1);

@@ -190,7 +190,7 @@ struct tr_writer {
 	void				*obs_arg[TR_WRITER_MAXOBS];
 	/* Any observer of this kind of row: the add path skips the loop. */
 	int				 obs_track, obs_sample, obs_slice;
-	int				 obs_counter;
+	int				 obs_counter, obs_run;
 
 	/*
 	 * The writer thread (tr_writer_thread()).  Under 'mu': the queue,
@@ -398,11 +398,12 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 
 /* --- the observers' add hooks: in the importer's thread or the writer's */
 
-enum { H_TRACK, H_SAMPLE, H_SLICE, H_WATERMARK };
+enum { H_TRACK, H_SAMPLE, H_SLICE, H_WATERMARK, H_RUN };
 
 /*
  * Call hook 'h' of every observer that has it, on 'row' (a struct
- * tr_track, tr_sample or tr_slice) or 'ts' (a watermark).
+ * tr_track, tr_sample or tr_slice; a run's track id, first slice id and
+ * count) or 'ts' (a watermark).
  */
 static int
 obs_call(struct tr_writer *w, int h, const void *row, int64_t ts,
@@ -423,6 +424,10 @@ obs_call(struct tr_writer *w, int h, const void *row, int64_t ts,
 			rc = k->slice(a, row, err);
 		else if (h == H_WATERMARK && k->watermark != NULL)
 			rc = k->watermark(a, ts, err);
+		else if (h == H_RUN && k->run != NULL)
+			rc = k->run(a, ((const int64_t *)row)[0],
+			    ((const int64_t *)row)[1],
+			    ((const int64_t *)row)[2], err);
 	}
 	return (rc != 0 ? -1 : 0);
 }
@@ -447,8 +452,16 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 	struct tr_track		tk;
 	struct tr_sample	sm;
 	struct tr_slice		sl;
+	int64_t			run[3];
 
 	switch (o->kind) {
+	case ST_SLICE:
+		if (!w->obs_run)
+			return (0);
+		run[0] = o->v[1];
+		run[1] = o->v[0];
+		run[2] = o->v[4];
+		return (obs_call(w, H_RUN, run, 0, err));
 	case ST_TRACK:
 		if (!w->obs_track)
 			return (0);
@@ -1657,7 +1670,18 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 		tr_buf_init(&r->args);
 	} else
 		tr_buf_reset(&r->args);
-	return (op_put(w, &op, t, err));
+	if (op_put(w, &op, t, err) != 0)
+		return (-1);
+	/* With the thread, the run hooks run there after the op (op_obs()). */
+	if (w->obs_run && !w->threaded) {
+		int64_t	run[3];
+
+		run[0] = op.v[1];
+		run[1] = op.v[0];
+		run[2] = op.v[4];
+		return (obs_call(w, H_RUN, run, 0, err));
+	}
+	return (0);
 }
 
 /* Write every waiting run, and forget the runs. */
@@ -1735,12 +1759,8 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	see_ts(w, ts);
 	see_ts(w, ts + dur);
 	w->n.slices++;
-	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
-	    flush_run(w, r, err) != 0)
-		return (-1);
-	if (!w->obs_slice)
-		return (0);
-	if (w->threaded) {
+	/* The slice's hooks, then its run's if it is full. */
+	if (w->obs_slice && w->threaded) {
 		/* The hooks' op: they run in the thread (op_obs()). */
 		op_init(&op, OP_OBS_SLICE);
 		op.v[0] = track_id;
@@ -1750,16 +1770,23 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 		op.v[4] = category_id;
 		op.v[5] = callsite_id;
 		op_add_text(&op, t, args, alen, 0);
-		return (op_put(w, &op, t, err));
+		if (op_put(w, &op, t, err) != 0)
+			return (-1);
+	} else if (w->obs_slice) {
+		o.track_id = track_id;
+		o.ts = ts;
+		o.dur = dur;
+		o.name_id = name_id;
+		o.category_id = category_id;
+		o.callsite_id = callsite_id;
+		o.args = args;
+		if (obs_call(w, H_SLICE, &o, 0, err) != 0)
+			return (-1);
 	}
-	o.track_id = track_id;
-	o.ts = ts;
-	o.dur = dur;
-	o.name_id = name_id;
-	o.category_id = category_id;
-	o.callsite_id = callsite_id;
-	o.args = args;
-	return (obs_call(w, H_SLICE, &o, 0, err));
+	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
+	    flush_run(w, r, err) != 0)
+		return (-1);
+	return (0);
 }
 
 /* --- the writer's life --------------------------------------------- */
@@ -1853,6 +1880,7 @@ tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
 	w->obs_sample |= h->sample != NULL;
 	w->obs_slice |= h->slice != NULL;
 	w->obs_counter |= h->counter != NULL;
+	w->obs_run |= h->run != NULL;
 	return (0);
 }
 

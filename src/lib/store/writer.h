@@ -182,13 +182,14 @@ int	tr_writer_set_track_meta(struct tr_writer *, int64_t track_id,
  * tr_writer_free(), also after a failure.
  *
  * With the writer thread (tr_writer_thread()), the add hooks of an
- * observer that sets 'on_thread' (track, sample, slice, watermark) run
- * in that thread, each after the rows added before its row are written
- * and in the order of the adds, so that the importer's thread only
- * parses.  Such hooks may read the store (the thread has the connection
- * then) but must touch nothing the importer's thread uses: no
- * tr_writer_*() call, no state shared with the importer.  Their strings
- * are copies, valid for the call; a sample's cpu is -1 when it had none.
+ * observer that sets 'on_thread' (track, sample, slice, run, watermark)
+ * run in that thread, each after the rows added before its row are
+ * written and in the order of the adds, so that the importer's thread
+ * only parses.  Such hooks may read the store, and write their own
+ * tables (the thread has the connection then), but must touch nothing
+ * the importer's thread uses: no tr_writer_*() call, no state shared
+ * with the importer.  Their strings are copies, valid for the call; a
+ * sample's cpu is -1 when it had none.
  * An error of theirs fails a later add, or tr_writer_flush(), and so
  * the import.  'finish' and 'free' stay in the caller's thread, after
  * the thread is drained.
@@ -208,6 +209,14 @@ struct tr_writer_hooks {
 	int	(*watermark)(void *arg, int64_t ts, struct tr_error *);
 	/* 1: the add hooks may run in the writer thread (see above). */
 	int	on_thread;
+	/*
+	 * The slices of track 'track_id' added since its previous run (in
+	 * the order added) were written as one run, slice ids first_id to
+	 * first_id + n - 1: called after their slice hooks, as an add hook
+	 * (in the writer thread when there is one).
+	 */
+	int	(*run)(void *arg, int64_t track_id, int64_t first_id,
+		    int64_t n, struct tr_error *);
 };
 
 #define TR_WRITER_MAXOBS	8
