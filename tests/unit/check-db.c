@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "store/db.h"
+#include "store/derived.h"
 #include "base/error.h"
 #include "import/importer.h"
 #include "store/writer.h"
@@ -802,6 +803,45 @@ static const struct tr_writer_hooks obs_hooks = {
 	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free,
 	NULL, 0, NULL
 };
+
+/*
+ * A writer refuses a ninth observer and releases it through its free hook,
+ * once: the derived tables' accumulator of a Go trace source too (ASan
+ * catches a second free).
+ */
+START_TEST(test_writer_observers_full)
+{
+	struct tr_error		 err;
+	struct tr_db		*db;
+	struct tr_writer	*w;
+	struct obs_log		 log[TR_WRITER_MAXOBS];
+	int			 i;
+
+	tr_error_init(&err);
+	memset(log, 0, sizeof log);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(tr_db_exec(db, "BEGIN; INSERT INTO source (path, "
+	    "format, hash, size, imported_at) VALUES ('x', 'gotrace', 'h', 0, "
+	    "'now')", &err), 0);
+	/* The accumulator is the first observer of a Go trace's writer. */
+	w = tr_writer_new(db, 1, 0, 0, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	for (i = 1; i < TR_WRITER_MAXOBS; i++)
+		ck_assert_int_eq(tr_writer_observe(w, &obs_hooks, &log[i],
+		    &err), 0);
+	ck_assert_int_eq(tr_writer_observe(w, &obs_hooks, &log[0], &err), -1);
+	ck_assert_str_eq(err.msg, "more than 8 observers of the store writer");
+	ck_assert_int_eq(log[0].freed, 1);
+	tr_error_init(&err);
+	ck_assert_int_eq(tr_derived_observe(w, &err), -1);
+	ck_assert_str_eq(err.msg, "more than 8 observers of the store writer");
+	tr_writer_free(w);
+	for (i = 0; i < TR_WRITER_MAXOBS; i++)
+		ck_assert_int_eq(log[i].freed, 1);
+	tr_db_free(db);
+}
+END_TEST
 
 START_TEST(test_writer_observe)
 {
@@ -2557,6 +2597,7 @@ main(void)
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
 	tcase_add_test(ti, test_import_ok);
 	tcase_add_test(ti, test_writer_observe);
+	tcase_add_test(ti, test_writer_observers_full);
 	tcase_add_test(ti, test_writer_thread_observe);
 	tcase_add_test(ti, test_import_cache_evict);
 	tcase_add_test(ti, test_import_thread);

@@ -1819,10 +1819,9 @@ tr_derived_observe(struct tr_writer *w, struct tr_error *err)
 		tr_derived_free(d);
 		return (-1);
 	}
-	if (tr_writer_observe(w, &obs_hooks, d, err) != 0) {
-		tr_derived_free(d);
+	/* On failure the writer has released 'd' through the free hook. */
+	if (tr_writer_observe(w, &obs_hooks, d, err) != 0)
 		return (-1);
-	}
 	return (0);
 }
 

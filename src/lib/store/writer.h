@@ -234,8 +234,9 @@ int	tr_writer_watermark(struct tr_writer *, int64_t ts,
 
 /*
  * Add an observer ('hooks' borrowed, static in practice; 'arg' owned by
- * the observer, released by its free hook).  Returns 0, or -1 with 'err'
- * set when TR_WRITER_MAXOBS are already attached.
+ * the observer, released by its free hook, which the writer calls at
+ * once when it refuses it).  Returns 0, or -1 with 'err' set when
+ * TR_WRITER_MAXOBS are already attached.
  */
 int	tr_writer_observe(struct tr_writer *, const struct tr_writer_hooks *,
 	    void *arg, struct tr_error *);
