@@ -181,6 +181,18 @@ tr_skip_ws(const char *p, const char *e)
 	return (p);
 }
 
+int
+tr_json_array_next(const char **pp, const char *e)
+{
+	const char	*p = tr_skip_ws(*pp, e);
+
+	if (p < e && (*p == ',' || *p == ']')) {
+		*pp = p + 1;
+		return (*p == ',');
+	}
+	return (-1);
+}
+
 char *
 tr_put_int(char *o, int64_t v)
 {

@@ -49,6 +49,12 @@ void	 tr_buf_addu(struct tr_buf *, uint64_t);
 char	*tr_put_int(char *o, int64_t);
 /* The first byte of [p, e) past JSON white space (e when none). */
 const char *tr_skip_ws(const char *p, const char *e);
+/*
+ * After an element of a JSON array at *p: past the ',' that says another
+ * follows (1), or past the ']' that ends the array (0); -1 for anything
+ * else.
+ */
+int	 tr_json_array_next(const char **p, const char *e);
 char	*tr_put_uint(char *o, uint64_t);
 void	 tr_buf_printf(struct tr_buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -129,7 +129,7 @@ tr_counter_walk(const char *p, size_t len, int64_t run_id, int64_t run_ts,
 	const char		*e = p + len;
 	struct tr_counter_val	 dt, v;
 	int64_t			 k = 0;
-	int			 rc;
+	int			 rc, more;
 
 	if (p == NULL)
 		goto bad;
@@ -158,14 +158,10 @@ tr_counter_walk(const char *p, size_t len, int64_t run_id, int64_t run_ts,
 			goto bad;
 		if ((rc = fn(arg, run_id + k, run_ts + dt.i, &v, err)) != 0)
 			return (rc);
-		p = tr_skip_ws(p, e);
-		if (p < e && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < e && *p == ']')
+		if ((more = tr_json_array_next(&p, e)) == 0)
 			return (0);
-		goto bad;
+		if (more < 0)
+			goto bad;
 	}
 bad:
 	return (tr_error_set(err, TR_EDATA, "counter_run %lld: its points are "

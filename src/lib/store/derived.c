@@ -1129,7 +1129,7 @@ walk_run(const char *p, size_t len, int64_t run_ts, int64_t run_id,
 	const char	*e = p + len, *q;
 	struct rslice	 s;
 	int64_t		*f[5];
-	int		 i, rc;
+	int		 i, rc, more;
 
 	f[0] = &s.ts;
 	f[1] = &s.dur;
@@ -1175,14 +1175,10 @@ walk_run(const char *p, size_t len, int64_t run_ts, int64_t run_id,
 		s.ts += run_ts;
 		if ((rc = fn(arg, &s, err)) != 0)
 			return (rc);
-		p = tr_skip_ws(p, e);
-		if (p < e && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < e && *p == ']')
+		if ((more = tr_json_array_next(&p, e)) == 0)
 			return (0);
-		goto bad;
+		if (more < 0)
+			goto bad;
 	}
 bad:
 	return (tr_error_set(err, TR_EDATA, "slice_run %lld: its slices are "
