@@ -1399,7 +1399,10 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 		p->start_unknown = q->start_unknown;
 		p->unfinished = q->unfinished;
 	}
-	memmove(t->wait, t->wait + i, (t->nwait - i) * sizeof *t->wait);
+	/* (A track with no span waiting may have no array at all.) */
+	if (i > 0 && i < t->nwait)
+		memmove(t->wait, t->wait + i, (t->nwait - i) *
+		    sizeof *t->wait);
 	t->nwait -= i;
 	t->given += n;
 	return (0);
