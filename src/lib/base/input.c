@@ -109,6 +109,33 @@ raw_consume(struct tr_input *in, size_t n)
 	in->raw_offset += (int64_t)n;
 }
 
+/*
+ * An uncompressed input read straight into the window: the bytes read
+ * count as raw and are consumed at once.  (size_t)-1 on a read error.
+ */
+static size_t
+direct_read(struct tr_input *in, unsigned char *dst, size_t room,
+    struct tr_error *err)
+{
+	ssize_t	n;
+
+	do
+		n = read(in->fd, dst, room);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		tr_error_set_line(err, TR_EIO, in->name, 0, 0,
+		    "read error: %s", strerror(errno));
+		return ((size_t)-1);
+	}
+	if (n == 0)
+		in->raw_eof = 1;
+	in->raw_read += n;
+	in->raw_offset += n;
+	if (in->progress != NULL)
+		in->progress(in->progress_arg, in);
+	return ((size_t)n);
+}
+
 static int
 raw_more(struct tr_input *in, struct tr_error *err)
 {
@@ -145,6 +172,21 @@ decode(struct tr_input *in, struct tr_error *err)
 	int			 r;
 
 	while (got == 0 && !in->eof) {
+		if (in->codec == CODEC_NONE && in->fd >= 0 &&
+		    in->raw_pos == in->raw_len && !in->raw_eof &&
+		    room >= RAWBUF / 4) {
+			/*
+			 * Past what detection read: straight into the
+			 * window, without the raw buffer's copy.
+			 */
+			if ((got = direct_read(in, dst,
+			    room < RAWBUF ? room : RAWBUF, err)) ==
+			    (size_t)-1)
+				return (-1);
+			if (got == 0)
+				in->eof = 1;
+			break;
+		}
 		if ((r = raw_more(in, err)) < 0)
 			return (-1);
 		src = raw_ptr(in, &avail);
