@@ -603,6 +603,40 @@ START_TEST(test_watermark)
 }
 END_TEST
 
+/*
+ * Live go_span rows spilled in sorted runs of one and of three spans and
+ * merged at the end: the same store as with the default chunk (where
+ * these traces' spans never leave memory), from as many runs as it takes.
+ */
+START_TEST(test_spilled_spans)
+{
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
+	char		*a, *b;
+	int64_t		 runs;
+	int		 k;
+
+	a = dump(db);
+	tr_db_free(db);
+	for (k = 1; k <= 3; k += 2) {
+		ck_assert_int_eq(setenv("TRACEKIT_SPAN_CHUNK", k == 1 ? "1" :
+		    "3", 1), 0);
+		runs = tr_derived_span_runs;
+		db = test_store_gotrace(traces[_i]);
+		ck_assert_int_eq(unsetenv("TRACEKIT_SPAN_CHUNK"), 0);
+		/* (No more than a chunk: no run, the chunk goes in.) */
+		ck_assert_int_eq(tr_derived_span_runs - runs,
+		    trace_spans[_i] > k ? (trace_spans[_i] + k - 1) / k : 0);
+		ck_assert_int_eq(check_spans(db), trace_spans[_i]);
+		ck_assert_int_eq(check_pack(db), trace_spans[_i]);
+		b = dump(db);
+		ck_assert_str_eq(a, b);
+		free(b);
+		tr_db_free(db);
+	}
+	free(a);
+}
+END_TEST
+
 START_TEST(test_rebuild_equals_import)
 {
 	struct tr_db	*db = test_store_gotrace(traces[_i]);
@@ -1193,6 +1227,7 @@ main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_import_equals_slices, 0, n);
 	tcase_add_loop_test(tc, test_rebuild_equals_import, 0, n);
+	tcase_add_loop_test(tc, test_spilled_spans, 0, n);
 	tcase_add_loop_test(tc, test_watermark, 0, n);
 	tcase_add_test(tc, test_thread_equals_single);
 	tcase_add_test(tc, test_align_moves_bins);

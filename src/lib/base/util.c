@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "base/util.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void
 oom(size_t n)
@@ -744,4 +746,23 @@ tr_format_duration(int64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
 	else
 		snprintf(buf, len, "%lldns", (long long)ns);
+}
+
+int
+tr_spill_fd(const char *what, struct tr_error *err)
+{
+	const char	*dir = getenv("TMPDIR");
+	char		*path;
+	int		 fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	path = tr_xasprintf("%s/tracekit-%s.XXXXXX", dir, what);
+	if ((fd = mkstemp(path)) < 0)
+		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
+		    "'%s': %s", dir, strerror(errno));
+	else
+		unlink(path);
+	free(path);
+	return (fd);
 }

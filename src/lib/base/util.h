@@ -138,6 +138,14 @@ void	tr_digest_final(const struct tr_digest *, char *buf, size_t len);
  * not fit in 64 bits.  The one duration parser of the tools and align.
  */
 int	 tr_parse_duration(const char *, int64_t *);
+
+/*
+ * A temporary file to spill what is not kept in memory: in $TMPDIR (else
+ * /tmp), named after 'what', already unlinked.  Returns its descriptor, or
+ * -1 with 'err' set.
+ */
+struct tr_error;
+int	 tr_spill_fd(const char *what, struct tr_error *err);
 /* Format nanoseconds as a short human duration ("1.500s", "12.3ms"). */
 void	 tr_format_duration(int64_t, char *, size_t);
 

@@ -20,13 +20,6 @@
 #include "store/writer.h"
 #include "base/names.h"
 
-/*
- * A temporary file for a parser to spill what it does not keep in memory:
- * in $TMPDIR (else /tmp), already unlinked.  Returns its descriptor, or -1
- * with 'err' set.
- */
-int	tr_gotrace_spill_fd(struct tr_error *);
-
 /* --- the sink -------------------------------------------------------- */
 
 /* Goroutine states, as slices on the goroutine's track. */

@@ -22,25 +22,6 @@
 tr_gotrace_hook_fn	*tr_gotrace_hook;
 void			*tr_gotrace_hook_arg;
 
-int
-tr_gotrace_spill_fd(struct tr_error *err)
-{
-	const char	*dir = getenv("TMPDIR");
-	char		*path;
-	int		 fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = tr_xasprintf("%s/tracekit-gotrace.XXXXXX", dir);
-	if ((fd = mkstemp(path)) < 0)
-		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
-		    "'%s': %s", dir, strerror(errno));
-	else
-		unlink(path);
-	free(path);
-	return (fd);
-}
-
 /* --- JSON ------------------------------------------------------------ */
 
 void

@@ -164,6 +164,11 @@ int	tr_derived_seconds(int64_t lo, int64_t hi, int64_t *a, int64_t *b);
 /* How many times a broken promise made the tables be computed again. */
 extern int64_t	tr_derived_late_rebuilds;
 /*
+ * How many sorted runs of live go_span rows were spilled to a temporary
+ * file and merged (for the tests; TRACEKIT_SPAN_CHUNK makes runs small).
+ */
+extern int64_t	tr_derived_span_runs;
+/*
  * Write the source's rows (none when it had no Go tracks).  Returns 0,
  * or -1 with 'err' set.
  */
