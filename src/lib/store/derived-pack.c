@@ -97,71 +97,115 @@ pack_flush(struct tr_db *db, int64_t source_id, struct pack *p,
 	return (0);
 }
 
+struct tr_derived_packer {
+	struct tr_db	*db;
+	int64_t		 source_id;
+	struct pack	 p;
+};
+
+struct tr_derived_packer *
+tr_derived_packer_new(struct tr_db *db, int64_t source_id,
+    struct tr_error *err)
+{
+	struct tr_derived_packer	*k;
+	int64_t				 none;
+
+	if (tr_db_int_arg(db, "DELETE FROM go_span_pack WHERE source_id = ?1",
+	    NULL, source_id, &none, err) < 0)
+		return (NULL);
+	k = tr_xcalloc(1, sizeof *k);
+	k->db = db;
+	k->source_id = source_id;
+	k->p.ins = tr_db_prepare(db, "INSERT INTO go_span_pack VALUES (?1, "
+	    "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err);
+	if (k->p.ins == NULL) {
+		free(k);
+		return (NULL);
+	}
+	k->p.ts = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
+	k->p.dur = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
+	k->p.cut = tr_xmalloc(TR_DERIVED_PACK_CHUNK);
+	return (k);
+}
+
+int
+tr_derived_packer_add(struct tr_derived_packer *k, const char *kind,
+    int64_t name_id, int64_t ts, int64_t dur, int cut, struct tr_error *err)
+{
+	struct pack	*p = &k->p;
+
+	if (p->kind == NULL || strcmp(kind, p->kind) != 0 ||
+	    name_id != p->name_id) {
+		if (pack_flush(k->db, k->source_id, p, err) != 0)
+			return (-1);
+		free(p->kind);
+		p->kind = tr_xstrdup(kind);
+		p->name_id = name_id;
+		p->seq = 0;
+	} else if (p->n == TR_DERIVED_PACK_CHUNK &&
+	    pack_flush(k->db, k->source_id, p, err) != 0)
+		return (-1);
+	if (p->n == 0 || ts + dur > p->end_max)
+		p->end_max = ts + dur;
+	put_le64(p->ts + p->n * 8, ts);
+	put_le64(p->dur + p->n * 8, dur);
+	p->cut[p->n] = (unsigned char)(cut != 0);
+	p->ncut += cut != 0;
+	p->n++;
+	return (0);
+}
+
+int
+tr_derived_packer_finish(struct tr_derived_packer *k, struct tr_error *err)
+{
+	return (pack_flush(k->db, k->source_id, &k->p, err));
+}
+
+void
+tr_derived_packer_free(struct tr_derived_packer *k)
+{
+	if (k == NULL)
+		return;
+	sqlite3_finalize(k->p.ins);
+	free(k->p.kind);
+	free(k->p.ts);
+	free(k->p.dur);
+	free(k->p.cut);
+	free(k);
+}
+
 int
 tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
     struct tr_error *err)
 {
-	struct pack	 p;
-	sqlite3_stmt	*st = NULL;
-	int64_t		 none;
-	int		 rc, r = -1;
+	struct tr_derived_packer	*k;
+	sqlite3_stmt			*st;
+	int				 rc, r = -1;
 
-	memset(&p, 0, sizeof p);
-	if (tr_db_int_arg(db, "DELETE FROM go_span_pack WHERE source_id = ?1",
-	    NULL, source_id, &none, err) < 0)
+	if ((k = tr_derived_packer_new(db, source_id, err)) == NULL)
 		return (-1);
-	p.ins = tr_db_prepare(db, "INSERT INTO go_span_pack VALUES (?1, ?2, "
-	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err);
 	st = tr_db_prepare(db, "SELECT kind, name_id, ts, dur, start_unknown "
 	    "OR unfinished FROM go_span WHERE source_id = ?1 ORDER BY kind, "
 	    "name_id, ts, id", err);
-	if (p.ins == NULL || st == NULL)
+	if (st == NULL)
 		goto out;
-	p.ts = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
-	p.dur = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
-	p.cut = tr_xmalloc(TR_DERIVED_PACK_CHUNK);
 	sqlite3_bind_int64(st, 1, source_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char	*kind;
-		int64_t		 name_id = sqlite3_column_int64(st, 1);
-		int64_t		 ts = sqlite3_column_int64(st, 2);
-		int64_t		 dur = sqlite3_column_int64(st, 3);
-		int		 cut = sqlite3_column_int(st, 4) != 0;
-
-		kind = (const char *)sqlite3_column_text(st, 0);
-		if (p.kind == NULL || strcmp(kind, p.kind) != 0 ||
-		    name_id != p.name_id) {
-			if (pack_flush(db, source_id, &p, err) != 0)
-				goto out;
-			free(p.kind);
-			p.kind = tr_xstrdup(kind);
-			p.name_id = name_id;
-			p.seq = 0;
-		} else if (p.n == TR_DERIVED_PACK_CHUNK &&
-		    pack_flush(db, source_id, &p, err) != 0)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (tr_derived_packer_add(k, (const char *)
+		    sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1),
+		    sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+		    sqlite3_column_int(st, 4), err) != 0)
 			goto out;
-		if (p.n == 0 || ts + dur > p.end_max)
-			p.end_max = ts + dur;
-		put_le64(p.ts + p.n * 8, ts);
-		put_le64(p.dur + p.n * 8, dur);
-		p.cut[p.n] = (unsigned char)cut;
-		p.ncut += cut;
-		p.n++;
-	}
 	if (rc != SQLITE_DONE) {
 		tr_db_error(db, err, "cannot read go_span");
 		goto out;
 	}
-	if (pack_flush(db, source_id, &p, err) != 0)
+	if (tr_derived_packer_finish(k, err) != 0)
 		goto out;
 	r = 0;
 out:
 	sqlite3_finalize(st);
-	sqlite3_finalize(p.ins);
-	free(p.kind);
-	free(p.ts);
-	free(p.dur);
-	free(p.cut);
+	tr_derived_packer_free(k);
 	return (r);
 }
 

@@ -96,6 +96,21 @@ int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
 extern const char tr_derived_pack_schema[];
 int	tr_derived_pack_rebuild(struct tr_db *, int64_t source_id,
 	    struct tr_error *);
+/*
+ * The packing itself, for a writer of go_span in its key order (the
+ * import's merge): _new() deletes the source's rows as _rebuild() does,
+ * _add() takes the spans in the order (kind, name_id, ts, id), _finish()
+ * writes the last chunk.  0 or -1 with 'err' set (NULL from _new()).
+ */
+struct tr_derived_packer;
+struct tr_derived_packer *tr_derived_packer_new(struct tr_db *,
+	    int64_t source_id, struct tr_error *);
+int	tr_derived_packer_add(struct tr_derived_packer *, const char *kind,
+	    int64_t name_id, int64_t ts, int64_t dur, int cut,
+	    struct tr_error *);
+int	tr_derived_packer_finish(struct tr_derived_packer *,
+	    struct tr_error *);
+void	tr_derived_packer_free(struct tr_derived_packer *);
 
 /*
  * Read the spans of kind 'kind' ("region" or "task") and name 'name_id'
