@@ -220,15 +220,20 @@ int64_cmp(const void *x, const void *y)
 	return (*p < *q ? -1 : *p > *q);
 }
 
+/* A track of a GPU (load_gpus()). */
+struct gpu_track {
+	int64_t	 id, source_id;
+	char	*name;
+};
+
 /*
- * One GPU's utilisation from its tracks tracks[0..n) (two logs of one
- * GPU: two tracks), merged in (ts, id) order, one sample per time stamp.
- * Its name and source are those of the track with the first sample.
+ * One GPU's utilisation from its tracks t[0..n) (two logs of one GPU: two
+ * tracks), merged in (ts, id) order, one sample per time stamp.  Its name
+ * and source are those of the track with the first sample.
  */
 static int
 load_gpu(struct tr_attr *a, int64_t gpu, int64_t util_id,
-    const int64_t *tracks, char *const *names, const int64_t *srcs, size_t n,
-    struct tr_error *err)
+    const struct gpu_track *t, size_t n, struct tr_error *err)
 {
 	struct tr_counter_pts	 pts = { 0 };
 	struct tr_attr_gpu	*g;
@@ -237,7 +242,7 @@ load_gpu(struct tr_attr *a, int64_t gpu, int64_t util_id,
 
 	for (k = 0; k < n; k++) {
 		from = pts.n;
-		if (tr_counter_read(a->db, tracks[k], util_id, INT64_MIN,
+		if (tr_counter_read(a->db, t[k].id, util_id, INT64_MIN,
 		    INT64_MAX, 0, &pts, err) != 0) {
 			tr_counter_pts_free(&pts);
 			return (-1);
@@ -257,8 +262,8 @@ load_gpu(struct tr_attr *a, int64_t gpu, int64_t util_id,
 	g = &a->gpus[a->ngpus++];
 	memset(g, 0, sizeof *g);
 	g->gpu = gpu;
-	g->name = tr_xstrdup(names[first]);
-	g->source_id = srcs[first];
+	g->name = tr_xstrdup(t[first].name);
+	g->source_id = t[first].source_id;
 	g->ts = tr_xmalloc(pts.n * sizeof *g->ts);
 	g->util = tr_xmalloc(pts.n * sizeof *g->util);
 	g->id = tr_xmalloc(pts.n * sizeof *g->id);
@@ -279,8 +284,8 @@ load_gpus(struct tr_attr *a, struct tr_error *err)
 {
 	const struct tr_sel	*sel = a->sel;
 	sqlite3_stmt		*st;
-	int64_t			 util_id, gpu = 0, *tracks = NULL, *srcs = NULL;
-	char			**names = NULL;
+	struct gpu_track	*t = NULL;
+	int64_t			 util_id, gpu = 0;
 	size_t			 i, n = 0, cap = 0;
 	int			 rc, r = 0;
 
@@ -304,34 +309,29 @@ load_gpus(struct tr_attr *a, struct tr_error *err)
 		    (sel->gpu >= 0 && ref != sel->gpu))
 			continue;
 		if (n > 0 && ref != gpu) {
-			r = load_gpu(a, gpu, util_id, tracks, names, srcs, n,
-			    err);
+			r = load_gpu(a, gpu, util_id, t, n, err);
 			for (i = 0; i < n; i++)
-				free(names[i]);
+				free(t[i].name);
 			n = 0;
 		}
 		gpu = ref;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 4;
-			tracks = tr_xrealloc(tracks, cap * sizeof *tracks);
-			srcs = tr_xrealloc(srcs, cap * sizeof *srcs);
-			names = tr_xrealloc(names, cap * sizeof *names);
+			t = tr_xrealloc(t, cap * sizeof *t);
 		}
-		tracks[n] = sqlite3_column_int64(st, 0);
-		names[n] = tr_xstrdup((const char *)sqlite3_column_text(st,
+		t[n].id = sqlite3_column_int64(st, 0);
+		t[n].name = tr_xstrdup((const char *)sqlite3_column_text(st,
 		    2));
-		srcs[n++] = src;
+		t[n++].source_id = src;
 	}
 	sqlite3_finalize(st);
 	if (r == 0 && rc != SQLITE_DONE)
 		r = tr_db_error(a->db, err, "reading GPU utilisation");
 	if (r == 0 && n > 0)
-		r = load_gpu(a, gpu, util_id, tracks, names, srcs, n, err);
+		r = load_gpu(a, gpu, util_id, t, n, err);
 	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(tracks);
-	free(srcs);
-	free(names);
+		free(t[i].name);
+	free(t);
 	if (r != 0)
 		return (-1);
 	for (i = 0; i < a->ngpus; i++) {

@@ -66,10 +66,19 @@ put_val(struct tr_buf *b, const struct tr_counter_val *c)
 
 void
 tr_counter_run_json(struct tr_buf *b, const int64_t *ts,
-    const struct tr_counter_val *val, int n, int64_t t0)
+    const struct tr_counter_val *val, int n, int64_t *t0p, int64_t *endp)
 {
+	int64_t	t0 = ts[0], end = ts[0];
 	int	i;
 
+	for (i = 1; i < n; i++) {
+		if (ts[i] < t0)
+			t0 = ts[i];
+		if (ts[i] > end)
+			end = ts[i];
+	}
+	*t0p = t0;
+	*endp = end;
 	tr_buf_addc(b, '[');
 	for (i = 0; i < n; i++) {
 		tr_buf_adds(b, i > 0 ? ",[" : "[");
@@ -378,19 +387,12 @@ static int
 mig_flush(struct tr_db *db, struct mig *m, struct tr_error *err)
 {
 	int64_t	t0, end;
-	int	i, rc;
+	int	rc;
 
 	if (m->n == 0)
 		return (0);
-	t0 = end = m->ts[0];
-	for (i = 1; i < m->n; i++) {
-		if (m->ts[i] < t0)
-			t0 = m->ts[i];
-		if (m->ts[i] > end)
-			end = m->ts[i];
-	}
 	tr_buf_reset(&m->json);
-	tr_counter_run_json(&m->json, m->ts, m->val, m->n, t0);
+	tr_counter_run_json(&m->json, m->ts, m->val, m->n, &t0, &end);
 	sqlite3_bind_int64(m->ins, 1, m->next_id);
 	sqlite3_bind_int64(m->ins, 2, m->source);
 	sqlite3_bind_int64(m->ins, 3, m->track);

@@ -36,11 +36,13 @@ void	tr_counter_val_set(struct tr_counter_val *, double v);
 double	tr_counter_val_double(const struct tr_counter_val *);
 
 /*
- * Append to 'b' the JSON of the points ts[0..n) and val[0..n) of a run
- * starting at 't0' (the least of the ts).
+ * Append to 'b' the JSON of the points ts[0..n) and val[0..n) (n > 0) of a
+ * run, and set *t0 and *end to the least and the greatest of the ts (the
+ * run's ts and end; the points' times are written from *t0).
  */
 void	tr_counter_run_json(struct tr_buf *b, const int64_t *ts,
-	    const struct tr_counter_val *val, int n, int64_t t0);
+	    const struct tr_counter_val *val, int n, int64_t *t0,
+	    int64_t *end);
 
 /*
  * Call fn on each point of a run (counter_run.points 'p', 'len' bytes,

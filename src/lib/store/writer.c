@@ -8,7 +8,6 @@
 #include "config.h"
 #include "store/writer.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1421,19 +1420,11 @@ flush_crun(struct tr_writer *w, struct crun *c, struct tr_error *err)
 	const char	*t[OP_NT];
 	struct op	 op;
 	int64_t		 t0, end;
-	int		 i;
 
 	if (c->n == 0)
 		return (0);
-	t0 = end = c->ts[0];
-	for (i = 1; i < c->n; i++) {
-		if (c->ts[i] < t0)
-			t0 = c->ts[i];
-		if (c->ts[i] > end)
-			end = c->ts[i];
-	}
 	tr_buf_reset(&w->json);
-	tr_counter_run_json(&w->json, c->ts, c->val, c->n, t0);
+	tr_counter_run_json(&w->json, c->ts, c->val, c->n, &t0, &end);
 	op_init(&op, ST_COUNTER);
 	op.v[0] = w->next_counter_id;
 	op.v[1] = c->track_id;
