@@ -749,7 +749,7 @@ tr_format_duration(int64_t ns, char *buf, size_t len)
 }
 
 int
-tr_spill_fd(const char *what, struct tr_error *err)
+tr_spill_fd(const char *what, const char *name, struct tr_error *err)
 {
 	const char	*dir = getenv("TMPDIR");
 	char		*path;
@@ -758,7 +758,10 @@ tr_spill_fd(const char *what, struct tr_error *err)
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	path = tr_xasprintf("%s/tracekit-%s.XXXXXX", dir, what);
-	if ((fd = mkstemp(path)) < 0)
+	if ((fd = mkstemp(path)) < 0 && name != NULL)
+		tr_error_set_line(err, TR_EIO, name, 0, 0, "cannot create a "
+		    "temporary file in '%s': %s", dir, strerror(errno));
+	else if (fd < 0)
 		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
 		    "'%s': %s", dir, strerror(errno));
 	else

@@ -142,10 +142,11 @@ int	 tr_parse_duration(const char *, int64_t *);
 /*
  * A temporary file to spill what is not kept in memory: in $TMPDIR (else
  * /tmp), named after 'what', already unlinked.  Returns its descriptor, or
- * -1 with 'err' set.
+ * -1 with 'err' set (located at input 'name' when it is not NULL).
  */
 struct tr_error;
-int	 tr_spill_fd(const char *what, struct tr_error *err);
+int	 tr_spill_fd(const char *what, const char *name,
+	    struct tr_error *err);
 /* Format nanoseconds as a short human duration ("1.500s", "12.3ms"). */
 void	 tr_format_duration(int64_t, char *, size_t);
 

@@ -2783,7 +2783,8 @@ tr_gotrace_new_run(struct tr_import *ctx, struct tr_input *in, int ver,
 	snprintf(vs, sizeof vs, "%d.%d", ver / 1000, ver % 1000);
 	tr_import_set_version(ctx, vs);
 	w.sink = tr_gotrace_sink_new(ctx);
-	if ((w.spill_fd = tr_spill_fd("gotrace", err)) < 0)
+	if ((w.spill_fd = tr_spill_fd("gotrace", tr_import_name(ctx),
+	    err)) < 0)
 		goto out;
 	while ((r = read_generation(&w, err)) == 1) {
 		ngen++;

@@ -478,7 +478,8 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 static int
 spill_open(struct old *o, struct tr_error *err)
 {
-	if ((o->spill_fd = tr_spill_fd("gotrace", err)) < 0)
+	if ((o->spill_fd = tr_spill_fd("gotrace", tr_input_name(o->in),
+	    err)) < 0)
 		return (-1);
 	if ((o->spill = fdopen(o->spill_fd, "w+")) == NULL) {
 		close(o->spill_fd);

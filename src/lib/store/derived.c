@@ -1425,7 +1425,7 @@ spans_spill(struct spans *sp, struct tr_error *err)
 	if (sp->n == 0)
 		return (0);
 	if (sp->spill_fd < 0 &&
-	    (sp->spill_fd = tr_spill_fd("go_span", err)) < 0)
+	    (sp->spill_fd = tr_spill_fd("go_span", NULL, err)) < 0)
 		return (-1);
 	qsort(sp->v, sp->n, sizeof *sp->v, span_cmp);
 	while (len > 0) {

@@ -8,5 +8,9 @@ TMPDIR=./no-such-dir TRACEKIT_SPAN_CHUNK=1 trace-import \
     data/gotrace/go119-fixture.trace
 rc=$?
 sha256sum -c --quiet before
+# The same for the format of Go 1.22 on.
+TMPDIR=./no-such-dir trace-import data/gotrace/go122-annotations.trace
+echo "exit $?"
+sha256sum -c --quiet before
 ls
 exit $rc
