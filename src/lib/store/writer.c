@@ -1537,8 +1537,11 @@ tr_writer_add_counter(struct tr_writer *w, int64_t track_id, int64_t ts,
  * is about 10 kB of JSON: SQLite keeps such a row in full overflow pages
  * and a part on a shared leaf, where 64 (2.3 kB) left most of a page
  * empty (a 4 kB page fits one such row: a 280 MB store against 180 MB).
+ * At RUN_PENDING, the runs at least half full go first (flush_full_runs()):
+ * 384k slices (21 MB waiting) keep a Go trace of 2000 tracks under 100 MB
+ * of peak RSS, where 512k took 104 MB, for 3% more store.
  */
-#define RUN_PENDING	(512 * 1024)
+#define RUN_PENDING	(384 * 1024)
 #define RUN_ARGS	(16 * 1024)
 #define RUN_TRACKS	(16 * 1024)
 
@@ -1696,6 +1699,25 @@ flush_runs(struct tr_writer *w, struct tr_error *err)
 	return (rc);
 }
 
+/*
+ * At RUN_PENDING slices: the runs at least half full, so that the rows
+ * stay long; every run when that leaves more than half the cap waiting.
+ */
+static int
+flush_full_runs(struct tr_writer *w, struct tr_error *err)
+{
+	struct run	*r;
+	size_t		 i;
+
+	for (i = 0; i < w->runs.cap; i++)
+		if ((r = w->runs.slots[i].val) != NULL &&
+		    r->n >= TR_SLICE_RUN / 2 && flush_run(w, r, err) != 0)
+			return (-1);
+	if (w->run_slices > run_cap(w, RUN_PENDING) / 2)
+		return (flush_runs(w, err));
+	return (0);
+}
+
 int64_t
 tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
     int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
@@ -1713,7 +1735,7 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 		args = NULL;
 	alen = args != NULL ? strlen(args) : 0;
 	if (w->run_slices >= run_cap(w, RUN_PENDING) &&
-	    flush_runs(w, err) != 0)
+	    flush_full_runs(w, err) != 0)
 		return (-1);
 	if ((r = tr_imap_get(&w->runs, (uint64_t)track_id)) == NULL) {
 		if (w->runs.count >= run_cap(w, RUN_TRACKS) &&
