@@ -758,12 +758,10 @@ tr_spill_fd(const char *what, const char *name, struct tr_error *err)
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	path = tr_xasprintf("%s/tracekit-%s.XXXXXX", dir, what);
-	if ((fd = mkstemp(path)) < 0 && name != NULL)
+	/* (No source, no location: what tr_error_set() does.) */
+	if ((fd = mkstemp(path)) < 0)
 		tr_error_set_line(err, TR_EIO, name, 0, 0, "cannot create a "
 		    "temporary file in '%s': %s", dir, strerror(errno));
-	else if (fd < 0)
-		tr_error_set(err, TR_EIO, "cannot create a temporary file in "
-		    "'%s': %s", dir, strerror(errno));
 	else
 		unlink(path);
 	free(path);

@@ -1322,40 +1322,44 @@ span_insert(sqlite3_stmt *st, const struct span *p)
  */
 struct sink {
 	struct spans		*sp;
-	sqlite3_stmt		*many;
 	struct tr_derived_packer *k;
 	struct span		 batch[SPAN_BATCH];
 	size_t			 nb;
 };
 
-static int
-sink_init(struct sink *o, struct spans *sp, struct tr_derived_packer *k,
-    struct tr_error *err)
+/*
+ * The INSERT INTO go_span of 'rows' rows, with sp->source_id bound to ?1
+ * for all of them: sp->ins (one row) and sp->many (SPAN_BATCH).
+ */
+static sqlite3_stmt *
+spans_insert(const struct spans *sp, int rows, struct tr_error *err)
 {
-	struct tr_buf	sql;
-	int		i, j;
+	struct tr_buf	 sql;
+	sqlite3_stmt	*st;
+	int		 i, j;
 
+	tr_buf_init(&sql);
+	tr_buf_adds(&sql, "INSERT INTO go_span VALUES ");
+	for (i = 0; i < rows; i++) {
+		tr_buf_printf(&sql, "%s(?1", i ? ", " : "");
+		for (j = 0; j < 11; j++)
+			tr_buf_printf(&sql, ", ?%d", 2 + 11 * i + j);
+		tr_buf_addc(&sql, ')');
+	}
+	tr_buf_addc(&sql, '\0');
+	st = tr_db_prepare(sp->db, sql.data, err);
+	tr_buf_release(&sql);
+	if (st != NULL)
+		sqlite3_bind_int64(st, 1, sp->source_id);
+	return (st);
+}
+
+static void
+sink_init(struct sink *o, struct spans *sp, struct tr_derived_packer *k)
+{
 	memset(o, 0, sizeof *o);
 	o->sp = sp;
 	o->k = k;
-	if (sp->many == NULL) {
-		tr_buf_init(&sql);
-		tr_buf_adds(&sql, "INSERT INTO go_span VALUES ");
-		for (i = 0; i < SPAN_BATCH; i++) {
-			tr_buf_printf(&sql, "%s(?1", i ? ", " : "");
-			for (j = 0; j < 11; j++)
-				tr_buf_printf(&sql, ", ?%d", 2 + 11 * i + j);
-			tr_buf_addc(&sql, ')');
-		}
-		tr_buf_addc(&sql, '\0');
-		sp->many = tr_db_prepare(sp->db, sql.data, err);
-		tr_buf_release(&sql);
-		if (sp->many == NULL)
-			return (-1);
-		sqlite3_bind_int64(sp->many, 1, sp->source_id);
-	}
-	o->many = sp->many;
-	return (0);
 }
 
 static int
@@ -1372,9 +1376,9 @@ sink_add(struct sink *o, const struct span *p, struct tr_error *err)
 	if (o->nb < SPAN_BATCH)
 		return (0);
 	for (i = 0; i < o->nb; i++)
-		span_bind(o->many, 2 + 11 * (int)i, &o->batch[i]);
-	rc = sqlite3_step(o->many);
-	sqlite3_reset(o->many);
+		span_bind(o->sp->many, 2 + 11 * (int)i, &o->batch[i]);
+	rc = sqlite3_step(o->sp->many);
+	sqlite3_reset(o->sp->many);
 	o->nb = 0;
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(o->sp->db, err, "cannot write go_span"));
@@ -1405,8 +1409,7 @@ spans_flush(struct spans *sp, struct tr_derived_packer *k,
 	size_t		i;
 
 	qsort(sp->v, sp->n, sizeof *sp->v, span_cmp);
-	if (sink_init(&o, sp, k, err) != 0)
-		return (-1);
+	sink_init(&o, sp, k);
 	for (i = 0; i < sp->n; i++)
 		if (sink_add(&o, &sp->v[i], err) != 0)
 			return (-1);
@@ -1519,8 +1522,9 @@ spans_merge(struct spans *sp, struct tr_derived_packer *k,
 	off_t		 off = 0;
 	int		 ret = -1;
 
-	if (spans_spill(sp, err) != 0 || sink_init(&o, sp, k, err) != 0)
+	if (spans_spill(sp, err) != 0)
 		return (-1);
+	sink_init(&o, sp, k);
 	cap = SPAN_MERGE_BYTES / sizeof *sp->v / sp->nruns;
 	if (cap < 16)
 		cap = 16;
@@ -1580,14 +1584,13 @@ spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	const char	*e;
 
 	sp->db = db;
-	sp->ins = tr_db_prepare(db, "INSERT INTO go_span VALUES (?1, ?2, ?3, "
-	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", err);
-	if (sp->ins == NULL) {
+	sp->source_id = source_id;
+	if ((sp->ins = spans_insert(sp, 1, err)) == NULL ||
+	    (sp->many = spans_insert(sp, SPAN_BATCH, err)) == NULL) {
+		sqlite3_finalize(sp->ins);
 		free(sp);
 		return (NULL);
 	}
-	sqlite3_bind_int64(sp->ins, 1, source_id);
-	sp->source_id = source_id;
 	/* (TRACEKIT_SPAN_CHUNK: fewer, for the tests of the merge.) */
 	sp->chunk = SPAN_LIVE_CHUNK;
 	if ((e = getenv("TRACEKIT_SPAN_CHUNK")) != NULL && atoi(e) > 0 &&
@@ -1786,11 +1789,9 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	}
 	sp.db = db;
 	sp.source_id = source_id;
-	sp.ins = tr_db_prepare(db, "INSERT INTO go_span VALUES (?1, ?2, ?3, "
-	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", err);
-	if (sp.ins == NULL)
+	if ((sp.ins = spans_insert(&sp, 1, err)) == NULL ||
+	    (sp.many = spans_insert(&sp, SPAN_BATCH, err)) == NULL)
 		goto out;
-	sqlite3_bind_int64(sp.ins, 1, source_id);
 	sp.v = tr_xcalloc(SPAN_CHUNK, sizeof *sp.v);
 	st = tr_db_prepare(db, "SELECT track_id, id, ts, slices FROM "
 	    "slice_run WHERE source_id = ?1", err);
