@@ -325,17 +325,30 @@ arg_count(int type, int ver)
 }
 
 /* 1 with *v set, 0 when the buffer ends first, -1 when malformed. */
-static int
+static inline int
 varint(const unsigned char *p, size_t avail, size_t *pos, uint64_t *v)
 {
-	uint64_t	x = 0;
-	size_t		i;
+	const unsigned char	*q = p + *pos;
+	uint64_t		 x = 0;
+	size_t			 i, n = avail - *pos;
 
+	/* Most arguments take a byte or two: no bound to check then. */
+	if (n >= 10) {
+		for (i = 0; i < 10; i++) {
+			x |= (uint64_t)(q[i] & 0x7f) << (7 * i);
+			if ((q[i] & 0x80) == 0) {
+				*pos += i + 1;
+				*v = x;
+				return (1);
+			}
+		}
+		return (-1);
+	}
 	for (i = 0; i < 10; i++) {
-		if (*pos + i >= avail)
+		if (i >= n)
 			return (0);
-		x |= (uint64_t)(p[*pos + i] & 0x7f) << (7 * i);
-		if ((p[*pos + i] & 0x80) == 0) {
+		x |= (uint64_t)(q[i] & 0x7f) << (7 * i);
+		if ((q[i] & 0x80) == 0) {
 			*pos += i + 1;
 			*v = x;
 			return (1);
@@ -345,12 +358,21 @@ varint(const unsigned char *p, size_t avail, size_t *pos, uint64_t *v)
 }
 
 static void
+raw_grow(struct raw *r, size_t want)
+{
+	if (r->cap >= want)
+		return;
+	r->cap = r->cap ? r->cap * 2 : 16;
+	if (r->cap < want)
+		r->cap = want;
+	r->args = tr_xrealloc(r->args, r->cap * sizeof *r->args);
+}
+
+static inline void
 raw_push(struct raw *r, uint64_t v)
 {
-	if (r->nargs == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->args = tr_xrealloc(r->args, r->cap * sizeof *r->args);
-	}
+	if (r->nargs == r->cap)
+		raw_grow(r, r->nargs + 1);
 	r->args[r->nargs++] = v;
 }
 
@@ -410,9 +432,11 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 		return ((int64_t)(pos + len));
 	}
 	if (narg < 4) {
+		if (r->cap < 3)
+			raw_grow(r, 3);
 		for (i = 0; i < narg; i++) {
 			NEED(varint(p, avail, &pos, &v));
-			raw_push(r, v);
+			r->args[r->nargs++] = v;
 		}
 	} else {
 		NEED(varint(p, avail, &pos, &len));
