@@ -105,6 +105,20 @@ static const char *const sink_names[S_COUNT] = {
 	TR_GO_GOMAXPROCS, TR_GO_STATE_RUNNING, TR_GO_STATE_SYSCALL
 };
 
+/*
+ * The ids of the strings the sink was last given at each of a few
+ * addresses: the parsers pass the same names (reasons, region names of
+ * a string table) again and again, and a pointer and a strcmp() cost
+ * less than the writer's hash of the text.  A slot is checked against
+ * its copy, so a buffer reused for another string only misses.
+ */
+#define STR_SLOTS	64
+struct strslot {
+	const char	*at;
+	char		*copy;
+	int64_t		 id;
+};
+
 struct tr_gotrace_sink {
 	struct tr_import	*ctx;
 	struct tr_writer	*wr;		/* its writer */
@@ -117,6 +131,7 @@ struct tr_gotrace_sink {
 	struct tr_buf		 b;
 	int64_t			 nstates;	/* go_state() calls */
 	int64_t			 wm_every, wm_skew;
+	struct strslot		 strs[STR_SLOTS];
 };
 
 /*
@@ -166,12 +181,16 @@ gor_free(void *p)
 void
 tr_gotrace_sink_free(struct tr_gotrace_sink *s)
 {
+	size_t	i;
+
 	if (s == NULL)
 		return;
 	tr_imap_free(&s->gs, gor_free);
 	tr_imap_free(&s->ps, free);
 	tr_imap_free(&s->tasks, free);
 	tr_buf_release(&s->b);
+	for (i = 0; i < STR_SLOTS; i++)
+		free(s->strs[i].copy);
 	free(s);
 }
 
@@ -179,7 +198,21 @@ int64_t
 tr_gotrace_str(struct tr_gotrace_sink *s, const char *str,
     struct tr_error *err)
 {
-	return (tr_writer_add_str(s->wr, str, strlen(str), err));
+	struct strslot	*e = &s->strs[((uintptr_t)str >> 3) % STR_SLOTS];
+	int64_t		 id;
+
+	if (e->at == str && strcmp(e->copy, str) == 0)
+		return (e->id);
+	if ((id = tr_writer_add_str(s->wr, str, strlen(str), err)) < 0)
+		return (-1);
+	/* A buffer that holds one string after another is not kept. */
+	if (e->at == str)
+		return (id);
+	free(e->copy);
+	e->at = str;
+	e->copy = tr_xstrdup(str);
+	e->id = id;
+	return (id);
 }
 
 /* The id of one of the sink's fixed names. */
