@@ -1023,13 +1023,18 @@ og_get(struct old *o, uint64_t g)
 	return (tr_imap_get(&o->gs, g));
 }
 
+/*
+ * Whether the event of transition 't' may go now; *gp is the goroutine
+ * it is about, as looked up (NULL: none yet, or 't' is about none).
+ */
 static int
-ready(struct old *o, const struct trans *t)
+ready_at(struct old *o, const struct trans *t, struct og **gp)
 {
-	const struct og	*g;
+	struct og	*g = NULL;
 	uint64_t	 seq = 0;
 	int		 st = G_DEAD;
 
+	*gp = NULL;
 	if (!t->ordered)
 		return (1);
 	if (t->gc)
@@ -1038,22 +1043,34 @@ ready(struct old *o, const struct trans *t)
 		seq = g->seq;
 		st = g->ost;
 	}
+	*gp = g;
 	return ((t->iseq == NOSEQ || t->iseq == seq) && t->ist == st);
 }
 
-static void
-apply(struct old *o, const struct trans *t)
+static int
+ready(struct old *o, const struct trans *t)
 {
 	struct og	*g;
-	uint64_t	 seq;
+
+	return (ready_at(o, t, &g));
+}
+
+/*
+ * Apply transition 't' to its goroutine 'g' (ready_at()'s, made when
+ * NULL); returns it, or NULL when 't' is about none.
+ */
+static struct og *
+apply(struct old *o, const struct trans *t, struct og *g)
+{
+	uint64_t	seq;
 
 	if (!t->ordered)
-		return;
+		return (NULL);
 	if (t->gc) {
 		o->gcseq = t->nseq;
-		return;
+		return (NULL);
 	}
-	if ((g = og_get(o, t->g)) == NULL) {
+	if (g == NULL) {
 		g = tr_xcalloc(1, sizeof *g);
 		tr_imap_put(&o->gs, t->g, g);
 	}
@@ -1061,6 +1078,7 @@ apply(struct old *o, const struct trans *t)
 	    t->nseq;
 	g->seq = seq;
 	g->ost = t->nst;
+	return (g);
 }
 
 static int
@@ -1921,8 +1939,13 @@ static int (*const processors[EV_COUNT])(struct old *, struct ev *,
 	 */
 };
 
+/*
+ * 'known' is goroutine 'kg' as looked up just before (NULL: look it up),
+ * so that an event's goroutine is looked up once.
+ */
 static int
-process(struct old *o, struct ev *e, struct tr_error *err)
+process(struct old *o, struct ev *e, uint64_t kg, struct og *known,
+    struct tr_error *err)
 {
 	struct step	 x;
 
@@ -1937,7 +1960,7 @@ process(struct old *o, struct ev *e, struct tr_error *err)
 	x.hp = e->p;
 	if (e->stk != 0 && (x.cs = stack_cs(o, e->stk, e->off, err)) < 0)
 		return (-1);
-	x.g = og_get(o, e->g);
+	x.g = known != NULL && kg == e->g ? known : og_get(o, e->g);
 	x.p = op_get(o, e->p);
 	if (x.g != NULL && x.g->sys_pending && e->type != EV_GO_SYSBLOCK &&
 	    flush_syscall(o, e->g, x.g, err) != 0)
@@ -2015,6 +2038,7 @@ pass2(struct old *o, struct tr_error *err)
 {
 	struct cursor	*c, *w;
 	struct trans	 t;
+	struct og	*og;
 	uint64_t	 g;
 	size_t		 i, k;
 	uint64_t	*keys;
@@ -2078,9 +2102,9 @@ pass2(struct old *o, struct tr_error *err)
 		}
 		c = heap_pop(o);
 		transition(&c->head, &t);
-		if (!ready(o, &t))
+		if (!ready_at(o, &t, &og))
 			return (stuck_ev(o, &c->head, err));
-		apply(o, &t);
+		og = apply(o, &t, og);
 		switch (c->head.type) {
 		case EV_GO_START_LOCAL:
 			c->head.type = EV_GO_START;
@@ -2100,7 +2124,7 @@ pass2(struct old *o, struct tr_error *err)
 			break;
 		}
 		g = c->head.g;
-		if (process(o, &c->head, err) != 0)
+		if (process(o, &c->head, t.g, og, err) != 0)
 			return (-1);
 		c->has = 0;
 		o->avail[o->navail++] = c;
