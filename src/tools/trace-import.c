@@ -195,45 +195,132 @@ progress(void *meter, const struct tr_input *in)
 }
 
 /*
- * The store: opened on first use, so that the first import into a store
- * that does not exist can write it whole (tr_import_file_whole()).
+ * The store: opened on first use.  When there is none at the path, this
+ * run writes it whole (trace-import(1), A NEW STORE): its inputs that are
+ * regular files go into a temporary file (tr_db_create_whole()), one
+ * transaction each, and whole_end() puts that in place when the run
+ * ends, or before an input that could not be read again (standard input,
+ * a pipe) goes in.
  */
 struct store {
 	char		*path;
 	struct tr_db	*db;		/* NULL until opened */
 	int		 whole;		/* no store at the path yet */
 	int		 broken;	/* it could not be opened: said so */
+	char		**held;		/* the inputs in the temporary file */
+	size_t		 nheld;
+	struct tr_import_opts *opts;
+	int		 quiet;
+	int		 status;	/* TOOL_EXIT_DATA: whole_end() failed */
 };
 
+static void	report(struct tr_db *, const char *,
+		    const struct tr_import_result *);
+
+/* Whether 'path' can be read again: a regular file, not standard input. */
+static int
+rereadable(const char *path)
+{
+	struct stat	st;
+
+	return (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode));
+}
+
 /*
- * Import the file 'path' into the store: 0, or -1 with 'err' set (and
- * s->broken when the store could not be opened).
+ * End the writing of the store whole: put the temporary file in place
+ * (tr_db_install()), or drop it when nothing went in.  When another
+ * trace-import made the store meanwhile, the inputs in the temporary
+ * file are imported again into that store, as usual, and said again.
+ * What fails is said, and sets s->status (s->broken when the store
+ * cannot be written or opened).
+ */
+static void
+whole_end(struct store *s)
+{
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	size_t			 i;
+	int			 rc;
+
+	s->whole = 0;
+	if (s->db == NULL)
+		return;
+	tr_error_init(&err);
+	if (s->nheld == 0) {
+		tr_db_free(s->db);
+		s->db = NULL;
+		return;
+	}
+	rc = tr_db_install(s->db, &err);
+	s->db = NULL;
+	if (rc < 0) {
+		s->broken = 1;
+		s->status = tool_report(&err);
+	} else if (rc == 1) {
+		if ((s->db = tr_db_open(s->path, 0, &err)) == NULL) {
+			s->broken = 1;
+			s->status = tool_report(&err);
+		} else if (!s->quiet)
+			tool_note("%s: another trace-import made the store "
+			    "meanwhile: importing %zu input%s again into it",
+			    s->path, s->nheld, s->nheld == 1 ? "" : "s");
+		for (i = 0; s->db != NULL && i < s->nheld; i++) {
+			tr_error_init(&err);
+			rc = tr_import_file(s->db, s->held[i], NULL, s->opts,
+			    &res, &err);
+			tr_progress_clear(s->opts->progress_arg);
+			if (rc != 0)
+				s->status = tool_report(&err);
+			else if (!s->quiet)
+				report(s->db, s->held[i], &res);
+		}
+	}
+	for (i = 0; i < s->nheld; i++)
+		free(s->held[i]);
+	free(s->held);
+	s->held = NULL;
+	s->nheld = 0;
+}
+
+/*
+ * Import the file 'path' into the store: 0, -1 with 'err' set (and
+ * s->broken when the store could not be opened), or -2 when the store
+ * written whole could not be put in place (said; s->broken).
  */
 static int
 import_one(struct store *s, const char *path, struct tr_import_opts *opts,
     struct tr_import_result *res, struct tr_error *err)
 {
-	int	rc = 1;
+	int	rc;
 
-	if (s->db == NULL && s->whole) {
-		rc = tr_import_file_whole(s->path, path, NULL, opts, res, err);
-		/* Later inputs go into the store it made as usual. */
-		if (rc == 0 && !res->skipped && !res->duplicate &&
-		    !res->same_skipped)
+	/* What cannot be read again goes into the store in place. */
+	if (s->whole && !rereadable(path)) {
+		whole_end(s);
+		if (s->broken)
+			return (-2);
+	}
+	if (s->whole && s->db == NULL) {
+		if ((rc = tr_db_create_whole(s->path, &s->db, err)) < 0) {
+			/* As a store that cannot be opened: no more. */
+			s->broken = 1;
+			return (-1);
+		}
+		if (rc == 1)
 			s->whole = 0;
 	}
-	if (rc == -2) {
-		/* As a store that cannot be opened: nothing more can go in. */
-		s->broken = 1;
-		return (-1);
-	}
-	if (rc != 1)
-		return (rc);
 	if (s->db == NULL && (s->db = tr_db_open(s->path, 0, err)) == NULL) {
 		s->broken = 1;
 		return (-1);
 	}
-	return (tr_import_file(s->db, path, NULL, opts, res, err));
+	rc = tr_import_file(s->db, path, NULL, opts, res, err);
+	if (s->whole && rc == 0 && !res->skipped && !res->duplicate &&
+	    !res->same_skipped) {
+		s->held = tr_xrealloc(s->held, (s->nheld + 1) *
+		    sizeof *s->held);
+		s->held[s->nheld++] = tr_xstrdup(path);
+	}
+	return (rc);
 }
 
 /* Import one named input; a directory imports what it recognises. */
@@ -270,7 +357,9 @@ import_arg(struct store *s, const char *arg, struct tr_import_opts *opts,
 			tr_error_init(&err);
 			rc = import_one(s, paths[i], opts, &res, &err);
 			tr_progress_clear(opts->progress_arg);
-			if (rc != 0)
+			if (rc == -2)
+				status = TOOL_EXIT_DATA;
+			else if (rc != 0)
 				status = tool_report(&err);
 			else {
 				if (!res.skipped && !res.duplicate &&
@@ -289,6 +378,8 @@ import_arg(struct store *s, const char *arg, struct tr_import_opts *opts,
 	}
 	rc = import_one(s, arg, opts, &res, &err);
 	tr_progress_clear(opts->progress_arg);
+	if (rc == -2)
+		return (TOOL_EXIT_DATA);
 	if (rc != 0)
 		return (tool_report(&err));
 	if (!res.duplicate && !res.same_skipped)
@@ -399,6 +490,8 @@ main(int argc, char **argv)
 		opts.progress = progress;
 	memset(&s, 0, sizeof s);
 	s.path = tr_xstrdup(tr_db_default_path(dbpath));
+	s.opts = &opts;
+	s.quiet = quiet;
 	/* Before the store is open: see tr_db_remove_stale(). */
 	tr_db_remove_stale(s.path);
 	if (stat(s.path, &st) != 0 && errno == ENOENT)
@@ -412,6 +505,11 @@ main(int argc, char **argv)
 	for (i = 0; i < nargs && !s.broken; i++)
 		if (import_arg(&s, args[i], &opts, quiet, &imported) != 0)
 			status = TOOL_EXIT_DATA;
+	/* The store written whole goes in place now. */
+	if (s.whole)
+		whole_end(&s);
+	if (s.status != 0)
+		status = s.status;
 	if (s.db != NULL && s.db->created && imported == 0)
 		remove_if_empty(s.db, s.path);
 	else

@@ -537,36 +537,6 @@ tr_import_file(struct tr_db *db, const char *path, const char *display,
 	return (rc);
 }
 
-int
-tr_import_file_whole(const char *dbpath, const char *path,
-    const char *display, const struct tr_import_opts *opts,
-    struct tr_import_result *res, struct tr_error *err)
-{
-	struct tr_db	*db;
-	struct stat	 st;
-	int		 rc;
-
-	memset(res, 0, sizeof *res);
-	/* Only what can be read again can fall back to the usual way. */
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
-	    !S_ISREG(st.st_mode))
-		return (1);
-	if ((rc = tr_db_create_whole(dbpath, &db, err)) != 0)
-		return (rc < 0 ? -2 : 1);
-	if (tr_import_file(db, path, display, opts, res, err) != 0) {
-		tr_db_free(db);
-		return (-1);
-	}
-	if (res->skipped || res->duplicate || res->same_skipped) {
-		/* Nothing went in: no store. */
-		tr_db_free(db);
-		return (0);
-	}
-	if ((rc = tr_db_install(db, err)) == 1)
-		memset(res, 0, sizeof *res);
-	return (rc);
-}
-
 static int
 cmp_str(const void *a, const void *b)
 {

@@ -118,22 +118,6 @@ int	tr_import_file(struct tr_db *, const char *path, const char *display,
 int	tr_import_input(struct tr_db *, struct tr_input *,
 	    const struct tr_import_opts *, struct tr_import_result *,
 	    struct tr_error *);
-/*
- * tr_import_file() into the store at 'dbpath', which does not exist yet:
- * written whole into a temporary file and put in place at the end
- * (tr_db_create_whole()), so that the path never holds a partial store.
- * Returns 0 (the store is in place if the result says the input was
- * imported; no store is made otherwise), -1 with 'err' set and no store
- * made, -2 the same when the store could not be made at all (the input
- * was not read: a full disk), or 1 when it could not be done so and
- * nothing was done: 'path' is standard input or not a regular file (it
- * could not be read again), the store exists, its temporary file cannot
- * be made, or another process made the store meanwhile; the caller then
- * imports with tr_import_file() into the store opened as usual.
- */
-int	tr_import_file_whole(const char *dbpath, const char *path,
-	    const char *display, const struct tr_import_opts *,
-	    struct tr_import_result *, struct tr_error *);
 
 /*
  * List the regular files under directory 'dir' recursively, sorted by
