@@ -29,26 +29,13 @@ ngo=${BENCH_G:-1000}
 many=${BENCH_MANY:-400000}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 
-if [ -n "${TR_BINDIR:-}" ]; then
-	PATH="$TR_BINDIR:$PATH"
-elif [ -x ./src/tools/trace-import ]; then
-	PATH="$(pwd)/src/tools:$PATH"
-fi
-command -v trace-import >/dev/null || {
-	echo "gotrace-import.sh: no trace-import (set TR_BINDIR)" >&2
-	exit 2
-}
+. "$(dirname "$0")/lib.sh"
+bench_path trace-import
 [ -x /usr/bin/time ] || {
 	echo "gotrace-import.sh: needs /usr/bin/time (Debian package time)" >&2
 	exit 2
 }
-if [ -n "${BENCH_DIR:-}" ]; then
-	dir=$BENCH_DIR
-	mkdir -p "$dir" || exit 1
-else
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/gotrace-bench.XXXXXX") || exit 1
-fi
-[ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
+bench_scratch
 
 if [ $# -eq 0 ]; then
 	sh "$srcdir/bench/gotrace-build.sh" "$dir" || exit

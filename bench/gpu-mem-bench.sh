@@ -23,24 +23,9 @@ set -u
 runs=${BENCH_RUNS:-5}
 hours=${BENCH_HOURS:-24}
 
-if [ -n "${TR_BINDIR:-}" ]; then
-	PATH="$TR_BINDIR:$PATH"
-elif [ -x ./src/tools/trace-import ]; then
-	PATH="$(pwd)/src/tools:$PATH"
-fi
-for t in trace-import trace-query sqlite3; do
-	command -v $t >/dev/null || {
-		echo "gpu-mem-bench.sh: no $t (set TR_BINDIR)" >&2
-		exit 2
-	}
-done
-if [ -n "${BENCH_DIR:-}" ]; then
-	dir=$BENCH_DIR
-	mkdir -p "$dir" || exit 1
-else
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/gpu-mem-bench.XXXXXX") || exit 1
-fi
-[ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+bench_path trace-import trace-query sqlite3
+bench_scratch
 
 now() { date +%s%N; }
 
