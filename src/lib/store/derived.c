@@ -320,6 +320,8 @@ struct stack {
  */
 #define MAX_BINS	(1024 * 1024)
 
+#define NCACHE		1024
+
 struct tr_derived {
 	struct tr_db	*db;
 	int64_t		 source_id;
@@ -350,6 +352,12 @@ struct tr_derived {
 	 */
 	struct spans	*live;
 	int64_t		 ntasks;
+	/*
+	 * In front of 'tracks' and 'stack_map' (direct-mapped, by a cheap
+	 * hash): the map's lookup is paid when a key is new to the cache.
+	 */
+	struct trk	*tc[NCACHE];
+	struct stack	*sc[NCACHE];
 };
 
 struct tr_derived *
@@ -455,12 +463,51 @@ edge_add(struct bin *b, uint32_t e)
 	b->edge[b->nedge++] = e;
 }
 
-static int
-u32_cmp(const void *x, const void *y)
+/*
+ * Sort v[0..n) ascending: by insertion when short, else by a radix sort
+ * of as many bytes as the largest value has (a bin's edges are below
+ * 2^25), where qsort() took most of the watermark's time.
+ */
+static void
+u32_sort(uint32_t *v, uint32_t n)
 {
-	uint32_t	p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+	uint32_t	*tmp, *a, *b, *t, max = 0, i, j, x;
+	size_t		 cnt[256], sum, c;
+	int		 sh;
 
-	return (p < q ? -1 : p > q);
+	if (n <= 32) {
+		for (i = 1; i < n; i++) {
+			x = v[i];
+			for (j = i; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	tmp = tr_xmalloc((size_t)n * sizeof *tmp);
+	a = v;
+	b = tmp;
+	for (sh = 0; sh < 32 && (max >> sh) != 0; sh += 8) {
+		memset(cnt, 0, sizeof cnt);
+		for (i = 0; i < n; i++)
+			cnt[(a[i] >> sh) & 255]++;
+		for (sum = 0, j = 0; j < 256; j++) {
+			c = cnt[j];
+			cnt[j] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[(a[i] >> sh) & 255]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, (size_t)n * sizeof *v);
+	free(tmp);
 }
 
 /*
@@ -473,8 +520,7 @@ edge_peak(struct bin *b, int64_t *n)
 	int64_t		peak = 0, c = *n;
 	uint32_t	i, t;
 
-	if (b->nedge > 1)
-		qsort(b->edge, b->nedge, sizeof *b->edge, u32_cmp);
+	u32_sort(b->edge, b->nedge);
 	if (b->nedge == 0 || b->edge[0] >> 1 > 0)
 		peak = c;
 	for (i = 0; i < b->nedge; ) {
@@ -675,6 +721,34 @@ tr_derived_watermark(struct tr_derived *d, int64_t ts)
 	return (0);
 }
 
+/* The slot of the caches for a key. */
+static size_t
+cslot(uint64_t h)
+{
+	h *= 0x9e3779b97f4a7c15ULL;
+	return ((size_t)(h >> 40) & (NCACHE - 1));
+}
+
+/* Track 'id' of d->tracks, or NULL. */
+static struct trk *
+trk_get(struct tr_derived *d, int64_t id)
+{
+	struct trk	**slot = &d->tc[cslot((uint64_t)id)];
+
+	if (*slot == NULL || (*slot)->id != id)
+		*slot = tr_imap_get(&d->tracks, (uint64_t)id);
+	return (*slot);
+}
+
+/* Track t into d->tracks (and the cache), in place of one of its id. */
+static void
+trk_put(struct tr_derived *d, struct trk *t)
+{
+	trk_free(tr_imap_del(&d->tracks, (uint64_t)t->id));
+	tr_imap_put(&d->tracks, (uint64_t)t->id, t);
+	d->tc[cslot((uint64_t)t->id)] = t;
+}
+
 int
 tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
     int64_t ref, const char *meta, struct tr_error *err)
@@ -690,8 +764,7 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 		t->ref = ref;
 		t->at_start = meta != NULL && json_true(meta, strlen(meta),
 		    "at_start");
-		trk_free(tr_imap_del(&d->tracks, (uint64_t)track_id));
-		tr_imap_put(&d->tracks, (uint64_t)track_id, t);
+		trk_put(d, t);
 		d->ntasks++;
 		return (0);
 	}
@@ -709,8 +782,7 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	t = tr_xcalloc(1, sizeof *t);
 	t->type = type;
 	t->id = track_id;
-	trk_free(tr_imap_del(&d->tracks, (uint64_t)track_id));
-	tr_imap_put(&d->tracks, (uint64_t)track_id, t);
+	trk_put(d, t);
 	if (type != T_GOROUTINE)
 		return (0);
 	t->g = tr_xcalloc(1, sizeof *t->g);
@@ -727,15 +799,22 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	return (0);
 }
 
-/* (state, reason, stack) -> its record, by a hash probed linearly. */
-static void
-stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
-    int64_t dur)
+/*
+ * (state, reason, stack) -> its record, by a hash probed linearly (and
+ * the cache in front), made when new.
+ */
+static struct stack *
+stack_get(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs)
 {
 	int64_t		 key[3];
 	uint64_t	 h;
-	struct stack	*s;
+	struct stack	*s, **slot;
 
+	slot = &d->sc[cslot((uint64_t)cs * 31 + (uint64_t)cat_id * 7 +
+	    (uint64_t)name_id)];
+	if ((s = *slot) != NULL && s->name_id == name_id &&
+	    s->cat_id == cat_id && s->cs == cs)
+		return (s);
 	key[0] = name_id;
 	key[1] = cat_id;
 	key[2] = cs;
@@ -750,6 +829,16 @@ stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
 		s->cs = cs;
 		tr_imap_put(&d->stack_map, h, s);
 	}
+	*slot = s;
+	return (s);
+}
+
+static void
+stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
+    int64_t dur)
+{
+	struct stack	*s = stack_get(d, name_id, cat_id, cs);
+
 	s->n++;
 	s->ns += dur;
 	if (dur > s->max)
@@ -767,7 +856,7 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 	int64_t			 goid;
 	int			 k;
 
-	if ((t = tr_imap_get(&d->tracks, (uint64_t)track_id)) == NULL)
+	if ((t = trk_get(d, track_id)) == NULL)
 		return (0);
 	if (t->type == T_TASK) {
 		/* A region or a task (not a log): its go_span row. */
@@ -1285,6 +1374,58 @@ span_cmp(const void *x, const void *y)
 	return (p->id < q->id ? -1 : p->id > q->id);
 }
 
+/*
+ * Sort v[0..n) by span_cmp(): a merge sort (runs of 16 by insertion,
+ * merges skipped where two runs are already in order, as the live spans
+ * mostly are), in place of qsort(), which moved the 80-byte spans
+ * through pointers and called span_cmp() through one.
+ */
+static void
+spans_sort(struct span *v, size_t n)
+{
+	struct span	*tmp, *a, *b, *t, x;
+	size_t		 w, lo, mid, hi, i, j, k;
+
+	for (lo = 0; lo < n; lo += 16) {
+		hi = lo + 16 < n ? lo + 16 : n;
+		for (i = lo + 1; i < hi; i++) {
+			if (span_cmp(&v[i - 1], &v[i]) <= 0)
+				continue;
+			x = v[i];
+			for (j = i; j > lo && span_cmp(&v[j - 1], &x) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+	if (n <= 16)
+		return;
+	tmp = tr_xmalloc(n * sizeof *tmp);
+	a = v;
+	b = tmp;
+	for (w = 16; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			if (mid == hi || span_cmp(&a[mid - 1], &a[mid]) <= 0) {
+				memcpy(b + lo, a + lo, (hi - lo) * sizeof *a);
+				continue;
+			}
+			for (i = lo, j = mid, k = lo; i < mid && j < hi;)
+				b[k++] = span_cmp(&a[j], &a[i]) < 0 ? a[j++] :
+				    a[i++];
+			memcpy(b + k, a + i, (mid - i) * sizeof *a);
+			k += mid - i;
+			memcpy(b + k, a + j, (hi - j) * sizeof *a);
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof *v);
+	free(tmp);
+}
+
 /* Bind span 'p' to go_span's columns 2 to 12, parameters 'b' on. */
 static void
 span_bind(sqlite3_stmt *st, int b, const struct span *p)
@@ -1408,7 +1549,7 @@ spans_flush(struct spans *sp, struct tr_derived_packer *k,
 	struct sink	o;
 	size_t		i;
 
-	qsort(sp->v, sp->n, sizeof *sp->v, span_cmp);
+	spans_sort(sp->v, sp->n);
 	sink_init(&o, sp, k);
 	for (i = 0; i < sp->n; i++)
 		if (sink_add(&o, &sp->v[i], err) != 0)
@@ -1430,7 +1571,7 @@ spans_spill(struct spans *sp, struct tr_error *err)
 	if (sp->spill_fd < 0 &&
 	    (sp->spill_fd = tr_spill_fd("go_span", NULL, err)) < 0)
 		return (-1);
-	qsort(sp->v, sp->n, sizeof *sp->v, span_cmp);
+	spans_sort(sp->v, sp->n);
 	while (len > 0) {
 		if ((w = write(sp->spill_fd, p, len)) < 0 && errno == EINTR)
 			continue;
@@ -1650,8 +1791,8 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 	struct trk		*t;
 	size_t			 i;
 
-	if (d->live == NULL || (t = tr_imap_get(&d->tracks,
-	    (uint64_t)track_id)) == NULL || t->type != T_TASK)
+	if (d->live == NULL || (t = trk_get(d, track_id)) == NULL ||
+	    t->type != T_TASK)
 		return (0);
 	for (i = 0; i < t->nwait && t->wait[i].k < t->given + n; i++) {
 		if (d->live->n == d->live->chunk &&
