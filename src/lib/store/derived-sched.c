@@ -289,6 +289,9 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 static int64_t
 sec_of(int64_t t)
 {
+	/* (Unsigned: a multiplication, where the remainder took more.) */
+	if (t >= 0)
+		return ((int64_t)((uint64_t)t / TR_DERIVED_LAT_BIN));
 	return (t / TR_DERIVED_LAT_BIN - (t % TR_DERIVED_LAT_BIN < 0));
 }
 
@@ -331,7 +334,7 @@ cslot(int64_t a, int64_t b, int small)
 }
 
 /* charge_of() through the cache: 'which' 0 for charges, 1 for bcells. */
-static struct charge *
+static inline struct charge *
 charge_get(struct tr_dsched *s, int which, int rules, int kind, int64_t cs,
     int64_t sec)
 {
@@ -360,7 +363,7 @@ static void
 charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
     int64_t e)
 {
-	int64_t		 ns, sec, lo, hi;
+	int64_t		 ns, sec, last, lo, hi;
 	struct charge	*c;
 	int		 count = 1;
 
@@ -374,7 +377,8 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 		if ((ns = e - b) <= 0)
 			return;
 		/* Its seconds; counted in the one it starts in. */
-		for (sec = sec_of(b); sec <= sec_of(e - 1); sec++) {
+		last = sec_of(e - 1);
+		for (sec = sec_of(b); sec <= last; sec++) {
 			lo = sec * TR_DERIVED_LAT_BIN;
 			hi = lo + TR_DERIVED_LAT_BIN;
 			bcell_add(s, rules, kind, cs, sec, lo <= b,

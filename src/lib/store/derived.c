@@ -114,6 +114,7 @@ struct name {
 	char		*s;
 	int		 cls;		/* N_* */
 	int		 kind;		/* as a blocking reason: TR_DK_* */
+	int		 span;		/* as a category: 1 region, 2 task */
 };
 
 static int
@@ -200,7 +201,7 @@ names_release(struct names *n)
 static const struct name *
 names_get(struct names *n, int64_t id, struct tr_error *err)
 {
-	static const struct name	none = { NULL, N_NONE, TR_DK_OTHER };
+	static const struct name	none = { NULL, N_NONE, TR_DK_OTHER, 0 };
 	struct name			*nm;
 	const unsigned char		*s;
 	int				 rc;
@@ -221,6 +222,8 @@ names_get(struct names *n, int64_t id, struct tr_error *err)
 	nm->s = tr_xstrdup(s ? (const char *)s : "");
 	nm->cls = name_cls(nm->s);
 	nm->kind = reason_kind(nm->s);
+	nm->span = strcmp(nm->s, TR_GO_CAT_REGION) == 0 ? 1 :
+	    strcmp(nm->s, TR_GO_CAT_TASK) == 0 ? 2 : 0;
 	sqlite3_reset(n->st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		name_free(nm);
@@ -415,8 +418,11 @@ tr_derived_free(struct tr_derived *d)
 static int64_t
 fdiv(int64_t a, int64_t b)
 {
-	int64_t	q = a / b;
+	int64_t	q;
 
+	if (a >= 0 && b > 0)
+		return ((int64_t)((uint64_t)a / (uint64_t)b));
+	q = a / b;
 	return (a % b < 0 ? q - 1 : q);
 }
 
@@ -629,13 +635,37 @@ bins_count(struct tr_derived *d, int64_t ts, int which, struct tr_error *err)
 	return (0);
 }
 
+/*
+ * An integer at *pp (before 'e'): an optional '-' and digits.  Returns 1
+ * with *v, *pp past it, or 0 when no digit follows.
+ */
+static int
+json_num(const char **pp, const char *e, int64_t *v)
+{
+	const char	*p = *pp;
+	int		 neg = 0;
+
+	if (p < e && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p >= e || *p < '0' || *p > '9')
+		return (0);
+	*v = 0;
+	while (p < e && *p >= '0' && *p <= '9')
+		*v = *v * 10 + (*p++ - '0');
+	if (neg)
+		*v = -*v;
+	*pp = p;
+	return (1);
+}
+
 /* An integer member "key": in JSON object text, or 0 when absent. */
 static int
 json_int(const char *s, size_t len, const char *key, int64_t *v)
 {
 	size_t		 kl = strlen(key), i;
 	const char	*p;
-	int		 neg = 0;
 
 	if (s == NULL)
 		return (0);
@@ -644,20 +674,33 @@ json_int(const char *s, size_t len, const char *key, int64_t *v)
 		    s[i + 1 + kl] != '"' || s[i + 2 + kl] != ':')
 			continue;
 		p = s + i + 3 + kl;
-		if (p < s + len && *p == '-') {
-			neg = 1;
-			p++;
-		}
-		if (p >= s + len || *p < '0' || *p > '9')
-			return (0);
-		*v = 0;
-		while (p < s + len && *p >= '0' && *p <= '9')
-			*v = *v * 10 + (*p++ - '0');
-		if (neg)
-			*v = -*v;
-		return (1);
+		return (json_num(&p, s + len, v));
 	}
 	return (0);
+}
+
+/*
+ * The args the Go trace sink gives most regions, {"goid":N,"depth":M},
+ * read in one pass: 1 with *goid and *depth (what json_int() finds in
+ * them; no "start_unknown" or "unfinished" is there), or 0 for any other
+ * text, which the member scans read.
+ */
+static int
+region_args(const char *s, size_t len, int64_t *goid, int64_t *depth)
+{
+	static const char	 g[] = "{\"goid\":", dp[] = ",\"depth\":";
+	const char		*p = s, *e = s + len;
+
+	if (s == NULL || len < sizeof g - 1 || memcmp(p, g, sizeof g - 1) != 0)
+		return (0);
+	p += sizeof g - 1;
+	if (!json_num(&p, e, goid) || (size_t)(e - p) < sizeof dp - 1 ||
+	    memcmp(p, dp, sizeof dp - 1) != 0)
+		return (0);
+	p += sizeof dp - 1;
+	if (!json_num(&p, e, depth))
+		return (0);
+	return (p + 1 == e && *p == '}');
 }
 
 /*
@@ -863,12 +906,10 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 		t->seen++;
 		if ((cat = names_get(&d->names, category_id, err)) == NULL)
 			return (-1);
-		if (cat->s == NULL || (strcmp(cat->s, TR_GO_CAT_REGION) != 0 &&
-		    strcmp(cat->s, TR_GO_CAT_TASK) != 0))
+		if (cat->span == 0)
 			return (0);
 		return (live_span(d, t, t->seen - 1, name_id, ts, dur,
-		    callsite_id, args, args_len,
-		    strcmp(cat->s, TR_GO_CAT_TASK) == 0, err));
+		    callsite_id, args, args_len, cat->span == 2, err));
 	}
 	if ((nm = names_get(&d->names, name_id, err)) == NULL)
 		return (-1);
@@ -1921,11 +1962,15 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 	p->name_id = name_id;
 	p->ts = ts;
 	p->dur = dur;
+	p->cs = cs;
+	if (!task && region_args(args, args_len, &p->goid, &p->depth)) {
+		p->start_unknown = p->unfinished = 0;
+		return (0);
+	}
 	if (!json_int(args, args_len, "goid", &p->goid))
 		p->goid = -1;
 	if (task || !json_int(args, args_len, "depth", &p->depth))
 		p->depth = -1;
-	p->cs = cs;
 	p->start_unknown = (unsigned char)(task ? t->at_start :
 	    json_true(args, args_len, "start_unknown"));
 	p->unfinished = (unsigned char)json_true(args, args_len,
