@@ -203,12 +203,20 @@ struct rcache {
 #define NRCACHE		256
 
 /*
- * The charges last used, in front of the maps (direct-mapped by a cheap
+ * The records last used, in front of the maps (direct-mapped by a cheap
  * hash of the key): the map's own hash and probe are paid only when a key
  * is new to the cache, and the maps (their keys, so the rows' order) are
- * as they would be without it.
+ * as they would be without it.  The charges go through groups: a
+ * callsite's charges of one rules, by kind, and by kind in one second
+ * (go_blocked_bin's), each made by charge_of() the first time.
  */
 #define NCCACHE		1024
+struct cgroup {
+	int64_t		 cs;
+	struct charge	*tot[TR_DB_NKIND];
+	int64_t		 sec;			/* bc's, or INT64_MIN */
+	struct charge	*bc[TR_DB_NKIND];
+};
 
 struct tr_dsched {
 	int64_t		 source_id;
@@ -223,7 +231,8 @@ struct tr_dsched {
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
 	size_t		 nl, capl;
-	struct charge	*cc[2][NCCACHE];	/* charges, bcells */
+	struct tr_imap	 groups[2];	/* by rules: cs -> struct cgroup */
+	struct cgroup	*gc[2][NCCACHE];	/* (a cache of them) */
 	struct cell	*lc[NCCACHE];		/* cells */
 	struct wsec	*wc[NCCACHE];		/* waits */
 	struct rcache	 rc[NRCACHE];
@@ -241,6 +250,8 @@ tr_dsched_new(int64_t source_id)
 	tr_imap_init(&s->cells);
 	tr_imap_init(&s->waits);
 	tr_imap_init(&s->wakers);
+	tr_imap_init(&s->groups[0]);
+	tr_imap_init(&s->groups[1]);
 	return (s);
 }
 
@@ -265,6 +276,8 @@ tr_dsched_free(struct tr_dsched *s)
 	tr_imap_free(&s->cells, free);
 	tr_imap_free(&s->waits, free);
 	tr_imap_free(&s->wakers, free);
+	tr_imap_free(&s->groups[0], free);
+	tr_imap_free(&s->groups[1], free);
 	free(s->l);
 	free(s);
 }
@@ -333,30 +346,26 @@ cslot(int64_t a, int64_t b, int small)
 	return ((size_t)((h >> 40) + (uint64_t)small) & (NCCACHE - 1));
 }
 
-/* charge_of() through the cache: 'which' 0 for charges, 1 for bcells. */
-static inline struct charge *
-charge_get(struct tr_dsched *s, int which, int rules, int kind, int64_t cs,
-    int64_t sec)
+/*
+ * The group of the charges of (rules, cs): the state's charges share
+ * them, so one lookup (the cache, then the map) finds all its kinds.
+ */
+static struct cgroup *
+group_get(struct tr_dsched *s, int rules, int64_t cs)
 {
-	struct charge	**slot, *c;
+	struct cgroup	**slot, *g;
 
-	slot = &s->cc[which][cslot(cs, sec, rules * TR_DB_NKIND + kind)];
-	if ((c = *slot) == NULL || c->cs != cs || c->sec != sec ||
-	    c->kind != kind || c->rules != rules)
-		*slot = c = charge_of(which ? &s->bcells : &s->charges,
-		    rules, kind, cs, sec);
-	return (c);
-}
-
-/* Interval [b, e)'s part in second 'sec' of go_blocked_bin. */
-static void
-bcell_add(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t sec,
-    int64_t n, int64_t ns)
-{
-	struct charge	*c = charge_get(s, 1, rules, kind, cs, sec);
-
-	c->n += n;
-	c->ns += ns;
+	slot = &s->gc[rules][(uint64_t)cs & (NCCACHE - 1)];
+	if ((g = *slot) != NULL && g->cs == cs)
+		return (g);
+	if ((g = tr_imap_get(&s->groups[rules], (uint64_t)cs)) == NULL) {
+		g = tr_xcalloc(1, sizeof *g);
+		g->cs = cs;
+		g->sec = INT64_MIN;
+		tr_imap_put(&s->groups[rules], (uint64_t)cs, g);
+	}
+	*slot = g;
+	return (g);
 }
 
 static void
@@ -364,6 +373,7 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
     int64_t e)
 {
 	int64_t		 ns, sec, last, lo, hi;
+	struct cgroup	*g = group_get(s, rules, cs);
 	struct charge	*c;
 	int		 count = 1;
 
@@ -381,11 +391,19 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 		for (sec = sec_of(b); sec <= last; sec++) {
 			lo = sec * TR_DERIVED_LAT_BIN;
 			hi = lo + TR_DERIVED_LAT_BIN;
-			bcell_add(s, rules, kind, cs, sec, lo <= b,
-			    (e < hi ? e : hi) - (b > lo ? b : lo));
+			if (g->sec != sec) {
+				g->sec = sec;
+				memset(g->bc, 0, sizeof g->bc);
+			}
+			if ((c = g->bc[kind]) == NULL)
+				c = g->bc[kind] = charge_of(&s->bcells, rules,
+				    kind, cs, sec);
+			c->n += lo <= b;
+			c->ns += (e < hi ? e : hi) - (b > lo ? b : lo);
 		}
 	}
-	c = charge_get(s, 0, rules, kind, cs, 0);
+	if ((c = g->tot[kind]) == NULL)
+		c = g->tot[kind] = charge_of(&s->charges, rules, kind, cs, 0);
 	c->n += count != 0;
 	c->ns += ns;
 }
