@@ -186,7 +186,7 @@ struct wsec {
  */
 enum {
 	R_WAKE = 1 << 0,	/* created, unblocked (old: sched) */
-	R_OSYNC = 1 << 1,	/* chan send, chan recv, select, sync, cond, GC */
+	R_OSYNC = 1 << 1,	/* old sync: chan, select, sync, cond, GC */
 	R_CHAN = 1 << 2,	/* chan send, chan recv, select */
 	R_NET = 1 << 3,
 	R_SYSCALL = 1 << 4,
