@@ -180,6 +180,44 @@ struct wsec {
 	int64_t		 sync, chan;
 };
 
+/*
+ * What a reason (the string of a state's category) is to the rules, as
+ * bits: tested once per category (rflags()), not by strcmp() per state.
+ */
+enum {
+	R_WAKE = 1 << 0,	/* created, unblocked (old: sched) */
+	R_OSYNC = 1 << 1,	/* old sync: chan, select, sync, cond, GC */
+	R_CHAN = 1 << 2,	/* chan send, chan recv, select */
+	R_NET = 1 << 3,
+	R_SYSCALL = 1 << 4,
+	R_SYNC = 1 << 5,	/* sync (a mutex) */
+	R_SLEEP = 1 << 6,
+	R_UNBLOCKED = 1 << 7,
+	R_WSYNC = 1 << 8	/* sync, cond (go_wait_sec) */
+};
+struct rcache {
+	int64_t		 cat;
+	const char	*r;
+	unsigned	 f;
+};
+#define NRCACHE		256
+
+/*
+ * The records last used, in front of the maps (direct-mapped by a cheap
+ * hash of the key): the map's own hash and probe are paid only when a key
+ * is new to the cache, and the maps (their keys, so the rows' order) are
+ * as they would be without it.  The charges go through groups: a
+ * callsite's charges of one rules, by kind, and by kind in one second
+ * (go_blocked_bin's), each made by charge_of() the first time.
+ */
+#define NCCACHE		1024
+struct cgroup {
+	int64_t		 cs;
+	struct charge	*tot[TR_DB_NKIND];
+	int64_t		 sec;			/* bc's, or INT64_MIN */
+	struct charge	*bc[TR_DB_NKIND];
+};
+
 struct tr_dsched {
 	int64_t		 source_id;
 	tr_dsched_clip_fn *clip;	/* set: charges only, clipped */
@@ -193,6 +231,11 @@ struct tr_dsched {
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
 	size_t		 nl, capl;
+	struct tr_imap	 groups[2];	/* by rules: cs -> struct cgroup */
+	struct cgroup	*gc[2][NCCACHE];	/* (a cache of them) */
+	struct cell	*lc[NCCACHE];		/* cells */
+	struct wsec	*wc[NCCACHE];		/* waits */
+	struct rcache	 rc[NRCACHE];
 };
 
 struct tr_dsched *
@@ -207,6 +250,8 @@ tr_dsched_new(int64_t source_id)
 	tr_imap_init(&s->cells);
 	tr_imap_init(&s->waits);
 	tr_imap_init(&s->wakers);
+	tr_imap_init(&s->groups[0]);
+	tr_imap_init(&s->groups[1]);
 	return (s);
 }
 
@@ -231,6 +276,8 @@ tr_dsched_free(struct tr_dsched *s)
 	tr_imap_free(&s->cells, free);
 	tr_imap_free(&s->waits, free);
 	tr_imap_free(&s->wakers, free);
+	tr_imap_free(&s->groups[0], free);
+	tr_imap_free(&s->groups[1], free);
 	free(s->l);
 	free(s);
 }
@@ -255,6 +302,9 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 static int64_t
 sec_of(int64_t t)
 {
+	/* (Unsigned: a multiplication, where the remainder took more.) */
+	if (t >= 0)
+		return ((int64_t)((uint64_t)t / TR_DERIVED_LAT_BIN));
 	return (t / TR_DERIVED_LAT_BIN - (t % TR_DERIVED_LAT_BIN < 0));
 }
 
@@ -286,22 +336,44 @@ charge_of(struct tr_imap *map, int rules, int kind, int64_t cs, int64_t sec)
 	return (c);
 }
 
-/* Interval [b, e)'s part in second 'sec' of go_blocked_bin. */
-static void
-bcell_add(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t sec,
-    int64_t n, int64_t ns)
+/* The slot of the caches for a key of two numbers and a small one. */
+static size_t
+cslot(int64_t a, int64_t b, int small)
 {
-	struct charge	*c = charge_of(&s->bcells, rules, kind, cs, sec);
+	uint64_t	h = (uint64_t)a * 0x9e3779b97f4a7c15ULL ^
+			    (uint64_t)b * 0xc2b2ae3d27d4eb4fULL;
 
-	c->n += n;
-	c->ns += ns;
+	return ((size_t)((h >> 40) + (uint64_t)small) & (NCCACHE - 1));
+}
+
+/*
+ * The group of the charges of (rules, cs): the state's charges share
+ * them, so one lookup (the cache, then the map) finds all its kinds.
+ */
+static struct cgroup *
+group_get(struct tr_dsched *s, int rules, int64_t cs)
+{
+	struct cgroup	**slot, *g;
+
+	slot = &s->gc[rules][(uint64_t)cs & (NCCACHE - 1)];
+	if ((g = *slot) != NULL && g->cs == cs)
+		return (g);
+	if ((g = tr_imap_get(&s->groups[rules], (uint64_t)cs)) == NULL) {
+		g = tr_xcalloc(1, sizeof *g);
+		g->cs = cs;
+		g->sec = INT64_MIN;
+		tr_imap_put(&s->groups[rules], (uint64_t)cs, g);
+	}
+	*slot = g;
+	return (g);
 }
 
 static void
 charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
     int64_t e)
 {
-	int64_t		 ns, sec, lo, hi;
+	int64_t		 ns, sec, last, lo, hi;
+	struct cgroup	*g = group_get(s, rules, cs);
 	struct charge	*c;
 	int		 count = 1;
 
@@ -315,14 +387,23 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 		if ((ns = e - b) <= 0)
 			return;
 		/* Its seconds; counted in the one it starts in. */
-		for (sec = sec_of(b); sec <= sec_of(e - 1); sec++) {
+		last = sec_of(e - 1);
+		for (sec = sec_of(b); sec <= last; sec++) {
 			lo = sec * TR_DERIVED_LAT_BIN;
 			hi = lo + TR_DERIVED_LAT_BIN;
-			bcell_add(s, rules, kind, cs, sec, lo <= b,
-			    (e < hi ? e : hi) - (b > lo ? b : lo));
+			if (g->sec != sec) {
+				g->sec = sec;
+				memset(g->bc, 0, sizeof g->bc);
+			}
+			if ((c = g->bc[kind]) == NULL)
+				c = g->bc[kind] = charge_of(&s->bcells, rules,
+				    kind, cs, sec);
+			c->n += lo <= b;
+			c->ns += (e < hi ? e : hi) - (b > lo ? b : lo);
 		}
 	}
-	c = charge_of(&s->charges, rules, kind, cs, 0);
+	if ((c = g->tot[kind]) == NULL)
+		c = g->tot[kind] = charge_of(&s->charges, rules, kind, cs, 0);
 	c->n += count != 0;
 	c->ns += ns;
 }
@@ -420,14 +501,11 @@ in_set(const char *r, const char *const *set)
 	return (0);
 }
 
-/* The old format's rules: each state on its own (blocked.h). */
-static void
-old_state(struct tr_dsched *s, int cls, const char *r, int64_t cs,
-    int64_t ts, int64_t dur)
+/* A reason's R_* bits (NULL: none). */
+static unsigned
+reason_test(const char *r)
 {
-	int64_t	e = ts + dur;
-
-	static const char *const sync[] = {
+	static const char *const osync[] = {
 		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
 		TR_GO_REASON_SELECT, TR_GO_REASON_SYNC, TR_GO_REASON_COND,
 		TR_GO_REASON_GC, NULL
@@ -439,9 +517,51 @@ old_state(struct tr_dsched *s, int cls, const char *r, int64_t cs,
 	static const char *const wake[] = {
 		TR_GO_REASON_CREATED, "unblocked", NULL
 	};
+	static const char *const wsync[] = {
+		TR_GO_REASON_SYNC, TR_GO_REASON_COND, NULL
+	};
+	unsigned	f = 0;
+
+	if (r == NULL)
+		return (0);
+	f |= in_set(r, wake) ? R_WAKE : 0;
+	f |= in_set(r, osync) ? R_OSYNC : 0;
+	f |= in_set(r, chan) ? R_CHAN : 0;
+	f |= in_set(r, wsync) ? R_WSYNC : 0;
+	f |= strcmp(r, TR_GO_REASON_NET) == 0 ? R_NET : 0;
+	f |= strcmp(r, TR_GO_REASON_SYSCALL) == 0 ? R_SYSCALL : 0;
+	f |= strcmp(r, TR_GO_REASON_SYNC) == 0 ? R_SYNC : 0;
+	f |= strcmp(r, TR_GO_REASON_SLEEP) == 0 ? R_SLEEP : 0;
+	f |= strcmp(r, "unblocked") == 0 ? R_UNBLOCKED : 0;
+	return (f);
+}
+
+/*
+ * The R_* bits of reason 'r', the string of category 'cat' (the same
+ * string each time, borrowed until tr_dsched_write()).
+ */
+static unsigned
+rflags(struct tr_dsched *s, int64_t cat, const char *r)
+{
+	struct rcache	*c = &s->rc[(uint64_t)cat % NRCACHE];
+
+	if (c->cat != cat || c->r != r) {
+		c->cat = cat;
+		c->r = r;
+		c->f = reason_test(r);
+	}
+	return (c->f);
+}
+
+/* The old format's rules: each state on its own (blocked.h). */
+static void
+old_state(struct tr_dsched *s, int cls, unsigned rf, int64_t cs,
+    int64_t ts, int64_t dur)
+{
+	int64_t	e = ts + dur;
 
 	if (cls == TR_DSCHED_RUNNABLE) {
-		if (in_set(r, wake)) {
+		if (rf & R_WAKE) {
 			charge(s, 0, TR_DB_KIND_SCHED, cs, ts, e);
 			charge(s, 0, TR_DB_KIND_ALL, cs, ts, e);
 		}
@@ -450,51 +570,65 @@ old_state(struct tr_dsched *s, int cls, const char *r, int64_t cs,
 	if (cls != TR_DSCHED_BLOCKED)
 		return;
 	charge(s, 0, TR_DB_KIND_ALL, cs, ts, e);
-	if (in_set(r, sync))
+	if (rf & R_OSYNC)
 		charge(s, 0, TR_DB_KIND_SYNC, cs, ts, e);
-	if (in_set(r, chan))
+	if (rf & R_CHAN)
 		charge(s, 0, TR_DB_KIND_CHAN, cs, ts, e);
-	if (r == NULL)
-		return;
-	if (strcmp(r, TR_GO_REASON_NET) == 0)
+	if (rf & R_NET)
 		charge(s, 0, TR_DB_KIND_NET, cs, ts, e);
-	else if (strcmp(r, TR_GO_REASON_SYSCALL) == 0)
+	else if (rf & R_SYSCALL)
 		charge(s, 0, TR_DB_KIND_SYSCALL, cs, ts, e);
-	else if (strcmp(r, TR_GO_REASON_SYNC) == 0)
+	else if (rf & R_SYNC)
 		charge(s, 0, TR_DB_KIND_MUTEX, cs, ts, e);
-	else if (strcmp(r, TR_GO_REASON_SLEEP) == 0)
+	else if (rf & R_SLEEP)
 		charge(s, 0, TR_DB_KIND_SLEEP, cs, ts, e);
 }
 
-static void
-lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
-    int64_t cat, const char *reason)
+/* The cell of (second, category, creation stack, bucket), made when new. */
+static struct cell *
+cell_get(struct tr_dsched *s, int64_t bin, int64_t cat, int64_t grp, int b,
+    const char *reason, int64_t dur)
 {
 	int64_t		 key[4];
 	uint64_t	 h;
-	struct cell	*c;
-	int64_t		 bin = sec_of(ts);
-	int		 b = tr_derived_lat_bucket(dur);
+	struct cell	*c, **slot;
 
+	slot = &s->lc[cslot((int64_t)((uint64_t)cat ^ (uint64_t)grp << 20), bin,
+	    b)];
+	if ((c = *slot) != NULL && c->bin == bin && c->cat == cat &&
+	    c->grp == grp && c->bucket == b)
+		return (c);
 	key[0] = bin;
 	key[1] = cat;
-	key[2] = g->grp;
+	key[2] = grp;
 	key[3] = b;
 	h = tr_hash64(key, sizeof key);
 	while ((c = tr_imap_get(&s->cells, h)) != NULL &&
-	    (c->bin != bin || c->cat != cat || c->grp != g->grp ||
+	    (c->bin != bin || c->cat != cat || c->grp != grp ||
 	    c->bucket != b))
 		h++;
 	if (c == NULL) {
 		c = tr_xcalloc(1, sizeof *c);
 		c->bin = bin;
 		c->cat = cat;
-		c->grp = g->grp;
+		c->grp = grp;
 		c->bucket = b;
 		c->reason = reason;
 		c->min = dur;
 		tr_imap_put(&s->cells, h, c);
 	}
+	*slot = c;
+	return (c);
+}
+
+static void
+lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
+    int64_t cat, const char *reason)
+{
+	struct cell	*c;
+
+	c = cell_get(s, sec_of(ts), cat, g->grp, tr_derived_lat_bucket(dur),
+	    reason, dur);
 	if (dur < c->min)
 		c->min = dur;
 	c->n++;
@@ -518,8 +652,11 @@ wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
 {
 	int64_t		 key[2];
 	uint64_t	 h;
-	struct wsec	*w;
+	struct wsec	*w, **slot;
 
+	slot = &s->wc[cslot(track, sec, 0)];
+	if ((w = *slot) != NULL && w->track == track && w->sec == sec)
+		return (w);
 	key[0] = track;
 	key[1] = sec;
 	h = tr_hash64(key, sizeof key);
@@ -532,6 +669,7 @@ wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
 		w->sec = sec;
 		tr_imap_put(&s->waits, h, w);
 	}
+	*slot = w;
 	return (w);
 }
 
@@ -540,25 +678,18 @@ wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
  * wait's whole length in the second where it ends.
  */
 static void
-wait_add(struct tr_dsched *s, int64_t track, const char *r, int64_t ts,
+wait_add(struct tr_dsched *s, int64_t track, unsigned rf, int64_t ts,
     int64_t dur)
 {
-	static const char *const sync[] = {
-		TR_GO_REASON_SYNC, TR_GO_REASON_COND, NULL
-	};
-	static const char *const chan[] = {
-		TR_GO_REASON_CHAN_SEND, TR_GO_REASON_CHAN_RECV,
-		TR_GO_REASON_SELECT, NULL
-	};
 	int64_t	e = ts + dur, k, a, b;
 
 	if (dur <= 0)
 		return;
-	if (in_set(r, chan)) {
+	if (rf & R_CHAN) {
 		wsec_get(s, track, sec_of(e))->chan += dur;
 		return;
 	}
-	if (!in_set(r, sync))
+	if (!(rf & R_WSYNC))
 		return;
 	for (k = sec_of(ts); k <= sec_of(e - 1); k++) {
 		a = k * TR_DERIVED_LAT_BIN;
@@ -622,14 +753,14 @@ tr_derived_waker(const char *a, size_t len, int64_t *goid)
  * that unblocked it: the waker of the runnable state that follows it.
  */
 static void
-mutex_wait(struct tr_dsched *s, struct dg *g, int cls, const char *reason,
+mutex_wait(struct tr_dsched *s, struct dg *g, int cls, unsigned rf,
     int64_t ts, int64_t dur, int64_t cs, const char *args, size_t args_len)
 {
 	int64_t	waker;
 
 	if (g->mu_dur > 0) {
 		if (cls == TR_DSCHED_RUNNABLE && ts == g->mu_end &&
-		    reason != NULL && strcmp(reason, "unblocked") == 0 &&
+		    (rf & R_UNBLOCKED) &&
 		    tr_derived_waker(args, args_len, &waker) && waker > 0)
 			mwake_add(s, g->mu_end, waker, cs > 0 ? cs : 0,
 			    g->mu_cs, g->mu_dur);
@@ -637,8 +768,7 @@ mutex_wait(struct tr_dsched *s, struct dg *g, int cls, const char *reason,
 			mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
 		g->mu_dur = 0;
 	}
-	if (cls == TR_DSCHED_BLOCKED && dur > 0 && reason != NULL &&
-	    strcmp(reason, TR_GO_REASON_SYNC) == 0) {
+	if (cls == TR_DSCHED_BLOCKED && dur > 0 && (rf & R_SYNC)) {
 		g->mu_end = ts + dur;
 		g->mu_dur = dur;
 		g->mu_cs = cs > 0 ? cs : 0;
@@ -661,6 +791,7 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 	struct dg	*g;
 	const char	*r;
 	size_t		 rn;
+	unsigned	 rf;
 	int		 gst, m;
 
 	/* A goroutine's states come together. */
@@ -671,22 +802,25 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 	}
 	if (cls == TR_DSCHED_RUNNING && ts < g->fr)
 		g->fr = ts;
+	rf = rflags(s, cat, reason);
 	if (s->clip == NULL) {
 		if (cls == TR_DSCHED_RUNNABLE)
 			lat_add(s, g, ts, dur, cat, reason);
 		if (cls == TR_DSCHED_BLOCKED)
-			wait_add(s, track_id, reason, ts, dur);
+			wait_add(s, track_id, rf, ts, dur);
 		if (cls != TR_DSCHED_OTHER)
-			mutex_wait(s, g, cls, reason, ts, dur, cs, args,
+			mutex_wait(s, g, cls, rf, ts, dur, cs, args,
 			    args_len);
 	}
 	if (cs <= 0)
 		return;
 	/* The old format's intervals. */
 	if (!unfinished && dur > 0)
-		old_state(s, cls, reason, cs, ts, dur);
+		old_state(s, cls, rf, cs, ts, dur);
 	/* The generation format's: a transition with a stack. */
-	gst = tr_dsched_gen_state(cls, reason);
+	gst = cls == TR_DSCHED_RUNNING ? G_RUNNING :
+	    cls == TR_DSCHED_RUNNABLE ? G_RUNNABLE :
+	    rf & R_SYSCALL ? G_SYSCALL : G_WAITING;
 	json_reason(args, args_len, &r, &rn);
 	for (m = 0; m < NM; m++) {
 		struct open	*o = &g->m[m];

@@ -114,6 +114,7 @@ struct name {
 	char		*s;
 	int		 cls;		/* N_* */
 	int		 kind;		/* as a blocking reason: TR_DK_* */
+	int		 span;		/* as a category: 1 region, 2 task */
 };
 
 static int
@@ -200,7 +201,7 @@ names_release(struct names *n)
 static const struct name *
 names_get(struct names *n, int64_t id, struct tr_error *err)
 {
-	static const struct name	none = { NULL, N_NONE, TR_DK_OTHER };
+	static const struct name	none = { NULL, N_NONE, TR_DK_OTHER, 0 };
 	struct name			*nm;
 	const unsigned char		*s;
 	int				 rc;
@@ -221,6 +222,8 @@ names_get(struct names *n, int64_t id, struct tr_error *err)
 	nm->s = tr_xstrdup(s ? (const char *)s : "");
 	nm->cls = name_cls(nm->s);
 	nm->kind = reason_kind(nm->s);
+	nm->span = strcmp(nm->s, TR_GO_CAT_REGION) == 0 ? 1 :
+	    strcmp(nm->s, TR_GO_CAT_TASK) == 0 ? 2 : 0;
 	sqlite3_reset(n->st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		name_free(nm);
@@ -320,6 +323,8 @@ struct stack {
  */
 #define MAX_BINS	(1024 * 1024)
 
+#define NCACHE		1024
+
 struct tr_derived {
 	struct tr_db	*db;
 	int64_t		 source_id;
@@ -350,6 +355,12 @@ struct tr_derived {
 	 */
 	struct spans	*live;
 	int64_t		 ntasks;
+	/*
+	 * In front of 'tracks' and 'stack_map' (direct-mapped, by a cheap
+	 * hash): the map's lookup is paid when a key is new to the cache.
+	 */
+	struct trk	*tc[NCACHE];
+	struct stack	*sc[NCACHE];
 };
 
 struct tr_derived *
@@ -407,8 +418,11 @@ tr_derived_free(struct tr_derived *d)
 static int64_t
 fdiv(int64_t a, int64_t b)
 {
-	int64_t	q = a / b;
+	int64_t	q;
 
+	if (a >= 0 && b > 0)
+		return ((int64_t)((uint64_t)a / (uint64_t)b));
+	q = a / b;
 	return (a % b < 0 ? q - 1 : q);
 }
 
@@ -455,12 +469,51 @@ edge_add(struct bin *b, uint32_t e)
 	b->edge[b->nedge++] = e;
 }
 
-static int
-u32_cmp(const void *x, const void *y)
+/*
+ * Sort v[0..n) ascending: by insertion when short, else by a radix sort
+ * of as many bytes as the largest value has (a bin's edges are below
+ * 2^25), where qsort() took most of the watermark's time.
+ */
+static void
+u32_sort(uint32_t *v, uint32_t n)
 {
-	uint32_t	p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+	uint32_t	*tmp, *a, *b, *t, max = 0, i, j, x;
+	size_t		 cnt[256], sum, c;
+	int		 sh;
 
-	return (p < q ? -1 : p > q);
+	if (n <= 32) {
+		for (i = 1; i < n; i++) {
+			x = v[i];
+			for (j = i; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	tmp = tr_xmalloc((size_t)n * sizeof *tmp);
+	a = v;
+	b = tmp;
+	for (sh = 0; sh < 32 && (max >> sh) != 0; sh += 8) {
+		memset(cnt, 0, sizeof cnt);
+		for (i = 0; i < n; i++)
+			cnt[(a[i] >> sh) & 255]++;
+		for (sum = 0, j = 0; j < 256; j++) {
+			c = cnt[j];
+			cnt[j] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[(a[i] >> sh) & 255]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, (size_t)n * sizeof *v);
+	free(tmp);
 }
 
 /*
@@ -473,8 +526,7 @@ edge_peak(struct bin *b, int64_t *n)
 	int64_t		peak = 0, c = *n;
 	uint32_t	i, t;
 
-	if (b->nedge > 1)
-		qsort(b->edge, b->nedge, sizeof *b->edge, u32_cmp);
+	u32_sort(b->edge, b->nedge);
 	if (b->nedge == 0 || b->edge[0] >> 1 > 0)
 		peak = c;
 	for (i = 0; i < b->nedge; ) {
@@ -583,13 +635,37 @@ bins_count(struct tr_derived *d, int64_t ts, int which, struct tr_error *err)
 	return (0);
 }
 
+/*
+ * An integer at *pp (before 'e'): an optional '-' and digits.  Returns 1
+ * with *v, *pp past it, or 0 when no digit follows.
+ */
+static int
+json_num(const char **pp, const char *e, int64_t *v)
+{
+	const char	*p = *pp;
+	int		 neg = 0;
+
+	if (p < e && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p >= e || *p < '0' || *p > '9')
+		return (0);
+	*v = 0;
+	while (p < e && *p >= '0' && *p <= '9')
+		*v = *v * 10 + (*p++ - '0');
+	if (neg)
+		*v = -*v;
+	*pp = p;
+	return (1);
+}
+
 /* An integer member "key": in JSON object text, or 0 when absent. */
 static int
 json_int(const char *s, size_t len, const char *key, int64_t *v)
 {
 	size_t		 kl = strlen(key), i;
 	const char	*p;
-	int		 neg = 0;
 
 	if (s == NULL)
 		return (0);
@@ -598,20 +674,33 @@ json_int(const char *s, size_t len, const char *key, int64_t *v)
 		    s[i + 1 + kl] != '"' || s[i + 2 + kl] != ':')
 			continue;
 		p = s + i + 3 + kl;
-		if (p < s + len && *p == '-') {
-			neg = 1;
-			p++;
-		}
-		if (p >= s + len || *p < '0' || *p > '9')
-			return (0);
-		*v = 0;
-		while (p < s + len && *p >= '0' && *p <= '9')
-			*v = *v * 10 + (*p++ - '0');
-		if (neg)
-			*v = -*v;
-		return (1);
+		return (json_num(&p, s + len, v));
 	}
 	return (0);
+}
+
+/*
+ * The args the Go trace sink gives most regions, {"goid":N,"depth":M},
+ * read in one pass: 1 with *goid and *depth (what json_int() finds in
+ * them; no "start_unknown" or "unfinished" is there), or 0 for any other
+ * text, which the member scans read.
+ */
+static int
+region_args(const char *s, size_t len, int64_t *goid, int64_t *depth)
+{
+	static const char	 g[] = "{\"goid\":", dp[] = ",\"depth\":";
+	const char		*p = s, *e = s + len;
+
+	if (s == NULL || len < sizeof g - 1 || memcmp(p, g, sizeof g - 1) != 0)
+		return (0);
+	p += sizeof g - 1;
+	if (!json_num(&p, e, goid) || (size_t)(e - p) < sizeof dp - 1 ||
+	    memcmp(p, dp, sizeof dp - 1) != 0)
+		return (0);
+	p += sizeof dp - 1;
+	if (!json_num(&p, e, depth))
+		return (0);
+	return (p + 1 == e && *p == '}');
 }
 
 /*
@@ -675,6 +764,34 @@ tr_derived_watermark(struct tr_derived *d, int64_t ts)
 	return (0);
 }
 
+/* The slot of the caches for a key. */
+static size_t
+cslot(uint64_t h)
+{
+	h *= 0x9e3779b97f4a7c15ULL;
+	return ((size_t)(h >> 40) & (NCACHE - 1));
+}
+
+/* Track 'id' of d->tracks, or NULL. */
+static struct trk *
+trk_get(struct tr_derived *d, int64_t id)
+{
+	struct trk	**slot = &d->tc[cslot((uint64_t)id)];
+
+	if (*slot == NULL || (*slot)->id != id)
+		*slot = tr_imap_get(&d->tracks, (uint64_t)id);
+	return (*slot);
+}
+
+/* Track t into d->tracks (and the cache), in place of one of its id. */
+static void
+trk_put(struct tr_derived *d, struct trk *t)
+{
+	trk_free(tr_imap_del(&d->tracks, (uint64_t)t->id));
+	tr_imap_put(&d->tracks, (uint64_t)t->id, t);
+	d->tc[cslot((uint64_t)t->id)] = t;
+}
+
 int
 tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
     int64_t ref, const char *meta, struct tr_error *err)
@@ -690,8 +807,7 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 		t->ref = ref;
 		t->at_start = meta != NULL && json_true(meta, strlen(meta),
 		    "at_start");
-		trk_free(tr_imap_del(&d->tracks, (uint64_t)track_id));
-		tr_imap_put(&d->tracks, (uint64_t)track_id, t);
+		trk_put(d, t);
 		d->ntasks++;
 		return (0);
 	}
@@ -709,8 +825,7 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	t = tr_xcalloc(1, sizeof *t);
 	t->type = type;
 	t->id = track_id;
-	trk_free(tr_imap_del(&d->tracks, (uint64_t)track_id));
-	tr_imap_put(&d->tracks, (uint64_t)track_id, t);
+	trk_put(d, t);
 	if (type != T_GOROUTINE)
 		return (0);
 	t->g = tr_xcalloc(1, sizeof *t->g);
@@ -727,15 +842,22 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	return (0);
 }
 
-/* (state, reason, stack) -> its record, by a hash probed linearly. */
-static void
-stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
-    int64_t dur)
+/*
+ * (state, reason, stack) -> its record, by a hash probed linearly (and
+ * the cache in front), made when new.
+ */
+static struct stack *
+stack_get(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs)
 {
 	int64_t		 key[3];
 	uint64_t	 h;
-	struct stack	*s;
+	struct stack	*s, **slot;
 
+	slot = &d->sc[cslot((uint64_t)cs * 31 + (uint64_t)cat_id * 7 +
+	    (uint64_t)name_id)];
+	if ((s = *slot) != NULL && s->name_id == name_id &&
+	    s->cat_id == cat_id && s->cs == cs)
+		return (s);
 	key[0] = name_id;
 	key[1] = cat_id;
 	key[2] = cs;
@@ -750,6 +872,16 @@ stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
 		s->cs = cs;
 		tr_imap_put(&d->stack_map, h, s);
 	}
+	*slot = s;
+	return (s);
+}
+
+static void
+stack_add(struct tr_derived *d, int64_t name_id, int64_t cat_id, int64_t cs,
+    int64_t dur)
+{
+	struct stack	*s = stack_get(d, name_id, cat_id, cs);
+
 	s->n++;
 	s->ns += dur;
 	if (dur > s->max)
@@ -767,19 +899,17 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 	int64_t			 goid;
 	int			 k;
 
-	if ((t = tr_imap_get(&d->tracks, (uint64_t)track_id)) == NULL)
+	if ((t = trk_get(d, track_id)) == NULL)
 		return (0);
 	if (t->type == T_TASK) {
 		/* A region or a task (not a log): its go_span row. */
 		t->seen++;
 		if ((cat = names_get(&d->names, category_id, err)) == NULL)
 			return (-1);
-		if (cat->s == NULL || (strcmp(cat->s, TR_GO_CAT_REGION) != 0 &&
-		    strcmp(cat->s, TR_GO_CAT_TASK) != 0))
+		if (cat->span == 0)
 			return (0);
 		return (live_span(d, t, t->seen - 1, name_id, ts, dur,
-		    callsite_id, args, args_len,
-		    strcmp(cat->s, TR_GO_CAT_TASK) == 0, err));
+		    callsite_id, args, args_len, cat->span == 2, err));
 	}
 	if ((nm = names_get(&d->names, name_id, err)) == NULL)
 		return (-1);
@@ -1229,7 +1359,7 @@ struct span {
 #define SPAN_CHUNK	(100 * 1000)
 #define SPAN_LIVE_CHUNK	(32 * 1024)
 #define SPAN_MERGE_BYTES	(4 * 1024 * 1024)
-#define SPAN_BATCH	16
+#define SPAN_BATCH	256
 
 struct spans {
 	struct tr_db	*db;
@@ -1241,7 +1371,6 @@ struct spans {
 	const struct task *task;	/* its track's */
 	int64_t		 k;		/* the slice's index in its run */
 	int64_t		 source_id;
-	sqlite3_stmt	*many;		/* SPAN_BATCH rows (struct sink) */
 	size_t		 chunk;		/* live: spans a run (SPAN_LIVE_CHUNK) */
 	int		 spill_fd;	/* the sorted runs (live), or -1 */
 	size_t		*runs;		/* how many spans each has */
@@ -1261,15 +1390,6 @@ json_true(const char *s, size_t len, const char *key)
 	return (0);
 }
 
-static void
-bind_opt(sqlite3_stmt *st, int col, int64_t v, int64_t none)
-{
-	if (v == none)
-		sqlite3_bind_null(st, col);
-	else
-		sqlite3_bind_int64(st, col, v);
-}
-
 /* The primary key's order: kind ('region' < 'task'), name, ts, id. */
 static int
 span_cmp(const void *x, const void *y)
@@ -1285,40 +1405,262 @@ span_cmp(const void *x, const void *y)
 	return (p->id < q->id ? -1 : p->id > q->id);
 }
 
-/* Bind span 'p' to go_span's columns 2 to 12, parameters 'b' on. */
-static void
-span_bind(sqlite3_stmt *st, int b, const struct span *p)
+/*
+ * The order of v[0..n) by span_cmp(), as a new array of indexes: a merge
+ * sort (runs of 16 by insertion, merges skipped where two runs are
+ * already in order, as the live spans mostly are), in place of qsort(),
+ * which called span_cmp() through a pointer.  Indexes, so that the sort
+ * takes 8 bytes a span where a copy of the spans took 80.
+ */
+static uint32_t *
+spans_order(const struct span *v, size_t n)
 {
-	sqlite3_bind_text(st, b, p->kind ? TR_GO_CAT_TASK : TR_GO_CAT_REGION,
-	    -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, b + 1, p->name_id);
-	sqlite3_bind_int64(st, b + 2, p->ts);
-	sqlite3_bind_int64(st, b + 3, p->id);
-	sqlite3_bind_int64(st, b + 4, p->dur);
-	sqlite3_bind_int64(st, b + 5, p->task);
-	bind_opt(st, b + 6, p->goid, -1);
-	bind_opt(st, b + 7, p->depth, -1);
-	bind_opt(st, b + 8, p->cs, 0);
-	sqlite3_bind_int(st, b + 9, p->start_unknown);
-	sqlite3_bind_int(st, b + 10, p->unfinished);
-}
+	uint32_t	*a, *b, *t, x;
+	size_t		 w, lo, mid, hi, i, j, k;
 
-/* Insert span 'p' into go_span: SQLITE_DONE, or SQLite's error. */
-static int
-span_insert(sqlite3_stmt *st, const struct span *p)
-{
-	int	rc;
-
-	span_bind(st, 2, p);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return (rc);
+	a = tr_xmalloc((n + 1) * sizeof *a);
+	for (i = 0; i < n; i++)
+		a[i] = (uint32_t)i;
+	for (lo = 0; lo < n; lo += 16) {
+		hi = lo + 16 < n ? lo + 16 : n;
+		for (i = lo + 1; i < hi; i++) {
+			x = a[i];
+			for (j = i; j > lo && span_cmp(&v[a[j - 1]], &v[x]) > 0;
+			    j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	}
+	if (n <= 16)
+		return (a);
+	b = tr_xmalloc(n * sizeof *b);
+	for (w = 16; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			if (mid == hi ||
+			    span_cmp(&v[a[mid - 1]], &v[a[mid]]) <= 0) {
+				memcpy(b + lo, a + lo, (hi - lo) * sizeof *a);
+				continue;
+			}
+			for (i = lo, j = mid, k = lo; i < mid && j < hi;)
+				b[k++] = span_cmp(&v[a[j]], &v[a[i]]) < 0 ?
+				    a[j++] : a[i++];
+			memcpy(b + k, a + i, (mid - i) * sizeof *a);
+			k += mid - i;
+			memcpy(b + k, a + j, (hi - j) * sizeof *a);
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	free(b);
+	return (a);
 }
 
 /*
+ * A batch of spans as a table: go_span_rows, an eponymous virtual table
+ * whose hidden column "rows" takes the batch (a struct span_rows bound
+ * with sqlite3_bind_pointer()), so that INSERT INTO go_span SELECT ...
+ * FROM go_span_rows(?2) writes a batch in one statement, without the 11
+ * parameters a row of a multi-row INSERT ... VALUES binds and copies (a
+ * fifth less time).
+ */
+struct span_rows {
+	const struct span	*v;
+	size_t			 n;
+};
+struct srows_cur {
+	sqlite3_vtab_cursor	 base;
+	const struct span	*v;
+	size_t			 i, n;
+};
+#define SROWS_PTR	"tracekit span_rows"
+#define SROWS_ARG	11	/* the column "rows" */
+
+static int
+srows_connect(sqlite3 *sq, void *aux, int argc, const char *const *argv,
+    sqlite3_vtab **vt, char **msg)
+{
+	int	rc;
+
+	(void)aux;
+	(void)argc;
+	(void)argv;
+	(void)msg;
+	rc = sqlite3_declare_vtab(sq, "CREATE TABLE x (kind, name_id, ts, "
+	    "id, dur, task_id, goid, depth, callsite_id, start_unknown, "
+	    "unfinished, rows HIDDEN)");
+	if (rc != SQLITE_OK)
+		return (rc);
+	if ((*vt = sqlite3_malloc(sizeof **vt)) == NULL)
+		return (SQLITE_NOMEM);
+	memset(*vt, 0, sizeof **vt);
+	return (SQLITE_OK);
+}
+
+static int
+srows_disconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return (SQLITE_OK);
+}
+
+/* Only with rows = ?: the batch. */
+static int
+srows_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
+{
+	int	i;
+
+	(void)vt;
+	for (i = 0; i < ix->nConstraint; i++) {
+		if (ix->aConstraint[i].iColumn != SROWS_ARG ||
+		    ix->aConstraint[i].op != SQLITE_INDEX_CONSTRAINT_EQ)
+			continue;
+		if (!ix->aConstraint[i].usable)
+			return (SQLITE_CONSTRAINT);
+		ix->aConstraintUsage[i].argvIndex = 1;
+		ix->aConstraintUsage[i].omit = 1;
+		ix->estimatedCost = 1;
+		return (SQLITE_OK);
+	}
+	return (SQLITE_CONSTRAINT);
+}
+
+static int
+srows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **cur)
+{
+	struct srows_cur	*c;
+
+	(void)vt;
+	if ((c = sqlite3_malloc(sizeof *c)) == NULL)
+		return (SQLITE_NOMEM);
+	memset(c, 0, sizeof *c);
+	*cur = &c->base;
+	return (SQLITE_OK);
+}
+
+static int
+srows_close(sqlite3_vtab_cursor *cur)
+{
+	sqlite3_free(cur);
+	return (SQLITE_OK);
+}
+
+static int
+srows_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int argc,
+    sqlite3_value **argv)
+{
+	struct srows_cur	*c = (struct srows_cur *)cur;
+	const struct span_rows	*r = NULL;
+
+	(void)idx;
+	(void)idxs;
+	if (argc == 1)
+		r = sqlite3_value_pointer(argv[0], SROWS_PTR);
+	c->v = r != NULL ? r->v : NULL;
+	c->n = r != NULL ? r->n : 0;
+	c->i = 0;
+	return (SQLITE_OK);
+}
+
+static int
+srows_next(sqlite3_vtab_cursor *cur)
+{
+	((struct srows_cur *)cur)->i++;
+	return (SQLITE_OK);
+}
+
+static int
+srows_eof(sqlite3_vtab_cursor *cur)
+{
+	const struct srows_cur	*c = (const struct srows_cur *)cur;
+
+	return (c->i >= c->n);
+}
+
+static int
+srows_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+	*rowid = (sqlite3_int64)((struct srows_cur *)cur)->i;
+	return (SQLITE_OK);
+}
+
+static void
+result_opt(sqlite3_context *cx, int64_t v, int64_t none)
+{
+	if (v == none)
+		sqlite3_result_null(cx);
+	else
+		sqlite3_result_int64(cx, v);
+}
+
+/* Span i's columns, as go_span's 2 to 12. */
+static int
+srows_column(sqlite3_vtab_cursor *cur, sqlite3_context *cx, int col)
+{
+	const struct srows_cur	*c = (const struct srows_cur *)cur;
+	const struct span	*p = &c->v[c->i];
+
+	switch (col) {
+	case 0:
+		sqlite3_result_text(cx, p->kind ? TR_GO_CAT_TASK :
+		    TR_GO_CAT_REGION, -1, SQLITE_STATIC);
+		break;
+	case 1:
+		sqlite3_result_int64(cx, p->name_id);
+		break;
+	case 2:
+		sqlite3_result_int64(cx, p->ts);
+		break;
+	case 3:
+		sqlite3_result_int64(cx, p->id);
+		break;
+	case 4:
+		sqlite3_result_int64(cx, p->dur);
+		break;
+	case 5:
+		sqlite3_result_int64(cx, p->task);
+		break;
+	case 6:
+		result_opt(cx, p->goid, -1);
+		break;
+	case 7:
+		result_opt(cx, p->depth, -1);
+		break;
+	case 8:
+		result_opt(cx, p->cs, 0);
+		break;
+	case 9:
+		sqlite3_result_int(cx, p->start_unknown);
+		break;
+	case 10:
+		sqlite3_result_int(cx, p->unfinished);
+		break;
+	default:
+		sqlite3_result_null(cx);
+		break;
+	}
+	return (SQLITE_OK);
+}
+
+static const sqlite3_module srows_module = {
+	.iVersion = 0,
+	.xConnect = srows_connect,
+	.xBestIndex = srows_best,
+	.xDisconnect = srows_disconnect,
+	.xOpen = srows_open,
+	.xClose = srows_close,
+	.xFilter = srows_filter,
+	.xNext = srows_next,
+	.xEof = srows_eof,
+	.xColumn = srows_column,
+	.xRowid = srows_rowid,
+};
+
+/*
  * Spans inserted into go_span in its key order, SPAN_BATCH rows a
- * statement (a third less time than a row each), and packed into
- * go_span_pack as they go when 'k' is set.
+ * statement, and packed into go_span_pack as they go when 'k' is set.
  */
 struct sink {
 	struct spans		*sp;
@@ -1328,76 +1670,76 @@ struct sink {
 };
 
 /*
- * The INSERT INTO go_span of 'rows' rows, with sp->source_id bound to ?1
- * for all of them: sp->ins (one row) and sp->many (SPAN_BATCH).
+ * The INSERT INTO go_span of a batch of rows (go_span_rows, registered
+ * on the connection the first time), with sp->source_id bound to ?1.
  */
 static sqlite3_stmt *
-spans_insert(const struct spans *sp, int rows, struct tr_error *err)
+spans_insert(const struct spans *sp, struct tr_error *err)
 {
-	struct tr_buf	 sql;
-	sqlite3_stmt	*st;
-	int		 i, j;
+	static const char	 sql[] = "INSERT INTO go_span SELECT ?1, "
+	    "kind, name_id, ts, id, dur, task_id, goid, depth, callsite_id, "
+	    "start_unknown, unfinished FROM go_span_rows(?2)";
+	sqlite3_stmt		*st = NULL;
 
-	tr_buf_init(&sql);
-	tr_buf_adds(&sql, "INSERT INTO go_span VALUES ");
-	for (i = 0; i < rows; i++) {
-		tr_buf_printf(&sql, "%s(?1", i ? ", " : "");
-		for (j = 0; j < 11; j++)
-			tr_buf_printf(&sql, ", ?%d", 2 + 11 * i + j);
-		tr_buf_addc(&sql, ')');
+	if (sqlite3_prepare_v2(sp->db->sq, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_create_module(sp->db->sq, "go_span_rows",
+		    &srows_module, NULL) != SQLITE_OK) {
+			tr_db_error(sp->db, err, "cannot make go_span_rows");
+			return (NULL);
+		}
+		if ((st = tr_db_prepare(sp->db, sql, err)) == NULL)
+			return (NULL);
 	}
-	tr_buf_addc(&sql, '\0');
-	st = tr_db_prepare(sp->db, sql.data, err);
-	tr_buf_release(&sql);
-	if (st != NULL)
-		sqlite3_bind_int64(st, 1, sp->source_id);
+	sqlite3_bind_int64(st, 1, sp->source_id);
 	return (st);
 }
 
 static void
 sink_init(struct sink *o, struct spans *sp, struct tr_derived_packer *k)
 {
-	memset(o, 0, sizeof *o);
 	o->sp = sp;
 	o->k = k;
+	o->nb = 0;
+}
+
+/* The batch into go_span. */
+static int
+sink_write(struct sink *o, struct tr_error *err)
+{
+	struct span_rows	 r;
+	sqlite3_stmt		*st = o->sp->ins;
+	int			 rc;
+
+	r.v = o->batch;
+	r.n = o->nb;
+	sqlite3_bind_pointer(st, 2, &r, SROWS_PTR, NULL);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_bind_null(st, 2);
+	o->nb = 0;
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(o->sp->db, err, "cannot write go_span"));
+	return (0);
 }
 
 static int
 sink_add(struct sink *o, const struct span *p, struct tr_error *err)
 {
-	size_t	i;
-	int	rc;
-
 	if (o->k != NULL && tr_derived_packer_add(o->k, p->kind ?
 	    TR_GO_CAT_TASK : TR_GO_CAT_REGION, p->name_id, p->ts, p->dur,
 	    p->start_unknown || p->unfinished, err) != 0)
 		return (-1);
 	o->batch[o->nb++] = *p;
-	if (o->nb < SPAN_BATCH)
-		return (0);
-	for (i = 0; i < o->nb; i++)
-		span_bind(o->sp->many, 2 + 11 * (int)i, &o->batch[i]);
-	rc = sqlite3_step(o->sp->many);
-	sqlite3_reset(o->sp->many);
-	o->nb = 0;
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(o->sp->db, err, "cannot write go_span"));
-	return (0);
+	return (o->nb < SPAN_BATCH ? 0 : sink_write(o, err));
 }
 
-/* The rows left in the batch, a statement each. */
+/* The rows left in the batch. */
 static int
 sink_end(struct sink *o, struct tr_error *err)
 {
-	size_t	i;
-	int	rc = SQLITE_DONE;
-
-	for (i = 0; i < o->nb && rc == SQLITE_DONE; i++)
-		rc = span_insert(o->sp->ins, &o->batch[i]);
-	o->nb = 0;
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(o->sp->db, err, "cannot write go_span"));
-	return (0);
+	return (o->nb > 0 ? sink_write(o, err) : 0);
 }
 
 /* Write the chunk, sorted in the table's key order ('k': as sink). */
@@ -1405,14 +1747,18 @@ static int
 spans_flush(struct spans *sp, struct tr_derived_packer *k,
     struct tr_error *err)
 {
-	struct sink	o;
-	size_t		i;
+	struct sink	 o;
+	uint32_t	*ord;
+	size_t		 i;
 
-	qsort(sp->v, sp->n, sizeof *sp->v, span_cmp);
+	ord = spans_order(sp->v, sp->n);
 	sink_init(&o, sp, k);
 	for (i = 0; i < sp->n; i++)
-		if (sink_add(&o, &sp->v[i], err) != 0)
+		if (sink_add(&o, &sp->v[ord[i]], err) != 0) {
+			free(ord);
 			return (-1);
+		}
+	free(ord);
 	sp->n = 0;
 	return (sink_end(&o, err));
 }
@@ -1421,8 +1767,10 @@ spans_flush(struct spans *sp, struct tr_derived_packer *k,
 static int
 spans_spill(struct spans *sp, struct tr_error *err)
 {
-	const unsigned char	*p = (const unsigned char *)sp->v;
-	size_t			 len = sp->n * sizeof *sp->v;
+	struct span		 buf[SPAN_BATCH];
+	const unsigned char	*p;
+	uint32_t		*ord;
+	size_t			 len, i, nb;
 	ssize_t			 w;
 
 	if (sp->n == 0)
@@ -1430,17 +1778,28 @@ spans_spill(struct spans *sp, struct tr_error *err)
 	if (sp->spill_fd < 0 &&
 	    (sp->spill_fd = tr_spill_fd("go_span", NULL, err)) < 0)
 		return (-1);
-	qsort(sp->v, sp->n, sizeof *sp->v, span_cmp);
-	while (len > 0) {
-		if ((w = write(sp->spill_fd, p, len)) < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return (tr_error_set(err, TR_EIO, "cannot write a "
-			    "temporary file: %s", w < 0 ? strerror(errno) :
-			    "nothing written"));
-		p += w;
-		len -= (size_t)w;
+	/* In order, through buf. */
+	ord = spans_order(sp->v, sp->n);
+	for (i = 0; i < sp->n; i += nb) {
+		for (nb = 0; nb < SPAN_BATCH && i + nb < sp->n; nb++)
+			buf[nb] = sp->v[ord[i + nb]];
+		p = (const unsigned char *)buf;
+		len = nb * sizeof *buf;
+		while (len > 0) {
+			if ((w = write(sp->spill_fd, p, len)) < 0 &&
+			    errno == EINTR)
+				continue;
+			if (w <= 0) {
+				free(ord);
+				return (tr_error_set(err, TR_EIO, "cannot "
+				    "write a temporary file: %s", w < 0 ?
+				    strerror(errno) : "nothing written"));
+			}
+			p += w;
+			len -= (size_t)w;
+		}
 	}
+	free(ord);
 	if (sp->nruns == sp->capruns) {
 		sp->capruns = sp->capruns ? sp->capruns * 2 : 16;
 		sp->runs = tr_xrealloc(sp->runs, sp->capruns *
@@ -1568,7 +1927,6 @@ spans_free(struct spans *sp)
 	if (sp == NULL)
 		return;
 	sqlite3_finalize(sp->ins);
-	sqlite3_finalize(sp->many);
 	if (sp->spill_fd >= 0)
 		close(sp->spill_fd);
 	free(sp->runs);
@@ -1585,9 +1943,7 @@ spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
 
 	sp->db = db;
 	sp->source_id = source_id;
-	if ((sp->ins = spans_insert(sp, 1, err)) == NULL ||
-	    (sp->many = spans_insert(sp, SPAN_BATCH, err)) == NULL) {
-		sqlite3_finalize(sp->ins);
+	if ((sp->ins = spans_insert(sp, err)) == NULL) {
 		free(sp);
 		return (NULL);
 	}
@@ -1624,11 +1980,15 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 	p->name_id = name_id;
 	p->ts = ts;
 	p->dur = dur;
+	p->cs = cs;
+	if (!task && region_args(args, args_len, &p->goid, &p->depth)) {
+		p->start_unknown = p->unfinished = 0;
+		return (0);
+	}
 	if (!json_int(args, args_len, "goid", &p->goid))
 		p->goid = -1;
 	if (task || !json_int(args, args_len, "depth", &p->depth))
 		p->depth = -1;
-	p->cs = cs;
 	p->start_unknown = (unsigned char)(task ? t->at_start :
 	    json_true(args, args_len, "start_unknown"));
 	p->unfinished = (unsigned char)json_true(args, args_len,
@@ -1650,8 +2010,8 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 	struct trk		*t;
 	size_t			 i;
 
-	if (d->live == NULL || (t = tr_imap_get(&d->tracks,
-	    (uint64_t)track_id)) == NULL || t->type != T_TASK)
+	if (d->live == NULL || (t = trk_get(d, track_id)) == NULL ||
+	    t->type != T_TASK)
 		return (0);
 	for (i = 0; i < t->nwait && t->wait[i].k < t->given + n; i++) {
 		if (d->live->n == d->live->chunk &&
@@ -1789,8 +2149,7 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	}
 	sp.db = db;
 	sp.source_id = source_id;
-	if ((sp.ins = spans_insert(&sp, 1, err)) == NULL ||
-	    (sp.many = spans_insert(&sp, SPAN_BATCH, err)) == NULL)
+	if ((sp.ins = spans_insert(&sp, err)) == NULL)
 		goto out;
 	sp.v = tr_xcalloc(SPAN_CHUNK, sizeof *sp.v);
 	st = tr_db_prepare(db, "SELECT track_id, id, ts, slices FROM "
@@ -1823,7 +2182,6 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(sp.ins);
-	sqlite3_finalize(sp.many);
 	free(sp.v);
 	tr_imap_free(&tasks, free);
 	return (r);
