@@ -117,6 +117,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define OP_FLUSH	ST_COUNT	/* write the batches as they stand */
 #define OP_OBS_SLICE	(ST_COUNT + 1)	/* the slice hooks, no row */
 #define OP_WATERMARK	(ST_COUNT + 2)	/* the watermark hooks, v[0] */
+#define OP_SLICE_RUN	(ST_COUNT + 3)	/* a run's slices (flush_run()) */
 struct op {
 	int32_t		 kind, nt;
 	int64_t		 v[OP_NV];
@@ -176,6 +177,7 @@ struct tr_writer {
 	struct run_chunk		*free_chunks;
 	int64_t				 next_slice_id;
 	struct tr_buf			 json;
+	struct tr_buf			 rjson;	/* op_exec()'s: a run's JSON */
 
 	/* Counters not yet written, a run per track and name (crun). */
 	struct tr_imap			 cruns;
@@ -326,6 +328,71 @@ static const unsigned op_neg[ST_COUNT] = {
 	[ST_THREAD_PUT] = 1 << 2,	/* tid */
 };
 
+static char *
+put_null(char *o)
+{
+	memcpy(o, "null", 4);
+	return (o + 4);
+}
+
+/*
+ * The slices of a run as slice_run.slices (trace-store(5)) into 'j': 'n'
+ * struct run_slice at 'raw' (any alignment), their args in 'args', times
+ * from 't0'.
+ */
+static void
+run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
+    int64_t t0)
+{
+	struct run_slice	 s;
+	size_t			 alen = 0;
+	int64_t			 i;
+	int			 last;
+	char			*o, *start;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&s, raw + (size_t)i * sizeof s, sizeof s);
+		alen += s.args_len;
+	}
+	/* Each slice: 5 numbers of 20 characters at most, 10 more, args. */
+	tr_buf_reset(j);
+	o = start = tr_buf_reserve(j, (size_t)n * 110 + alen + 2);
+	*o++ = '[';
+	for (i = 0; i < n; i++) {
+		memcpy(&s, raw + (size_t)i * sizeof s, sizeof s);
+		if (i > 0)
+			*o++ = ',';
+		*o++ = '[';
+		o = tr_put_int(o, s.ts - t0);
+		*o++ = ',';
+		o = tr_put_int(o, s.dur);
+		*o++ = ',';
+		o = tr_put_int(o, s.name_id);
+		/* The last field present; the ones after it are left out. */
+		last = s.args_len ? 5 : s.callsite_id > 0 ? 4 :
+		    s.category_id > 0 ? 3 : 2;
+		if (last >= 3) {
+			*o++ = ',';
+			o = s.category_id > 0 ? tr_put_int(o, s.category_id) :
+			    put_null(o);
+		}
+		if (last >= 4) {
+			*o++ = ',';
+			o = s.callsite_id > 0 ? tr_put_int(o, s.callsite_id) :
+			    put_null(o);
+		}
+		if (last == 5) {
+			*o++ = ',';
+			memcpy(o, args + s.args_off, s.args_len);
+			o += s.args_len;
+		}
+		*o++ = ']';
+	}
+	*o++ = ']';
+	*o = '\0';
+	j->len = (size_t)(o - start);
+}
+
 /*
  * Write op 'o' with texts 't'.  One-row statements bind v[0], the row's
  * own id, and the other numbers as parameters 1..., then the texts, then
@@ -347,6 +414,15 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 	case OP_OBS_SLICE:
 	case OP_WATERMARK:
 		return (0);
+	case OP_SLICE_RUN:
+		run_json(&w->rjson, t[0], o->v[4], t[1], o->v[2]);
+		st = w->st[ST_SLICE];
+		for (i = 0; i < 5; i++)
+			sqlite3_bind_int64(st, i + 1, o->v[i]);
+		sqlite3_bind_text(st, 6, w->rjson.data, (int)w->rjson.len,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, 7, w->source_id);
+		return (step_done(w, st, err));
 	case ST_TRACK_META:
 		st = w->st[ST_TRACK_META];
 		sqlite3_bind_int64(st, 1, o->v[0]);
@@ -454,7 +530,7 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 	int64_t			run[3];
 
 	switch (o->kind) {
-	case ST_SLICE:
+	case OP_SLICE_RUN:
 		if (!w->obs_run)
 			return (0);
 		run[0] = o->v[1];
@@ -1551,13 +1627,6 @@ run_cap(const struct tr_writer *w, size_t dflt)
 	return (w->run_cap > 0 ? w->run_cap : dflt);
 }
 
-static char *
-put_null(char *o)
-{
-	memcpy(o, "null", 4);
-	return (o + 4);
-}
-
 static void
 chunks_free(struct run_chunk *k)
 {
@@ -1584,7 +1653,12 @@ run_free(void *p)
 #define RUN_NEXT(k, i)	\
 	((i) % RUN_CHUNK == RUN_CHUNK - 1 ? (k)->next : (k))
 
-/* Write run 'r' as one row and empty it. */
+/*
+ * Write run 'r' as one row and empty it.  Its slices go to the op as they
+ * are (text 0: n struct run_slice; text 1: their args), and op_exec()
+ * writes them as the row's JSON (run_json()): with the writer thread,
+ * there, so that the importer's thread only parses.
+ */
 static int
 flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 {
@@ -1594,13 +1668,17 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 	const struct run_slice	*s;
 	const struct run_chunk	*k;
 	int64_t			 t0, end;
-	int			 i, last;
-	char			*o, *start;
+	int			 i, m;
 
 	if (r->n == 0)
 		return (0);
 	t0 = r->head->s[0].ts;
 	end = t0 + r->head->s[0].dur;
+	tr_buf_reset(j);
+	for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
+		m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
+		tr_buf_add(j, (const char *)k->s, (size_t)m * sizeof *k->s);
+	}
 	for (k = r->head, i = 0; i < r->n; k = RUN_NEXT(k, i), i++) {
 		s = RUN_SLICE(k, i);
 		if (s->ts < t0)
@@ -1608,52 +1686,19 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 		if (s->ts + s->dur > end)
 			end = s->ts + s->dur;
 	}
-	/* Each slice: 5 numbers of 20 characters at most, 10 more, args. */
-	tr_buf_reset(j);
-	o = start = tr_buf_reserve(j, (size_t)r->n * 110 + r->args.len + 2);
-	*o++ = '[';
-	for (k = r->head, i = 0; i < r->n; k = RUN_NEXT(k, i), i++) {
-		s = RUN_SLICE(k, i);
-		if (i > 0)
-			*o++ = ',';
-		*o++ = '[';
-		o = tr_put_int(o, s->ts - t0);
-		*o++ = ',';
-		o = tr_put_int(o, s->dur);
-		*o++ = ',';
-		o = tr_put_int(o, s->name_id);
-		/* The last field present; the ones after it are left out. */
-		last = s->args_len ? 5 : s->callsite_id > 0 ? 4 :
-		    s->category_id > 0 ? 3 : 2;
-		if (last >= 3) {
-			*o++ = ',';
-			o = s->category_id > 0 ? tr_put_int(o, s->category_id) :
-			    put_null(o);
-		}
-		if (last >= 4) {
-			*o++ = ',';
-			o = s->callsite_id > 0 ? tr_put_int(o, s->callsite_id) :
-			    put_null(o);
-		}
-		if (last == 5) {
-			*o++ = ',';
-			memcpy(o, r->args.data + s->args_off, s->args_len);
-			o += s->args_len;
-		}
-		*o++ = ']';
-	}
-	*o++ = ']';
-	*o = '\0';
-	j->len = (size_t)(o - start);
-	op_init(&op, ST_SLICE);
+	op_init(&op, OP_SLICE_RUN);
 	op.v[0] = w->next_slice_id;
 	op.v[1] = r->track_id;
 	op.v[2] = t0;
 	op.v[3] = end;
 	op.v[4] = r->n;
 	op_add_text(&op, t, j->data, j->len, 1);
+	op_add_text(&op, t, r->args.data, r->args.len, 1);
 	w->next_slice_id += r->n;
 	w->run_slices -= (size_t)r->n;
+	/* (Copied into the thread's block, or written, by op_put().) */
+	if (op_put(w, &op, t, err) != 0)
+		return (-1);
 	/* The chunks go back to the pool; a big args buffer goes. */
 	r->tail->next = w->free_chunks;
 	w->free_chunks = r->head;
@@ -1664,8 +1709,6 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 		tr_buf_init(&r->args);
 	} else
 		tr_buf_reset(&r->args);
-	if (op_put(w, &op, t, err) != 0)
-		return (-1);
 	/* With the thread, the run hooks run there after the op (op_obs()). */
 	if (w->obs_run && !w->threaded) {
 		int64_t	run[3];
@@ -1826,6 +1869,7 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	w->threads = tr_map_new();
 	tr_buf_init(&w->key);
 	tr_buf_init(&w->json);
+	tr_buf_init(&w->rjson);
 	tr_imap_init(&w->runs);
 	tr_imap_init(&w->cruns);
 	tr_error_init(&w->terr);
@@ -1980,6 +2024,7 @@ tr_writer_free(struct tr_writer *w)
 	tr_imap_free(&w->cruns, crun_free);
 	chunks_free(w->free_chunks);
 	tr_buf_release(&w->json);
+	tr_buf_release(&w->rjson);
 	free(w->seen);
 	free(w->host);
 	free(w);
