@@ -4,7 +4,10 @@
  * its one frame at the end of the line (-G, or no callchain recorded), and
  * the "# ..." block that --header prints before the samples.  The input is
  * read line by line; a sample's stack lines are copied into one buffer,
- * which finds repeated stacks without parsing their frames again.
+ * which finds repeated stacks without parsing their frames again.  A stack
+ * whose lines are all frames and srclines, ended by an empty line, is also
+ * remembered as the bytes it was read from: the next time those bytes
+ * follow a sample header, they are skipped whole (tr_input_peek_block()).
  */
 #include "config.h"
 #include "import/importer.h"
@@ -25,6 +28,7 @@
 #define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
 #define SC_SLOTS	65536		/* stacks remembered, by hash */
 #define SC_BYTES	(6 << 20)	/* and the most text they keep */
+#define SC_BLOCK	(256 << 10)	/* the longest block of stack lines */
 
 struct tok {
 	const char	*p;
@@ -50,12 +54,19 @@ struct hdr {
 	size_t		 tod_len;
 };
 
-/* A stack seen before: its text and call site. */
+/*
+ * A stack seen before: its text and call site.  The text is either what
+ * keep_line() made of its lines (starting 'F') or the block of lines it was
+ * read from (starting with a blank), with what reading them left behind.
+ */
 struct sc_slot {
 	uint64_t	 hash;
 	int64_t		 cs;
 	char		*text;
 	size_t		 len, cap;
+	int64_t		 nlines;	/* block: frame lines in it */
+	long		 lines;		/* block: its lines, the empty one too */
+	int		 after_frame;	/* block: ps->after_frame at its end */
 };
 
 struct ps {
@@ -86,6 +97,16 @@ struct ps {
 	size_t			 nprev, capprev;
 	struct sc_slot		*sc;		/* stack text -> call site */
 	size_t			 sc_bytes;
+	/*
+	 * The block of stack lines after the sample header, when it was not
+	 * in ps->sc: a copy, its hash, the input offset at its end (0: none)
+	 * and the line before it.
+	 */
+	int			 fresh;		/* no line read since the header */
+	struct tr_buf		 blk;
+	uint64_t		 blk_hash;
+	int64_t			 blk_end;
+	long			 blk_line;
 
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
@@ -574,6 +595,8 @@ add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
 	return (0);
 }
 
+static int	sc_room(struct ps *, struct sc_slot *, size_t);
+
 /* The call site of the stack in ps->stk, storing what is new. */
 static int64_t
 resolve_stack(struct ps *ps)
@@ -587,11 +610,17 @@ resolve_stack(struct ps *ps)
 
 	if (ps->stk.len == 0)
 		return (0);
-	h = tr_hash64(p, ps->stk.len);
-	sc = &ps->sc[h % SC_SLOTS];
-	if (sc->text != NULL && sc->hash == h && sc->len == ps->stk.len &&
-	    memcmp(sc->text, p, ps->stk.len) == 0)
-		return (sc->cs);
+	/* A stack read as a block is kept as one (sc_keep_block()). */
+	sc = NULL;
+	h = 0;
+	if (ps->blk_end == 0) {
+		h = tr_hash64(p, ps->stk.len);
+		sc = &ps->sc[h % SC_SLOTS];
+		if (sc->text != NULL && sc->hash == h &&
+		    sc->len == ps->stk.len &&
+		    memcmp(sc->text, p, ps->stk.len) == 0)
+			return (sc->cs);
+	}
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		split_frame(p + 1, (size_t)(nl - p - 1), &f);
@@ -638,20 +667,29 @@ resolve_stack(struct ps *ps)
 		ps->prevcs[i] = cs;
 	}
 	ps->nprev = n;
-	/* Bounded memory: one stack a slot, the latest one wins. */
-	if (sc->cap < ps->stk.len &&
-	    ps->sc_bytes + ps->stk.len - sc->cap <= SC_BYTES) {
-		ps->sc_bytes += ps->stk.len - sc->cap;
-		sc->cap = ps->stk.len;
-		sc->text = tr_xrealloc(sc->text, sc->cap);
-	}
-	if (sc->cap >= ps->stk.len) {
+	if (sc != NULL && sc_room(ps, sc, ps->stk.len)) {
 		memcpy(sc->text, ps->stk.data, ps->stk.len);
 		sc->len = ps->stk.len;
 		sc->hash = h;
 		sc->cs = cs;
+		sc->lines = 0;
 	}
 	return (cs);
+}
+
+/*
+ * Bounded memory: one stack a slot, the latest one wins.  Whether 'sc' has
+ * room for 'len' bytes of text (made when the bound allows).
+ */
+static int
+sc_room(struct ps *ps, struct sc_slot *sc, size_t len)
+{
+	if (sc->cap < len && ps->sc_bytes + len - sc->cap <= SC_BYTES) {
+		ps->sc_bytes += len - sc->cap;
+		sc->cap = len;
+		sc->text = tr_xrealloc(sc->text, sc->cap);
+	}
+	return (sc->cap >= len);
 }
 
 /* --- samples ---------------------------------------------------------- */
@@ -711,12 +749,74 @@ end_sample(struct ps *ps)
 	if (!ps->open)
 		return (0);
 	ps->open = 0;
+	ps->fresh = 0;
 	if ((ps->s.callsite_id = resolve_stack(ps)) < 0)
 		return (-1);
 	if (tr_writer_add_sample(ps->wr, &ps->s, ps->err) < 0)
 		return (-1);
 	fp_add(ps);
 	return (0);
+}
+
+/*
+ * Just after a sample header: when the block of lines that follows is one
+ * read before, skip it and end the sample as reading it did (1).  Else
+ * (0) its lines are read one by one, and the block is kept at the empty
+ * line that ends it if they were all frames and srclines.
+ */
+static int
+cached_stack(struct ps *ps)
+{
+	struct sc_slot	*sc;
+	const char	*p;
+	size_t		 n;
+	uint64_t	 h;
+	int		 r;
+
+	ps->fresh = 0;
+	ps->blk_end = 0;
+	if ((r = tr_input_peek_block(ps->in, SC_BLOCK, &p, &n, ps->err)) <= 0)
+		return (r);
+	h = tr_hash64(p, n);
+	sc = &ps->sc[h % SC_SLOTS];
+	if (sc->text == NULL || sc->hash != h || sc->len != n ||
+	    sc->lines == 0 || memcmp(sc->text, p, n) != 0) {
+		tr_buf_reset(&ps->blk);
+		tr_buf_add(&ps->blk, p, n);
+		ps->blk_hash = h;
+		ps->blk_end = tr_input_offset(ps->in) + (int64_t)n;
+		ps->blk_line = tr_input_lineno(ps->in);
+		return (0);
+	}
+	tr_input_skip(ps->in, n, sc->lines);
+	/* What its lines did, then what the empty line does (do_line()). */
+	ps->nlines = sc->nlines;
+	ps->callchains = 1;
+	ps->after_frame = sc->after_frame;
+	ps->blank_line = tr_input_lineno(ps->in);
+	ps->open = 0;
+	ps->s.callsite_id = sc->cs;
+	if (tr_writer_add_sample(ps->wr, &ps->s, ps->err) < 0)
+		return (-1);
+	fp_add(ps);
+	return (1);
+}
+
+/* The block just read, all frames and srclines, for cached_stack(). */
+static void
+sc_keep_block(struct ps *ps)
+{
+	struct sc_slot	*sc = &ps->sc[ps->blk_hash % SC_SLOTS];
+
+	if (!sc_room(ps, sc, ps->blk.len))
+		return;
+	memcpy(sc->text, ps->blk.data, ps->blk.len);
+	sc->len = ps->blk.len;
+	sc->hash = ps->blk_hash;
+	sc->cs = ps->s.callsite_id;
+	sc->nlines = ps->nlines;
+	sc->lines = tr_input_lineno(ps->in) - ps->blk_line;
+	sc->after_frame = ps->after_frame;
 }
 
 /* The sample header had no stack where one was due. */
@@ -810,6 +910,8 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		ps->tod_last_ns = h->ts;
 	}
 	ps->open = 1;
+	ps->fresh = 1;
+	ps->blk_end = 0;
 	ps->seen_sample = 1;
 	ps->oneline = 0;
 	ps->nlines = 0;
@@ -823,6 +925,7 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		/* perf prints the frame on the header line without -g. */
 		if ((a = frame_addr(h->rest, h->rest_len, &alen)) != NULL) {
 			ps->oneline = 1;
+			ps->fresh = 0;
 			return (add_frame_line(ps, a, alen,
 			    h->rest + h->rest_len));
 		}
@@ -1028,6 +1131,7 @@ odd_line(struct ps *ps, const char *q, const char *end)
 	bad(ps, q, "malformed stack line: expected " EXPECT_FRAME ", got "
 	    "'%.*s%s'", shown(n), q, ellipsis(n));
 	ps->after_frame = 0;
+	ps->blk_end = 0;
 	if (!frame_shaped(q, end))
 		return (tr_import_oddity(ps->ctx, ps->err, "left out, as "
 		    "stackcollapse-perf.pl does"));
@@ -1084,7 +1188,7 @@ do_line(struct ps *ps, const char *p, size_t n)
 	struct hdr	 h;
 	const char	*a, *q;
 	size_t		 alen;
-	int		 r;
+	int		 r, keep;
 
 	ps->line = p;
 	while (n > 0 && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
@@ -1095,7 +1199,17 @@ do_line(struct ps *ps, const char *p, size_t n)
 			ps->callchains = 1;
 		if (ps->open)
 			ps->blank_line = tr_input_lineno(ps->in);
-		return (end_sample(ps));
+		/* The block's own empty line ends the sample: keep it. */
+		keep = ps->open && ps->blk_end != 0 &&
+		    tr_input_offset(ps->in) == ps->blk_end;
+		if (!keep)
+			ps->blk_end = 0;
+		if (end_sample(ps) != 0)
+			return (-1);
+		if (keep)
+			sc_keep_block(ps);
+		ps->blk_end = 0;
+		return (0);
 	}
 	if (p[0] == '#') {
 		if (!ps->seen_sample)
@@ -1232,6 +1346,7 @@ ps_release(struct ps *ps)
 	free(ps->prev);
 	free(ps->prevcs);
 	tr_buf_release(&ps->stk);
+	tr_buf_release(&ps->blk);
 	if (ps->sc != NULL)
 		for (i = 0; i < SC_SLOTS; i++)
 			free(ps->sc[i].text);
@@ -1258,6 +1373,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.in = in;
 	ps.err = err;
 	tr_buf_init(&ps.stk);
+	tr_buf_init(&ps.blk);
 	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
@@ -1265,6 +1381,11 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	tr_buf_init(&ps.tod_last);
 	tr_import_set_clock(ctx, "perf");
 	for (;;) {
+		if (ps.fresh && (r = cached_stack(&ps)) != 0) {
+			if (r < 0)
+				goto out;
+			continue;
+		}
 		off = tr_input_offset(in);
 		if ((r = tr_input_getline(in, &line, &len, err)) != 1)
 			break;
