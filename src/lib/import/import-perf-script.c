@@ -614,7 +614,7 @@ resolve_stack(struct ps *ps)
 	sc = NULL;
 	h = 0;
 	if (ps->blk_end == 0) {
-		h = tr_hash64(p, ps->stk.len);
+		h = tr_hash64_bulk(p, ps->stk.len);
 		sc = &ps->sc[h % SC_SLOTS];
 		if (sc->text != NULL && sc->hash == h &&
 		    sc->len == ps->stk.len &&
@@ -777,7 +777,7 @@ cached_stack(struct ps *ps)
 	ps->blk_end = 0;
 	if ((r = tr_input_peek_block(ps->in, SC_BLOCK, &p, &n, ps->err)) <= 0)
 		return (r);
-	h = tr_hash64(p, n);
+	h = tr_hash64_bulk(p, n);
 	sc = &ps->sc[h % SC_SLOTS];
 	if (sc->text == NULL || sc->hash != h || sc->len != n ||
 	    sc->lines == 0 || memcmp(sc->text, p, n) != 0) {
