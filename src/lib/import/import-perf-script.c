@@ -29,6 +29,7 @@
 #define SC_SLOTS	65536		/* stacks remembered, by hash */
 #define SC_BYTES	(6 << 20)	/* and the most text they keep */
 #define SC_BLOCK	(256 << 10)	/* the longest block of stack lines */
+#define SC_PREFIX	256		/* bytes that find a block's slot */
 
 struct tok {
 	const char	*p;
@@ -97,6 +98,13 @@ struct ps {
 	size_t			 nprev, capprev;
 	struct sc_slot		*sc;		/* stack text -> call site */
 	size_t			 sc_bytes;
+	/*
+	 * By a hash of the SC_PREFIX bytes after a sample header: the slot
+	 * (plus one) of the last block that began so.  When its text is what
+	 * follows, the block is found without looking for its end.
+	 */
+	uint32_t		*sc_first;
+	size_t			 blk_first;	/* of the block read, plus one */
 	/*
 	 * The block of stack lines after the sample header, when it was not
 	 * in ps->sc: a copy, its hash, the input offset at its end (0: none)
@@ -764,31 +772,11 @@ end_sample(struct ps *ps)
  * (0) its lines are read one by one, and the block is kept at the empty
  * line that ends it if they were all frames and srclines.
  */
+/* Skip the block of 'sc' and end the sample as reading it did. */
 static int
-cached_stack(struct ps *ps)
+replay_stack(struct ps *ps, const struct sc_slot *sc)
 {
-	struct sc_slot	*sc;
-	const char	*p;
-	size_t		 n;
-	uint64_t	 h;
-	int		 r;
-
-	ps->fresh = 0;
-	ps->blk_end = 0;
-	if ((r = tr_input_peek_block(ps->in, SC_BLOCK, &p, &n, ps->err)) <= 0)
-		return (r);
-	h = tr_hash64_bulk(p, n);
-	sc = &ps->sc[h % SC_SLOTS];
-	if (sc->text == NULL || sc->hash != h || sc->len != n ||
-	    sc->lines == 0 || memcmp(sc->text, p, n) != 0) {
-		tr_buf_reset(&ps->blk);
-		tr_buf_add(&ps->blk, p, n);
-		ps->blk_hash = h;
-		ps->blk_end = tr_input_offset(ps->in) + (int64_t)n;
-		ps->blk_line = tr_input_lineno(ps->in);
-		return (0);
-	}
-	tr_input_skip(ps->in, n, sc->lines);
+	tr_input_skip(ps->in, sc->len, sc->lines);
 	/* What its lines did, then what the empty line does (do_line()). */
 	ps->nlines = sc->nlines;
 	ps->callchains = 1;
@@ -800,6 +788,53 @@ cached_stack(struct ps *ps)
 		return (-1);
 	fp_add(ps);
 	return (1);
+}
+
+static int
+cached_stack(struct ps *ps)
+{
+	const unsigned char	*u;
+	struct sc_slot		*sc;
+	const char		*p;
+	size_t			 n, k = 0;
+	uint64_t		 h;
+	uint32_t		 i;
+	int			 r;
+
+	ps->fresh = 0;
+	ps->blk_end = 0;
+	/*
+	 * The text of a block proves itself: the same bytes are the same
+	 * block, however it was found.
+	 */
+	if (tr_input_peek(ps->in, &u, &n, ps->err) != 0)
+		return (-1);
+	if (n >= SC_PREFIX) {
+		k = tr_hash64_bulk(u, SC_PREFIX) % SC_SLOTS + 1;
+		if ((i = ps->sc_first[k - 1]) > 0) {
+			sc = &ps->sc[i - 1];
+			if (sc->lines > 0 && sc->len <= n &&
+			    memcmp(sc->text, u, sc->len) == 0)
+				return (replay_stack(ps, sc));
+		}
+	}
+	if ((r = tr_input_peek_block(ps->in, SC_BLOCK, &p, &n, ps->err)) <= 0)
+		return (r);
+	h = tr_hash64_bulk(p, n);
+	sc = &ps->sc[h % SC_SLOTS];
+	if (sc->text == NULL || sc->hash != h || sc->len != n ||
+	    sc->lines == 0 || memcmp(sc->text, p, n) != 0) {
+		tr_buf_reset(&ps->blk);
+		tr_buf_add(&ps->blk, p, n);
+		ps->blk_hash = h;
+		ps->blk_end = tr_input_offset(ps->in) + (int64_t)n;
+		ps->blk_line = tr_input_lineno(ps->in);
+		ps->blk_first = k;
+		return (0);
+	}
+	if (k > 0)
+		ps->sc_first[k - 1] = (uint32_t)(h % SC_SLOTS) + 1;
+	return (replay_stack(ps, sc));
 }
 
 /* The block just read, all frames and srclines, for cached_stack(). */
@@ -817,6 +852,9 @@ sc_keep_block(struct ps *ps)
 	sc->nlines = ps->nlines;
 	sc->lines = tr_input_lineno(ps->in) - ps->blk_line;
 	sc->after_frame = ps->after_frame;
+	if (ps->blk_first > 0)
+		ps->sc_first[ps->blk_first - 1] =
+		    (uint32_t)(ps->blk_hash % SC_SLOTS) + 1;
 }
 
 /* The sample header had no stack where one was due. */
@@ -1351,6 +1389,7 @@ ps_release(struct ps *ps)
 		for (i = 0; i < SC_SLOTS; i++)
 			free(ps->sc[i].text);
 	free(ps->sc);
+	free(ps->sc_first);
 	tr_buf_release(&ps->t_comm);
 	tr_buf_release(&ps->e_name);
 	json_decref(ps->events);
@@ -1375,6 +1414,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	tr_buf_init(&ps.stk);
 	tr_buf_init(&ps.blk);
 	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
+	ps.sc_first = tr_xcalloc(SC_SLOTS, sizeof *ps.sc_first);
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
 	ps.events = json_array();
