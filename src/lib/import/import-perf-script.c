@@ -26,10 +26,12 @@
 #define PID_MAX		2147483647LL
 #define EXPECT_HDR	"'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:'"
 #define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
-#define SC_SLOTS	65536		/* stacks remembered, by hash */
+#define SC_SLOTS	65536		/* stacks remembered, two ways a hash */
 #define SC_BYTES	(6 << 20)	/* and the most text they keep */
 #define SC_BLOCK	(256 << 10)	/* the longest block of stack lines */
 #define SC_PREFIX	256		/* bytes that find a block's slot */
+#define FL_SLOTS	65536		/* frame texts remembered, by hash */
+#define FL_BYTES	(4 << 20)	/* and the most text they keep */
 
 struct tok {
 	const char	*p;
@@ -55,6 +57,13 @@ struct hdr {
 	size_t		 tod_len;
 };
 
+/* A frame's text in ps->stk ('F' line, 'S' line or not): its id. */
+struct fl_slot {
+	uint64_t	 hash;
+	int64_t		 id;
+	size_t		 off, len;	/* in ps->fl_text; len 0: empty */
+};
+
 /*
  * A stack seen before: its text and call site.  The text is either what
  * keep_line() made of its lines (starting 'F') or the block of lines it was
@@ -65,6 +74,7 @@ struct sc_slot {
 	int64_t		 cs;
 	char		*text;
 	size_t		 len, cap;
+	uint64_t	 used;		/* when last found or kept */
 	int64_t		 nlines;	/* block: frame lines in it */
 	long		 lines;		/* block: its lines, the empty one too */
 	int		 after_frame;	/* block: ps->after_frame at its end */
@@ -98,6 +108,9 @@ struct ps {
 	size_t			 nprev, capprev;
 	struct sc_slot		*sc;		/* stack text -> call site */
 	size_t			 sc_bytes;
+	uint64_t		 sc_clock;	/* for sc_slot.used */
+	struct fl_slot		*fl;		/* frame text -> frame id */
+	struct tr_buf		 fl_text;
 	/*
 	 * By a hash of the SC_PREFIX bytes after a sample header: the slot
 	 * (plus one) of the last block that began so.  When its text is what
@@ -605,13 +618,85 @@ add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
 
 static int	sc_room(struct ps *, struct sc_slot *, size_t);
 
+/* The two slots a hash may use. */
+static struct sc_slot *
+sc_way(struct ps *ps, uint64_t h, int way)
+{
+	return (&ps->sc[(way == 0 ? h : h >> 32) % SC_SLOTS]);
+}
+
+/* The slot holding text p[0..n) of hash 'h', a block or not, or NULL. */
+static struct sc_slot *
+sc_find(struct ps *ps, uint64_t h, const char *p, size_t n, int block)
+{
+	struct sc_slot	*sc;
+	int		 w;
+
+	for (w = 0; w < 2; w++) {
+		sc = sc_way(ps, h, w);
+		if (sc->len == n && sc->hash == h && (sc->lines > 0) == block &&
+		    memcmp(sc->text, p, n) == 0) {
+			sc->used = ++ps->sc_clock;
+			return (sc);
+		}
+	}
+	return (NULL);
+}
+
+/*
+ * Where a new text of hash 'h' goes: an empty slot of its two, else the
+ * one found or kept longer ago.
+ */
+static struct sc_slot *
+sc_victim(struct ps *ps, uint64_t h)
+{
+	struct sc_slot	*a = sc_way(ps, h, 0), *b = sc_way(ps, h, 1);
+
+	if (a->len == 0 || b->len == 0)
+		return (a->len == 0 ? a : b);
+	return (a->used <= b->used ? a : b);
+}
+
+/*
+ * The id of the frame whose text (in ps->stk) is p[0..n), as it was the
+ * last time, else parsed and added.  'nl' ends its 'F' line.
+ */
+static int64_t
+frame_id(struct ps *ps, const char *p, size_t n, const char *nl)
+{
+	struct fl_slot	*fl;
+	struct tr_frame	 f;
+	uint64_t	 h = tr_hash64_bulk(p, n);
+	int64_t		 id;
+
+	fl = &ps->fl[h % FL_SLOTS];
+	if (fl->len == n && fl->hash == h &&
+	    memcmp(ps->fl_text.data + fl->off, p, n) == 0)
+		return (fl->id);
+	split_frame(p + 1, (size_t)(nl - p - 1), &f);
+	if (nl + 1 < p + n)
+		split_srcline(nl + 2, (size_t)(p + n - nl - 3), &f);
+	if ((id = tr_writer_add_frame(ps->wr, &f, ps->err)) < 0)
+		return (-1);
+	/* Bounded memory: when the text is full, start again. */
+	if (ps->fl_text.len + n > FL_BYTES) {
+		memset(ps->fl, 0, FL_SLOTS * sizeof *ps->fl);
+		tr_buf_reset(&ps->fl_text);
+	}
+	fl->hash = h;
+	fl->id = id;
+	fl->off = ps->fl_text.len;
+	fl->len = n;
+	tr_buf_add(&ps->fl_text, p, n);
+	return (id);
+}
+
 /* The call site of the stack in ps->stk, storing what is new. */
 static int64_t
 resolve_stack(struct ps *ps)
 {
-	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl;
+	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl, *e;
 	struct sc_slot	*sc;
-	struct tr_frame	 f;
 	size_t		 n = 0, i;
 	int64_t		 t, cs;
 	uint64_t	 h;
@@ -619,33 +704,26 @@ resolve_stack(struct ps *ps)
 	if (ps->stk.len == 0)
 		return (0);
 	/* A stack read as a block is kept as one (sc_keep_block()). */
-	sc = NULL;
 	h = 0;
 	if (ps->blk_end == 0) {
 		h = tr_hash64_bulk(p, ps->stk.len);
-		sc = &ps->sc[h % SC_SLOTS];
-		if (sc->text != NULL && sc->hash == h &&
-		    sc->len == ps->stk.len &&
-		    memcmp(sc->text, p, ps->stk.len) == 0)
+		if ((sc = sc_find(ps, h, p, ps->stk.len, 0)) != NULL)
 			return (sc->cs);
 	}
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		split_frame(p + 1, (size_t)(nl - p - 1), &f);
-		p = nl + 1;
-		if (p < end && *p == 'S') {
-			nl = memchr(p, '\n', (size_t)(end - p));
-			split_srcline(p + 1, (size_t)(nl - p - 1), &f);
-			p = nl + 1;
-		}
+		e = nl + 1;
+		if (e < end && *e == 'S')
+			e = (const char *)memchr(e, '\n',
+			    (size_t)(end - e)) + 1;
 		if (n == ps->capids) {
 			ps->capids = ps->capids ? ps->capids * 2 : 64;
 			ps->ids = tr_xrealloc(ps->ids,
 			    ps->capids * sizeof *ps->ids);
 		}
-		if ((ps->ids[n++] = tr_writer_add_frame(ps->wr, &f,
-		    ps->err)) < 0)
+		if ((ps->ids[n++] = frame_id(ps, p, (size_t)(e - p), nl)) < 0)
 			return (-1);
+		p = e;
 	}
 	/* perf prints the leaf first; the store wants the root first. */
 	for (i = 0; i < n / 2; i++) {
@@ -675,12 +753,14 @@ resolve_stack(struct ps *ps)
 		ps->prevcs[i] = cs;
 	}
 	ps->nprev = n;
-	if (sc != NULL && sc_room(ps, sc, ps->stk.len)) {
+	if (ps->blk_end == 0 &&
+	    sc_room(ps, sc = sc_victim(ps, h), ps->stk.len)) {
 		memcpy(sc->text, ps->stk.data, ps->stk.len);
 		sc->len = ps->stk.len;
 		sc->hash = h;
 		sc->cs = cs;
 		sc->lines = 0;
+		sc->used = ++ps->sc_clock;
 	}
 	return (cs);
 }
@@ -821,9 +901,7 @@ cached_stack(struct ps *ps)
 	if ((r = tr_input_peek_block(ps->in, SC_BLOCK, &p, &n, ps->err)) <= 0)
 		return (r);
 	h = tr_hash64_bulk(p, n);
-	sc = &ps->sc[h % SC_SLOTS];
-	if (sc->text == NULL || sc->hash != h || sc->len != n ||
-	    sc->lines == 0 || memcmp(sc->text, p, n) != 0) {
+	if ((sc = sc_find(ps, h, p, n, 1)) == NULL) {
 		tr_buf_reset(&ps->blk);
 		tr_buf_add(&ps->blk, p, n);
 		ps->blk_hash = h;
@@ -833,7 +911,7 @@ cached_stack(struct ps *ps)
 		return (0);
 	}
 	if (k > 0)
-		ps->sc_first[k - 1] = (uint32_t)(h % SC_SLOTS) + 1;
+		ps->sc_first[k - 1] = (uint32_t)(sc - ps->sc) + 1;
 	return (replay_stack(ps, sc));
 }
 
@@ -841,10 +919,11 @@ cached_stack(struct ps *ps)
 static void
 sc_keep_block(struct ps *ps)
 {
-	struct sc_slot	*sc = &ps->sc[ps->blk_hash % SC_SLOTS];
+	struct sc_slot	*sc = sc_victim(ps, ps->blk_hash);
 
 	if (!sc_room(ps, sc, ps->blk.len))
 		return;
+	sc->used = ++ps->sc_clock;
 	memcpy(sc->text, ps->blk.data, ps->blk.len);
 	sc->len = ps->blk.len;
 	sc->hash = ps->blk_hash;
@@ -853,8 +932,7 @@ sc_keep_block(struct ps *ps)
 	sc->lines = tr_input_lineno(ps->in) - ps->blk_line;
 	sc->after_frame = ps->after_frame;
 	if (ps->blk_first > 0)
-		ps->sc_first[ps->blk_first - 1] =
-		    (uint32_t)(ps->blk_hash % SC_SLOTS) + 1;
+		ps->sc_first[ps->blk_first - 1] = (uint32_t)(sc - ps->sc) + 1;
 }
 
 /* The sample header had no stack where one was due. */
@@ -1390,6 +1468,8 @@ ps_release(struct ps *ps)
 			free(ps->sc[i].text);
 	free(ps->sc);
 	free(ps->sc_first);
+	free(ps->fl);
+	tr_buf_release(&ps->fl_text);
 	tr_buf_release(&ps->t_comm);
 	tr_buf_release(&ps->e_name);
 	json_decref(ps->events);
@@ -1415,6 +1495,8 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	tr_buf_init(&ps.blk);
 	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
 	ps.sc_first = tr_xcalloc(SC_SLOTS, sizeof *ps.sc_first);
+	ps.fl = tr_xcalloc(FL_SLOTS, sizeof *ps.fl);
+	tr_buf_init(&ps.fl_text);
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
 	ps.events = json_array();
