@@ -26,11 +26,11 @@
 #define PID_MAX		2147483647LL
 #define EXPECT_HDR	"'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:'"
 #define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
-#define SC_SLOTS	65536		/* stacks remembered, two ways a hash */
+#define SC_SLOTS	16384		/* stacks remembered, two ways a hash */
 #define SC_BYTES	(6 << 20)	/* and the most text they keep */
 #define SC_BLOCK	(256 << 10)	/* the longest block of stack lines */
 #define SC_PREFIX	256		/* bytes that find a block's slot */
-#define FL_SLOTS	65536		/* frame texts remembered, by hash */
+#define FL_SLOTS	16384		/* frame texts remembered, by hash */
 #define FL_BYTES	(4 << 20)	/* and the most text they keep */
 
 struct tok {
