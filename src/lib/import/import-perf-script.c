@@ -76,7 +76,7 @@ struct sc_slot {
 	size_t		 len, cap;
 	uint64_t	 used;		/* when last found or kept */
 	int64_t		 nlines;	/* block: frame lines in it */
-	long		 lines;		/* block: its lines, the empty one too */
+	long		 lines;		/* block: its lines, the empty one */
 	int		 after_frame;	/* block: ps->after_frame at its end */
 };
 
@@ -117,13 +117,13 @@ struct ps {
 	 * follows, the block is found without looking for its end.
 	 */
 	uint32_t		*sc_first;
-	size_t			 blk_first;	/* of the block read, plus one */
+	size_t			 blk_first;	/* the block's sc_first + 1 */
 	/*
 	 * The block of stack lines after the sample header, when it was not
 	 * in ps->sc: a copy, its hash, the input offset at its end (0: none)
 	 * and the line before it.
 	 */
-	int			 fresh;		/* no line read since the header */
+	int			 fresh;		/* no line since the header */
 	struct tr_buf		 blk;
 	uint64_t		 blk_hash;
 	int64_t			 blk_end;
