@@ -964,6 +964,38 @@ START_TEST(test_block_cache)
 }
 END_TEST
 
+/*
+ * Headers that differ from the last one only in their time parse as it
+ * did but for the time, of any length; a bad time is still an error.
+ */
+START_TEST(test_header_again)
+{
+	struct tr_db	*db;
+	char		*msg;
+
+	db = import_ok("burn 1/2 [001] 9.5: 7 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 10.25: 7 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 10.25: 8 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 1000.000000001: 8 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [002] 1000.1: 8 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [002] 1000.2: PERF_RECORD_MMAP x\n"
+	    "burn 1/2 [002] 1000.3: 8 instructions: \n\t 1 a (/x)\n\n");
+	ROWS(db, SAMPLE_SQL,
+	    "1|9500000000|1|7|cycles|1|2|burn\n"
+	    "2|10250000000|1|7|cycles|1|2|burn\n"
+	    "3|10250000000|1|8|cycles|1|2|burn\n"
+	    "4|1000000000001|1|8|cycles|1|2|burn\n"
+	    "5|1000100000000|2|8|cycles|1|2|burn\n"
+	    "6|1000300000000|2|8|instructions|1|2|burn\n");
+	tr_db_free(db);
+	msg = import_err("burn 1/2 [001] 9.5: cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 9.1234567891: cycles: \n\t 1 a (/x)\n\n");
+	ck_assert_str_eq(msg, "t.txt:4:16: malformed timestamp: expected at "
+	    "most 9 decimal places, got '9.1234567891'");
+	free(msg);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -989,6 +1021,7 @@ main(void)
 	tcase_add_test(tc, test_tolerated);
 	tcase_add_test(tc, test_stack_cache);
 	tcase_add_test(tc, test_block_cache);
+	tcase_add_test(tc, test_header_again);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

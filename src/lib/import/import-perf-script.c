@@ -13,6 +13,7 @@
 #include "import/importer.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,8 @@ struct hdr {
 	int		 sideband;	/* a PERF_RECORD_* line: skip it */
 	const char	*tod;		/* -F tod: "2026-11-29 12:39:35.42" */
 	size_t		 tod_len;
+	const char	*ts_tok;	/* the time's token, or NULL */
+	size_t		 ts_tok_len;
 };
 
 /* A frame's text in ps->stk ('F' line, 'S' line or not): its id. */
@@ -135,6 +138,14 @@ struct ps {
 	long			 blank_line;	/* the one that ended the last
 						   sample's stack, or 0 */
 	int			 orphans;	/* in stack lines after it */
+
+	/*
+	 * The last sample header with a time that parse_header() took, its
+	 * pointers into ph (see header_again()).
+	 */
+	struct tr_buf		 ph;
+	struct hdr		 ph_h;
+	int			 ph_ok;
 
 	/* Interning caches for runs of samples of one thread or event. */
 	int64_t			 t_pid, t_tid, t_id;
@@ -442,6 +453,8 @@ parse_header(struct ps *ps, const char *p, size_t n, struct hdr *h)
 			return (bad(ps, t[a].p, "%s, got '%.*s%s'", why,
 			    shown(t[a].n - 1), t[a].p, ellipsis(t[a].n - 1)));
 		h->has_ts = 1;
+		h->ts_tok = t[a].p;
+		h->ts_tok_len = t[a].n;
 		j = a + 1;
 		if (j < nt && all_digits(t[j].p, t[j].n) &&
 		    (j + 1 == nt || event_shaped(&t[j + 1]))) {
@@ -1286,6 +1299,73 @@ orphan_line(struct ps *ps, const char *q, const char *end)
 
 /* --- the line loop ---------------------------------------------------- */
 
+/* 'x', a pointer into 'from' (at or past 'cut', moved by 'shift'), in 'to'. */
+static const char *
+rebase(const char *x, const char *from, const char *cut, const char *to,
+    ptrdiff_t shift)
+{
+	if (x == NULL)
+		return (NULL);
+	return (to + (x - from) + (x >= cut ? shift : 0));
+}
+
+static void
+hdr_rebase(struct hdr *h, const char *from, const char *to, size_t tl)
+{
+	const char	*cut = h->ts_tok;
+	ptrdiff_t	 shift = (ptrdiff_t)tl - (ptrdiff_t)h->ts_tok_len;
+
+	h->comm = rebase(h->comm, from, cut, to, shift);
+	h->event = rebase(h->event, from, cut, to, shift);
+	h->rest = rebase(h->rest, from, cut, to, shift);
+	h->tod = rebase(h->tod, from, cut, to, shift);
+	h->ts_tok = rebase(h->ts_tok, from, cut, to, 0);
+	h->ts_tok_len = tl;
+}
+
+/*
+ * parse_header() for a line in the main loop.  Consecutive samples of a
+ * thread print the same header but for the time: when the line is the
+ * last one taken with another time token in its place, it parses as that
+ * one did (its tokens before and after the time are the same), but for
+ * the time.
+ */
+static int
+header_again(struct ps *ps, const char *p, size_t n, struct hdr *h)
+{
+	const struct hdr	*o = &ps->ph_h;
+	struct tok		 t;
+	const char		*why;
+	size_t			 pre, suf;
+	int64_t			 ts;
+	int			 r;
+
+	if (ps->ph_ok) {
+		pre = (size_t)(o->ts_tok - ps->ph.data);
+		suf = ps->ph.len - pre - o->ts_tok_len;
+		t.p = p + pre;
+		t.n = n - pre - suf;
+		if (n >= pre + suf + 4 && memcmp(p, ps->ph.data, pre) == 0 &&
+		    memcmp(p + n - suf, o->ts_tok + o->ts_tok_len, suf) == 0 &&
+		    time_shaped(&t) &&
+		    parse_seconds(t.p, t.n - 1, &ts, &why) == 0) {
+			*h = *o;
+			hdr_rebase(h, ps->ph.data, p, t.n);
+			h->ts = ts;
+			return (1);
+		}
+	}
+	if ((r = parse_header(ps, p, n, h)) == 1 && h->has_ts &&
+	    !h->sideband) {
+		tr_buf_reset(&ps->ph);
+		tr_buf_add(&ps->ph, p, n);
+		ps->ph_h = *h;
+		hdr_rebase(&ps->ph_h, p, ps->ph.data, h->ts_tok_len);
+		ps->ph_ok = 1;
+	}
+	return (r);
+}
+
 static int
 start_header(struct ps *ps, const struct hdr *h)
 {
@@ -1361,7 +1441,7 @@ do_line(struct ps *ps, const char *p, size_t n)
 			    p)), q, ellipsis(n - (size_t)(q - p))));
 		return (odd_line(ps, q, p + n));
 	}
-	if ((r = parse_header(ps, p, n, &h)) < 0)
+	if ((r = header_again(ps, p, n, &h)) < 0)
 		return (-1);
 	if (r == 1)
 		return (start_header(ps, &h));
@@ -1463,6 +1543,7 @@ ps_release(struct ps *ps)
 	free(ps->prevcs);
 	tr_buf_release(&ps->stk);
 	tr_buf_release(&ps->blk);
+	tr_buf_release(&ps->ph);
 	if (ps->sc != NULL)
 		for (i = 0; i < SC_SLOTS; i++)
 			free(ps->sc[i].text);
@@ -1493,6 +1574,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.err = err;
 	tr_buf_init(&ps.stk);
 	tr_buf_init(&ps.blk);
+	tr_buf_init(&ps.ph);
 	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
 	ps.sc_first = tr_xcalloc(SC_SLOTS, sizeof *ps.sc_first);
 	ps.fl = tr_xcalloc(FL_SLOTS, sizeof *ps.fl);
