@@ -1873,6 +1873,48 @@ START_TEST(test_import_ok)
 END_TEST
 
 /*
+ * More keys than the writer logs before it makes its filter of them
+ * (writer.c SEEN_LOG), with caches emptied before (cap 20000) or after
+ * (60000) that: every key is added once, and those added again are found.
+ */
+START_TEST(test_import_cache_evict_many)
+{
+	static const size_t	 caps[] = { 20000, 60000 };
+	struct tr_error		 err;
+	struct tr_import_result	 res;
+	struct tr_db		*db;
+	struct tr_buf		 b;
+	size_t			 c;
+	int			 i;
+
+	tr_buf_init(&b);
+	for (i = 0; i < 35000; i++)
+		tr_buf_printf(&b, "main;f%d;g%d\n", i, i);
+	for (i = 0; i < 35000; i += 7)
+		tr_buf_printf(&b, "main;f%d;g%d\n", i, i);
+	for (c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+		tr_error_init(&err);
+		db = tr_db_open(":memory:", 0, &err);
+		test_cache_cap = caps[c];
+		ck_assert_msg(import_mem(db, &fake, "many.txt", b.data, b.len,
+		    &res, &err) == 0, "%s", err.msg);
+		test_cache_cap = 0;
+		ck_assert_int_eq(res.samples, 40000);
+		ck_assert_int_eq(res.frames, 70001);
+		ck_assert_int_eq(res.callsites, 70001);
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM frame"),
+		    70001);
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM callsite"),
+		    70001);
+		ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT callsite_id) "
+		    "FROM sample"), 35000);
+		tr_db_free(db);
+	}
+	tr_buf_release(&b);
+}
+END_TEST
+
+/*
  * Interning caches that overflow are emptied; what they held is then
  * found in the store, never inserted twice (the unique keys would fail).
  */
@@ -2600,6 +2642,7 @@ main(void)
 	tcase_add_test(ti, test_writer_observers_full);
 	tcase_add_test(ti, test_writer_thread_observe);
 	tcase_add_test(ti, test_import_cache_evict);
+	tcase_add_test(ti, test_import_cache_evict_many);
 	tcase_add_test(ti, test_import_thread);
 	tcase_add_test(ti, test_import_thread_fail);
 	tcase_add_test(ti, test_import_fail_unchanged);

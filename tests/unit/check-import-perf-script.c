@@ -901,6 +901,101 @@ START_TEST(test_stack_cache)
 }
 END_TEST
 
+/*
+ * A stack's block of lines after its header, read again: as the first
+ * time, whether it was all frames, had srclines, a blank-only line that
+ * ends the sample early, a line that is no frame, or CRLF ends.
+ */
+START_TEST(test_block_cache)
+{
+	static const char *const stanza[] = {
+		"\t 10 leafA (/x)\n\t 2 mid (/x)\n\t 3 root (/x)\n\n",
+		"\t 10 leafA (/x)\n  a.c:5\n\t 2 mid (/x)\n\t 3 root (/x)\n\n",
+		"\t 10 leafA (/x)\n\t \n\t 2 mid (/x)\n\t 3 root (/x)\n\n",
+		"\t 10 leafA (/x)\n\tzz weird (line)\n\t 3 root (/x)\n\n",
+		"\t 10 leafA (/x)\n  a.c:5\n  b.c:6\n\t 3 root (/x)\n\n",
+		"\t 10 leafA (/x)\r\n\t 2 mid (/x)\r\n\t 3 root (/x)\r\n\r\n",
+	};
+	static const char *const want[] = {
+		"0|root|/x||0|0|0\n1|mid|/x||0|0|0\n"
+		    "2|leafA|/x||0|0|0\n",
+		"0|root|/x||0|0|0\n1|mid|/x||0|0|0\n"
+		    "2|leafA|/x|a.c|5|0|0\n",
+		"0|leafA|/x||0|0|0\n",
+		"0|root|/x||0|0|0\n1|weird|line||0|0|0\n"
+		    "2|leafA|/x||0|0|0\n",
+		"0|root|/x||0|0|0\n1|leafA|/x|a.c|5|0|0\n",
+		"0|root|/x||0|0|0\n1|mid|/x||0|0|0\n"
+		    "2|leafA|/x||0|0|0\n",
+	};
+	const int	 n = (int)(sizeof stanza / sizeof stanza[0]);
+	struct tr_db	*db;
+	struct tr_buf	 b;
+	char		 sql[512], *got;
+	int		 r, i, v;
+
+	/* Each stanza in every round, in a new order each round. */
+	tr_buf_init(&b);
+	for (r = 0; r < 4; r++)
+		for (i = 0; i < n; i++) {
+			v = (i * (r % 2 ? 5 : 1) + r) % n;
+			tr_buf_printf(&b, "a 1 [000] %d.5: 1 cycles:%s\n%s",
+			    r * n + i, v == 5 ? "\r" : "", stanza[v]);
+		}
+	db = import_ok(b.data);
+	ROWS(db, "SELECT count(*) FROM sample", "24\n");
+	for (r = 0; r < 4; r++)
+		for (i = 0; i < n; i++) {
+			v = (i * (r % 2 ? 5 : 1) + r) % n;
+			snprintf(sql, sizeof sql, "SELECT st.depth, f.name, "
+			    "f.module, f.file, f.line, printf('%%x', f.addr), "
+			    "f.inlined FROM sample s JOIN stack st ON "
+			    "st.callsite_id = s.callsite_id JOIN frame f ON "
+			    "f.id = st.frame_id WHERE s.ts = %d500000000 "
+			    "ORDER BY st.depth", r * n + i);
+			got = rows(db, sql);
+			if (strcmp(got, want[v]) != 0)
+				ck_abort_msg("round %d stanza %d: got\n%s", r,
+				    v, got);
+			free(got);
+		}
+	tr_buf_release(&b);
+	tr_db_free(db);
+}
+END_TEST
+
+/*
+ * Headers that differ from the last one only in their time parse as it
+ * did but for the time, of any length; a bad time is still an error.
+ */
+START_TEST(test_header_again)
+{
+	struct tr_db	*db;
+	char		*msg;
+
+	db = import_ok("burn 1/2 [001] 9.5: 7 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 10.25: 7 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 10.25: 8 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 1000.000000001: 8 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [002] 1000.1: 8 cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [002] 1000.2: PERF_RECORD_MMAP x\n"
+	    "burn 1/2 [002] 1000.3: 8 instructions: \n\t 1 a (/x)\n\n");
+	ROWS(db, SAMPLE_SQL,
+	    "1|9500000000|1|7|cycles|1|2|burn\n"
+	    "2|10250000000|1|7|cycles|1|2|burn\n"
+	    "3|10250000000|1|8|cycles|1|2|burn\n"
+	    "4|1000000000001|1|8|cycles|1|2|burn\n"
+	    "5|1000100000000|2|8|cycles|1|2|burn\n"
+	    "6|1000300000000|2|8|instructions|1|2|burn\n");
+	tr_db_free(db);
+	msg = import_err("burn 1/2 [001] 9.5: cycles: \n\t 1 a (/x)\n\n"
+	    "burn 1/2 [001] 9.1234567891: cycles: \n\t 1 a (/x)\n\n");
+	ck_assert_str_eq(msg, "t.txt:4:16: malformed timestamp: expected at "
+	    "most 9 decimal places, got '9.1234567891'");
+	free(msg);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -925,6 +1020,8 @@ main(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_tolerated);
 	tcase_add_test(tc, test_stack_cache);
+	tcase_add_test(tc, test_block_cache);
+	tcase_add_test(tc, test_header_again);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -502,6 +502,46 @@ tr_input_getline(struct tr_input *in, const char **line, size_t *len,
 	return (1);
 }
 
+int
+tr_input_peek_block(struct tr_input *in, size_t max, const char **p,
+    size_t *len, struct tr_error *err)
+{
+	const unsigned char	*b, *s, *nl;
+	size_t			 at = 0;	/* where the next line starts */
+
+	for (;;) {
+		b = in->buf + in->pos;
+		while (at < in->end - in->pos) {
+			s = b + at;
+			if (*s == '\n') {
+				if (at == 0 || at + 1 > max)
+					return (0);
+				*p = (const char *)b;
+				*len = at + 1;
+				return (1);
+			}
+			if (*s != ' ' && *s != '\t')
+				return (0);
+			if ((nl = memchr(s, '\n', in->end - in->pos - at)) ==
+			    NULL)
+				break;
+			at = (size_t)(nl - b) + 1;
+		}
+		/* 'at' is the start of a line not wholly in the window. */
+		if (in->eof || in->end - in->pos >= max)
+			return (0);
+		if (ensure(in, in->end - in->pos + 1, err) != 0)
+			return (-1);
+	}
+}
+
+void
+tr_input_skip(struct tr_input *in, size_t n, long lines)
+{
+	in->pos += n;
+	in->lineno += lines;
+}
+
 int64_t
 tr_input_read(struct tr_input *in, void *buf, size_t n, struct tr_error *err)
 {

@@ -51,6 +51,24 @@ int		 tr_input_getline(struct tr_input *, const char **line,
 		    size_t *len, struct tr_error *err);
 
 /*
+ * A block of lines: the bytes from the current position up to and
+ * including the first empty line ("\n" alone), when every line before it
+ * starts with a blank (space or tab) and the block is at most 'max' bytes
+ * long.  Makes them available at *p (borrowed, valid until the next call)
+ * without consuming them and returns 1; returns 0 when there is no such
+ * block here (a line starting otherwise, or the first line empty, comes
+ * first, or the input or 'max' ends first), -1 on error.  It looks no
+ * further than the first line that does not start with a blank.
+ */
+int		 tr_input_peek_block(struct tr_input *, size_t max,
+		    const char **p, size_t *len, struct tr_error *err);
+/*
+ * Consume 'n' bytes that hold exactly 'lines' newlines, as that many
+ * tr_input_getline() calls would: a block tr_input_peek_block() gave.
+ */
+void		 tr_input_skip(struct tr_input *, size_t n, long lines);
+
+/*
  * Read up to 'n' bytes into 'buf'.  Returns the count, fewer than 'n' only
  * at end of input, or -1 on error.
  */

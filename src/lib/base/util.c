@@ -328,7 +328,7 @@ void
 tr_digest_update(struct tr_digest *d, const void *p, size_t n)
 {
 	const unsigned char	*s = p;
-	uint64_t		 w;
+	uint64_t		 w, a, b;
 
 	d->len += n;
 	if (d->ntail > 0) {
@@ -342,10 +342,35 @@ tr_digest_update(struct tr_digest *d, const void *p, size_t n)
 		digest_word(d, w);
 		d->ntail = 0;
 	}
+	/*
+	 * The lanes in locals (the bytes may alias *d, which would store
+	 * them at every word), four words a turn.
+	 */
+	a = d->a;
+	b = d->b;
+	for (; n >= 32; s += 32, n -= 32) {
+		uint64_t	x[4];
+
+		memcpy(&x[0], s, 8);
+		memcpy(&x[1], s + 8, 8);
+		memcpy(&x[2], s + 16, 8);
+		memcpy(&x[3], s + 24, 8);
+		a = rotl64(a ^ x[0], 31) * DIG_P1;
+		b = rotl64(b + x[0], 27) * DIG_P2;
+		a = rotl64(a ^ x[1], 31) * DIG_P1;
+		b = rotl64(b + x[1], 27) * DIG_P2;
+		a = rotl64(a ^ x[2], 31) * DIG_P1;
+		b = rotl64(b + x[2], 27) * DIG_P2;
+		a = rotl64(a ^ x[3], 31) * DIG_P1;
+		b = rotl64(b + x[3], 27) * DIG_P2;
+	}
 	for (; n >= 8; s += 8, n -= 8) {
 		memcpy(&w, s, 8);
-		digest_word(d, w);
+		a = rotl64(a ^ w, 31) * DIG_P1;
+		b = rotl64(b + w, 27) * DIG_P2;
 	}
+	d->a = a;
+	d->b = b;
 	memcpy(d->tail, s, n);
 	d->ntail = n;
 }
@@ -359,6 +384,37 @@ digest_mix(uint64_t h)
 	h *= 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 33;
 	return (h);
+}
+
+uint64_t
+tr_hash64_bulk(const void *p, size_t n)
+{
+	const unsigned char	*s = p;
+	uint64_t		 a = 0x9e3779b97f4a7c15ULL ^ n, b = DIG_P1;
+	uint64_t		 c = DIG_P2, d = 0x27d4eb2f165667c5ULL, x[4];
+
+	for (; n >= 32; s += 32, n -= 32) {
+		/* One memcpy() a word: an array would go through the stack. */
+		memcpy(&x[0], s, 8);
+		memcpy(&x[1], s + 8, 8);
+		memcpy(&x[2], s + 16, 8);
+		memcpy(&x[3], s + 24, 8);
+		a = rotl64(a ^ x[0], 29) * DIG_P1;
+		b = rotl64(b ^ x[1], 31) * DIG_P2;
+		c = rotl64(c ^ x[2], 27) * DIG_P1;
+		d = rotl64(d ^ x[3], 33) * DIG_P2;
+	}
+	/* The last 1 to 31 bytes, zero-padded (the length is in 'a'). */
+	if (n > 0) {
+		memset(x, 0, sizeof x);
+		memcpy(x, s, n);
+		a = rotl64(a ^ x[0], 29) * DIG_P1;
+		b = rotl64(b ^ x[1], 31) * DIG_P2;
+		c = rotl64(c ^ x[2], 27) * DIG_P1;
+		d = rotl64(d ^ x[3], 33) * DIG_P2;
+	}
+	return (digest_mix(digest_mix(a ^ rotl64(b, 17)) ^ rotl64(c, 41) ^
+	    rotl64(d, 7)));
 }
 
 void

@@ -4,12 +4,16 @@
  * its one frame at the end of the line (-G, or no callchain recorded), and
  * the "# ..." block that --header prints before the samples.  The input is
  * read line by line; a sample's stack lines are copied into one buffer,
- * which finds repeated stacks without parsing their frames again.
+ * which finds repeated stacks without parsing their frames again.  A stack
+ * whose lines are all frames and srclines, ended by an empty line, is also
+ * remembered as the bytes it was read from: the next time those bytes
+ * follow a sample header, they are skipped whole (tr_input_peek_block()).
  */
 #include "config.h"
 #include "import/importer.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +27,12 @@
 #define PID_MAX		2147483647LL
 #define EXPECT_HDR	"'COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:'"
 #define EXPECT_FRAME	"'ADDRESS SYMBOL (DSO)'"
-#define SC_SLOTS	65536		/* stacks remembered, by hash */
+#define SC_SLOTS	16384		/* stacks remembered, two ways a hash */
 #define SC_BYTES	(6 << 20)	/* and the most text they keep */
+#define SC_BLOCK	(256 << 10)	/* the longest block of stack lines */
+#define SC_PREFIX	256		/* bytes that find a block's slot */
+#define FL_SLOTS	16384		/* frame texts remembered, by hash */
+#define FL_BYTES	(4 << 20)	/* and the most text they keep */
 
 struct tok {
 	const char	*p;
@@ -48,14 +56,31 @@ struct hdr {
 	int		 sideband;	/* a PERF_RECORD_* line: skip it */
 	const char	*tod;		/* -F tod: "2026-11-29 12:39:35.42" */
 	size_t		 tod_len;
+	const char	*ts_tok;	/* the time's token, or NULL */
+	size_t		 ts_tok_len;
 };
 
-/* A stack seen before: its text and call site. */
+/* A frame's text in ps->stk ('F' line, 'S' line or not): its id. */
+struct fl_slot {
+	uint64_t	 hash;
+	int64_t		 id;
+	size_t		 off, len;	/* in ps->fl_text; len 0: empty */
+};
+
+/*
+ * A stack seen before: its text and call site.  The text is either what
+ * keep_line() made of its lines (starting 'F') or the block of lines it was
+ * read from (starting with a blank), with what reading them left behind.
+ */
 struct sc_slot {
 	uint64_t	 hash;
 	int64_t		 cs;
 	char		*text;
 	size_t		 len, cap;
+	uint64_t	 used;		/* when last found or kept */
+	int64_t		 nlines;	/* block: frame lines in it */
+	long		 lines;		/* block: its lines, the empty one */
+	int		 after_frame;	/* block: ps->after_frame at its end */
 };
 
 struct ps {
@@ -86,6 +111,26 @@ struct ps {
 	size_t			 nprev, capprev;
 	struct sc_slot		*sc;		/* stack text -> call site */
 	size_t			 sc_bytes;
+	uint64_t		 sc_clock;	/* for sc_slot.used */
+	struct fl_slot		*fl;		/* frame text -> frame id */
+	struct tr_buf		 fl_text;
+	/*
+	 * By a hash of the SC_PREFIX bytes after a sample header: the slot
+	 * (plus one) of the last block that began so.  When its text is what
+	 * follows, the block is found without looking for its end.
+	 */
+	uint32_t		*sc_first;
+	size_t			 blk_first;	/* the block's sc_first + 1 */
+	/*
+	 * The block of stack lines after the sample header, when it was not
+	 * in ps->sc: a copy, its hash, the input offset at its end (0: none)
+	 * and the line before it.
+	 */
+	int			 fresh;		/* no line since the header */
+	struct tr_buf		 blk;
+	uint64_t		 blk_hash;
+	int64_t			 blk_end;
+	long			 blk_line;
 
 	int			 callchains;	/* a stack line was seen */
 	int			 seen_sample;
@@ -93,6 +138,14 @@ struct ps {
 	long			 blank_line;	/* the one that ended the last
 						   sample's stack, or 0 */
 	int			 orphans;	/* in stack lines after it */
+
+	/*
+	 * The last sample header with a time that parse_header() took, its
+	 * pointers into ph (see header_again()).
+	 */
+	struct tr_buf		 ph;
+	struct hdr		 ph_h;
+	int			 ph_ok;
 
 	/* Interning caches for runs of samples of one thread or event. */
 	int64_t			 t_pid, t_tid, t_id;
@@ -400,6 +453,8 @@ parse_header(struct ps *ps, const char *p, size_t n, struct hdr *h)
 			return (bad(ps, t[a].p, "%s, got '%.*s%s'", why,
 			    shown(t[a].n - 1), t[a].p, ellipsis(t[a].n - 1)));
 		h->has_ts = 1;
+		h->ts_tok = t[a].p;
+		h->ts_tok_len = t[a].n;
 		j = a + 1;
 		if (j < nt && all_digits(t[j].p, t[j].n) &&
 		    (j + 1 == nt || event_shaped(&t[j + 1]))) {
@@ -574,41 +629,114 @@ add_frame_line(struct ps *ps, const char *a, size_t alen, const char *end)
 	return (0);
 }
 
+static int	sc_room(struct ps *, struct sc_slot *, size_t);
+
+/* The two slots a hash may use. */
+static struct sc_slot *
+sc_way(struct ps *ps, uint64_t h, int way)
+{
+	return (&ps->sc[(way == 0 ? h : h >> 32) % SC_SLOTS]);
+}
+
+/* The slot holding text p[0..n) of hash 'h', a block or not, or NULL. */
+static struct sc_slot *
+sc_find(struct ps *ps, uint64_t h, const char *p, size_t n, int block)
+{
+	struct sc_slot	*sc;
+	int		 w;
+
+	for (w = 0; w < 2; w++) {
+		sc = sc_way(ps, h, w);
+		if (sc->len == n && sc->hash == h && (sc->lines > 0) == block &&
+		    memcmp(sc->text, p, n) == 0) {
+			sc->used = ++ps->sc_clock;
+			return (sc);
+		}
+	}
+	return (NULL);
+}
+
+/*
+ * Where a new text of hash 'h' goes: an empty slot of its two, else the
+ * one found or kept longer ago.
+ */
+static struct sc_slot *
+sc_victim(struct ps *ps, uint64_t h)
+{
+	struct sc_slot	*a = sc_way(ps, h, 0), *b = sc_way(ps, h, 1);
+
+	if (a->len == 0 || b->len == 0)
+		return (a->len == 0 ? a : b);
+	return (a->used <= b->used ? a : b);
+}
+
+/*
+ * The id of the frame whose text (in ps->stk) is p[0..n), as it was the
+ * last time, else parsed and added.  'nl' ends its 'F' line.
+ */
+static int64_t
+frame_id(struct ps *ps, const char *p, size_t n, const char *nl)
+{
+	struct fl_slot	*fl;
+	struct tr_frame	 f;
+	uint64_t	 h = tr_hash64_bulk(p, n);
+	int64_t		 id;
+
+	fl = &ps->fl[h % FL_SLOTS];
+	if (fl->len == n && fl->hash == h &&
+	    memcmp(ps->fl_text.data + fl->off, p, n) == 0)
+		return (fl->id);
+	split_frame(p + 1, (size_t)(nl - p - 1), &f);
+	if (nl + 1 < p + n)
+		split_srcline(nl + 2, (size_t)(p + n - nl - 3), &f);
+	if ((id = tr_writer_add_frame(ps->wr, &f, ps->err)) < 0)
+		return (-1);
+	/* Bounded memory: when the text is full, start again. */
+	if (ps->fl_text.len + n > FL_BYTES) {
+		memset(ps->fl, 0, FL_SLOTS * sizeof *ps->fl);
+		tr_buf_reset(&ps->fl_text);
+	}
+	fl->hash = h;
+	fl->id = id;
+	fl->off = ps->fl_text.len;
+	fl->len = n;
+	tr_buf_add(&ps->fl_text, p, n);
+	return (id);
+}
+
 /* The call site of the stack in ps->stk, storing what is new. */
 static int64_t
 resolve_stack(struct ps *ps)
 {
-	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl;
+	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl, *e;
 	struct sc_slot	*sc;
-	struct tr_frame	 f;
 	size_t		 n = 0, i;
 	int64_t		 t, cs;
 	uint64_t	 h;
 
 	if (ps->stk.len == 0)
 		return (0);
-	h = tr_hash64(p, ps->stk.len);
-	sc = &ps->sc[h % SC_SLOTS];
-	if (sc->text != NULL && sc->hash == h && sc->len == ps->stk.len &&
-	    memcmp(sc->text, p, ps->stk.len) == 0)
-		return (sc->cs);
+	/* A stack read as a block is kept as one (sc_keep_block()). */
+	h = 0;
+	if (ps->blk_end == 0) {
+		h = tr_hash64_bulk(p, ps->stk.len);
+		if ((sc = sc_find(ps, h, p, ps->stk.len, 0)) != NULL)
+			return (sc->cs);
+	}
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		split_frame(p + 1, (size_t)(nl - p - 1), &f);
-		p = nl + 1;
-		if (p < end && *p == 'S') {
-			nl = memchr(p, '\n', (size_t)(end - p));
-			split_srcline(p + 1, (size_t)(nl - p - 1), &f);
-			p = nl + 1;
-		}
+		e = nl + 1;
+		if (e < end && *e == 'S')
+			e = (const char *)memchr(e, '\n',
+			    (size_t)(end - e)) + 1;
 		if (n == ps->capids) {
 			ps->capids = ps->capids ? ps->capids * 2 : 64;
 			ps->ids = tr_xrealloc(ps->ids,
 			    ps->capids * sizeof *ps->ids);
 		}
-		if ((ps->ids[n++] = tr_writer_add_frame(ps->wr, &f,
-		    ps->err)) < 0)
+		if ((ps->ids[n++] = frame_id(ps, p, (size_t)(e - p), nl)) < 0)
 			return (-1);
+		p = e;
 	}
 	/* perf prints the leaf first; the store wants the root first. */
 	for (i = 0; i < n / 2; i++) {
@@ -638,20 +766,31 @@ resolve_stack(struct ps *ps)
 		ps->prevcs[i] = cs;
 	}
 	ps->nprev = n;
-	/* Bounded memory: one stack a slot, the latest one wins. */
-	if (sc->cap < ps->stk.len &&
-	    ps->sc_bytes + ps->stk.len - sc->cap <= SC_BYTES) {
-		ps->sc_bytes += ps->stk.len - sc->cap;
-		sc->cap = ps->stk.len;
-		sc->text = tr_xrealloc(sc->text, sc->cap);
-	}
-	if (sc->cap >= ps->stk.len) {
+	if (ps->blk_end == 0 &&
+	    sc_room(ps, sc = sc_victim(ps, h), ps->stk.len)) {
 		memcpy(sc->text, ps->stk.data, ps->stk.len);
 		sc->len = ps->stk.len;
 		sc->hash = h;
 		sc->cs = cs;
+		sc->lines = 0;
+		sc->used = ++ps->sc_clock;
 	}
 	return (cs);
+}
+
+/*
+ * Bounded memory: one stack a slot, the latest one wins.  Whether 'sc' has
+ * room for 'len' bytes of text (made when the bound allows).
+ */
+static int
+sc_room(struct ps *ps, struct sc_slot *sc, size_t len)
+{
+	if (sc->cap < len && ps->sc_bytes + len - sc->cap <= SC_BYTES) {
+		ps->sc_bytes += len - sc->cap;
+		sc->cap = len;
+		sc->text = tr_xrealloc(sc->text, sc->cap);
+	}
+	return (sc->cap >= len);
 }
 
 /* --- samples ---------------------------------------------------------- */
@@ -711,12 +850,102 @@ end_sample(struct ps *ps)
 	if (!ps->open)
 		return (0);
 	ps->open = 0;
+	ps->fresh = 0;
 	if ((ps->s.callsite_id = resolve_stack(ps)) < 0)
 		return (-1);
 	if (tr_writer_add_sample(ps->wr, &ps->s, ps->err) < 0)
 		return (-1);
 	fp_add(ps);
 	return (0);
+}
+
+/*
+ * Just after a sample header: when the block of lines that follows is one
+ * read before, skip it and end the sample as reading it did (1).  Else
+ * (0) its lines are read one by one, and the block is kept at the empty
+ * line that ends it if they were all frames and srclines.
+ */
+/* Skip the block of 'sc' and end the sample as reading it did. */
+static int
+replay_stack(struct ps *ps, const struct sc_slot *sc)
+{
+	tr_input_skip(ps->in, sc->len, sc->lines);
+	/* What its lines did, then what the empty line does (do_line()). */
+	ps->nlines = sc->nlines;
+	ps->callchains = 1;
+	ps->after_frame = sc->after_frame;
+	ps->blank_line = tr_input_lineno(ps->in);
+	ps->open = 0;
+	ps->s.callsite_id = sc->cs;
+	if (tr_writer_add_sample(ps->wr, &ps->s, ps->err) < 0)
+		return (-1);
+	fp_add(ps);
+	return (1);
+}
+
+static int
+cached_stack(struct ps *ps)
+{
+	const unsigned char	*u;
+	struct sc_slot		*sc;
+	const char		*p;
+	size_t			 n, k = 0;
+	uint64_t		 h;
+	uint32_t		 i;
+	int			 r;
+
+	ps->fresh = 0;
+	ps->blk_end = 0;
+	/*
+	 * The text of a block proves itself: the same bytes are the same
+	 * block, however it was found.
+	 */
+	if (tr_input_peek(ps->in, &u, &n, ps->err) != 0)
+		return (-1);
+	if (n >= SC_PREFIX) {
+		k = tr_hash64_bulk(u, SC_PREFIX) % SC_SLOTS + 1;
+		if ((i = ps->sc_first[k - 1]) > 0) {
+			sc = &ps->sc[i - 1];
+			if (sc->lines > 0 && sc->len <= n &&
+			    memcmp(sc->text, u, sc->len) == 0)
+				return (replay_stack(ps, sc));
+		}
+	}
+	if ((r = tr_input_peek_block(ps->in, SC_BLOCK, &p, &n, ps->err)) <= 0)
+		return (r);
+	h = tr_hash64_bulk(p, n);
+	if ((sc = sc_find(ps, h, p, n, 1)) == NULL) {
+		tr_buf_reset(&ps->blk);
+		tr_buf_add(&ps->blk, p, n);
+		ps->blk_hash = h;
+		ps->blk_end = tr_input_offset(ps->in) + (int64_t)n;
+		ps->blk_line = tr_input_lineno(ps->in);
+		ps->blk_first = k;
+		return (0);
+	}
+	if (k > 0)
+		ps->sc_first[k - 1] = (uint32_t)(sc - ps->sc) + 1;
+	return (replay_stack(ps, sc));
+}
+
+/* The block just read, all frames and srclines, for cached_stack(). */
+static void
+sc_keep_block(struct ps *ps)
+{
+	struct sc_slot	*sc = sc_victim(ps, ps->blk_hash);
+
+	if (!sc_room(ps, sc, ps->blk.len))
+		return;
+	sc->used = ++ps->sc_clock;
+	memcpy(sc->text, ps->blk.data, ps->blk.len);
+	sc->len = ps->blk.len;
+	sc->hash = ps->blk_hash;
+	sc->cs = ps->s.callsite_id;
+	sc->nlines = ps->nlines;
+	sc->lines = tr_input_lineno(ps->in) - ps->blk_line;
+	sc->after_frame = ps->after_frame;
+	if (ps->blk_first > 0)
+		ps->sc_first[ps->blk_first - 1] = (uint32_t)(sc - ps->sc) + 1;
 }
 
 /* The sample header had no stack where one was due. */
@@ -810,6 +1039,8 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		ps->tod_last_ns = h->ts;
 	}
 	ps->open = 1;
+	ps->fresh = 1;
+	ps->blk_end = 0;
 	ps->seen_sample = 1;
 	ps->oneline = 0;
 	ps->nlines = 0;
@@ -823,6 +1054,7 @@ begin_sample(struct ps *ps, const struct hdr *h)
 		/* perf prints the frame on the header line without -g. */
 		if ((a = frame_addr(h->rest, h->rest_len, &alen)) != NULL) {
 			ps->oneline = 1;
+			ps->fresh = 0;
 			return (add_frame_line(ps, a, alen,
 			    h->rest + h->rest_len));
 		}
@@ -1028,6 +1260,7 @@ odd_line(struct ps *ps, const char *q, const char *end)
 	bad(ps, q, "malformed stack line: expected " EXPECT_FRAME ", got "
 	    "'%.*s%s'", shown(n), q, ellipsis(n));
 	ps->after_frame = 0;
+	ps->blk_end = 0;
 	if (!frame_shaped(q, end))
 		return (tr_import_oddity(ps->ctx, ps->err, "left out, as "
 		    "stackcollapse-perf.pl does"));
@@ -1066,6 +1299,73 @@ orphan_line(struct ps *ps, const char *q, const char *end)
 
 /* --- the line loop ---------------------------------------------------- */
 
+/* 'x', a pointer into 'from' (at or past 'cut', moved by 'shift'), in 'to'. */
+static const char *
+rebase(const char *x, const char *from, const char *cut, const char *to,
+    ptrdiff_t shift)
+{
+	if (x == NULL)
+		return (NULL);
+	return (to + (x - from) + (x >= cut ? shift : 0));
+}
+
+static void
+hdr_rebase(struct hdr *h, const char *from, const char *to, size_t tl)
+{
+	const char	*cut = h->ts_tok;
+	ptrdiff_t	 shift = (ptrdiff_t)tl - (ptrdiff_t)h->ts_tok_len;
+
+	h->comm = rebase(h->comm, from, cut, to, shift);
+	h->event = rebase(h->event, from, cut, to, shift);
+	h->rest = rebase(h->rest, from, cut, to, shift);
+	h->tod = rebase(h->tod, from, cut, to, shift);
+	h->ts_tok = rebase(h->ts_tok, from, cut, to, 0);
+	h->ts_tok_len = tl;
+}
+
+/*
+ * parse_header() for a line in the main loop.  Consecutive samples of a
+ * thread print the same header but for the time: when the line is the
+ * last one taken with another time token in its place, it parses as that
+ * one did (its tokens before and after the time are the same), but for
+ * the time.
+ */
+static int
+header_again(struct ps *ps, const char *p, size_t n, struct hdr *h)
+{
+	const struct hdr	*o = &ps->ph_h;
+	struct tok		 t;
+	const char		*why;
+	size_t			 pre, suf;
+	int64_t			 ts;
+	int			 r;
+
+	if (ps->ph_ok) {
+		pre = (size_t)(o->ts_tok - ps->ph.data);
+		suf = ps->ph.len - pre - o->ts_tok_len;
+		t.p = p + pre;
+		t.n = n - pre - suf;
+		if (n >= pre + suf + 4 && memcmp(p, ps->ph.data, pre) == 0 &&
+		    memcmp(p + n - suf, o->ts_tok + o->ts_tok_len, suf) == 0 &&
+		    time_shaped(&t) &&
+		    parse_seconds(t.p, t.n - 1, &ts, &why) == 0) {
+			*h = *o;
+			hdr_rebase(h, ps->ph.data, p, t.n);
+			h->ts = ts;
+			return (1);
+		}
+	}
+	if ((r = parse_header(ps, p, n, h)) == 1 && h->has_ts &&
+	    !h->sideband) {
+		tr_buf_reset(&ps->ph);
+		tr_buf_add(&ps->ph, p, n);
+		ps->ph_h = *h;
+		hdr_rebase(&ps->ph_h, p, ps->ph.data, h->ts_tok_len);
+		ps->ph_ok = 1;
+	}
+	return (r);
+}
+
 static int
 start_header(struct ps *ps, const struct hdr *h)
 {
@@ -1084,7 +1384,7 @@ do_line(struct ps *ps, const char *p, size_t n)
 	struct hdr	 h;
 	const char	*a, *q;
 	size_t		 alen;
-	int		 r;
+	int		 r, keep;
 
 	ps->line = p;
 	while (n > 0 && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
@@ -1095,7 +1395,17 @@ do_line(struct ps *ps, const char *p, size_t n)
 			ps->callchains = 1;
 		if (ps->open)
 			ps->blank_line = tr_input_lineno(ps->in);
-		return (end_sample(ps));
+		/* The block's own empty line ends the sample: keep it. */
+		keep = ps->open && ps->blk_end != 0 &&
+		    tr_input_offset(ps->in) == ps->blk_end;
+		if (!keep)
+			ps->blk_end = 0;
+		if (end_sample(ps) != 0)
+			return (-1);
+		if (keep)
+			sc_keep_block(ps);
+		ps->blk_end = 0;
+		return (0);
 	}
 	if (p[0] == '#') {
 		if (!ps->seen_sample)
@@ -1131,7 +1441,7 @@ do_line(struct ps *ps, const char *p, size_t n)
 			    p)), q, ellipsis(n - (size_t)(q - p))));
 		return (odd_line(ps, q, p + n));
 	}
-	if ((r = parse_header(ps, p, n, &h)) < 0)
+	if ((r = header_again(ps, p, n, &h)) < 0)
 		return (-1);
 	if (r == 1)
 		return (start_header(ps, &h));
@@ -1232,10 +1542,15 @@ ps_release(struct ps *ps)
 	free(ps->prev);
 	free(ps->prevcs);
 	tr_buf_release(&ps->stk);
+	tr_buf_release(&ps->blk);
+	tr_buf_release(&ps->ph);
 	if (ps->sc != NULL)
 		for (i = 0; i < SC_SLOTS; i++)
 			free(ps->sc[i].text);
 	free(ps->sc);
+	free(ps->sc_first);
+	free(ps->fl);
+	tr_buf_release(&ps->fl_text);
 	tr_buf_release(&ps->t_comm);
 	tr_buf_release(&ps->e_name);
 	json_decref(ps->events);
@@ -1258,13 +1573,23 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.in = in;
 	ps.err = err;
 	tr_buf_init(&ps.stk);
+	tr_buf_init(&ps.blk);
+	tr_buf_init(&ps.ph);
 	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
+	ps.sc_first = tr_xcalloc(SC_SLOTS, sizeof *ps.sc_first);
+	ps.fl = tr_xcalloc(FL_SLOTS, sizeof *ps.fl);
+	tr_buf_init(&ps.fl_text);
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);
 	ps.events = json_array();
 	tr_buf_init(&ps.tod_last);
 	tr_import_set_clock(ctx, "perf");
 	for (;;) {
+		if (ps.fresh && (r = cached_stack(&ps)) != 0) {
+			if (r < 0)
+				goto out;
+			continue;
+		}
 		off = tr_input_offset(in);
 		if ((r = tr_input_getline(in, &line, &len, err)) != 1)
 			break;

@@ -162,8 +162,13 @@ struct tr_writer {
 	/* A cache was emptied: what it held must be looked up again. */
 	int				 strs_evicted, frames_evicted;
 	int				 cs_evicted, other_evicted;
-	/* Every key this import added, as bits (see seen_add()). */
+	/*
+	 * Every key this import added, as bits (see seen_add()), or while
+	 * there are few (NULL), as their hashes in seen_log.
+	 */
 	uint64_t			*seen;
+	uint64_t			*seen_log;
+	size_t				 seen_nlog;
 
 	char				*host;
 
@@ -960,6 +965,13 @@ gen_put(struct tr_map **m, struct tr_map **old, size_t cap, size_t bytes,
  */
 #define SEEN_BITS	(1u << 25)
 #define SEEN_K		3
+/*
+ * The filter is made when first asked (a cache was emptied) or at the
+ * SEEN_LOG-th key: before that the keys' hashes are only logged, on pages
+ * written in turn, where the bits touch all 4 MB at random from the first
+ * few thousand keys on, a page fault each (a thousand on perf50).
+ */
+#define SEEN_LOG	(64 * 1024)
 
 static uint64_t
 seen_hash(int tag, const void *key, size_t len)
@@ -968,7 +980,7 @@ seen_hash(int tag, const void *key, size_t len)
 }
 
 static void
-seen_add(struct tr_writer *w, uint64_t h)
+seen_set(struct tr_writer *w, uint64_t h)
 {
 	uint32_t	a = (uint32_t)h, b = (uint32_t)(h >> 32) | 1, bit;
 	int		i;
@@ -979,11 +991,44 @@ seen_add(struct tr_writer *w, uint64_t h)
 	}
 }
 
+/* The filter, of the hashes logged so far. */
+static void
+seen_make(struct tr_writer *w)
+{
+	size_t	i;
+
+	w->seen = tr_xcalloc(SEEN_BITS / 64, sizeof *w->seen);
+	for (i = 0; i < w->seen_nlog; i++)
+		seen_set(w, w->seen_log[i]);
+	free(w->seen_log);
+	w->seen_log = NULL;
+	w->seen_nlog = 0;
+}
+
+static void
+seen_add(struct tr_writer *w, uint64_t h)
+{
+	if (w->seen == NULL) {
+		if (w->seen_log == NULL)
+			w->seen_log = tr_xmalloc(SEEN_LOG *
+			    sizeof *w->seen_log);
+		if (w->seen_nlog < SEEN_LOG) {
+			w->seen_log[w->seen_nlog++] = h;
+			return;
+		}
+		seen_make(w);
+	}
+	seen_set(w, h);
+}
+
 static int
-seen_maybe(const struct tr_writer *w, uint64_t h)
+seen_maybe(struct tr_writer *w, uint64_t h)
 {
 	uint32_t	a = (uint32_t)h, b = (uint32_t)(h >> 32) | 1, bit;
 	int		i;
+
+	if (w->seen == NULL)
+		seen_make(w);
 
 	for (i = 0; i < SEEN_K; i++) {
 		bit = (a + (uint32_t)i * b) & (SEEN_BITS - 1);
@@ -1873,7 +1918,6 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	tr_imap_init(&w->runs);
 	tr_imap_init(&w->cruns);
 	tr_error_init(&w->terr);
-	w->seen = tr_xcalloc(SEEN_BITS / 64, sizeof *w->seen);
 	for (i = 0; i < ST_COUNT; i++)
 		if (stmt_sql[i] != NULL &&
 		    (w->st[i] = tr_db_prepare(db, stmt_sql[i], err)) == NULL)
@@ -2026,6 +2070,7 @@ tr_writer_free(struct tr_writer *w)
 	tr_buf_release(&w->json);
 	tr_buf_release(&w->rjson);
 	free(w->seen);
+	free(w->seen_log);
 	free(w->host);
 	free(w);
 }
