@@ -342,12 +342,12 @@ put_null(char *o)
 
 /*
  * The slices of a run as slice_run.slices (trace-store(5)) into 'j': 'n'
- * struct run_slice at 'raw' (any alignment), their args in 'args', times
- * from 't0'.
+ * (at least one) struct run_slice at 'raw' (any alignment), their args
+ * in 'args'; *t0 and *end the run's (its times are from *t0).
  */
 static void
 run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
-    int64_t t0)
+    int64_t *t0, int64_t *end)
 {
 	struct run_slice	 s;
 	size_t			 alen = 0;
@@ -355,9 +355,15 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 	int			 last;
 	char			*o, *start;
 
+	*t0 = INT64_MAX;
+	*end = INT64_MIN;
 	for (i = 0; i < n; i++) {
 		memcpy(&s, raw + (size_t)i * sizeof s, sizeof s);
 		alen += s.args_len;
+		if (s.ts < *t0)
+			*t0 = s.ts;
+		if (s.ts + s.dur > *end)
+			*end = s.ts + s.dur;
 	}
 	/* Each slice: 5 numbers of 20 characters at most, 10 more, args. */
 	tr_buf_reset(j);
@@ -368,7 +374,7 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 		if (i > 0)
 			*o++ = ',';
 		*o++ = '[';
-		o = tr_put_int(o, s.ts - t0);
+		o = tr_put_int(o, s.ts - *t0);
 		*o++ = ',';
 		o = tr_put_int(o, s.dur);
 		*o++ = ',';
@@ -408,6 +414,7 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
     struct tr_error *err)
 {
 	sqlite3_stmt	*st;
+	int64_t		 t0, end;
 	int		 i, p, nv;
 
 	switch (o->kind) {
@@ -420,10 +427,13 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 	case OP_WATERMARK:
 		return (0);
 	case OP_SLICE_RUN:
-		run_json(&w->rjson, t[0], o->v[4], t[1], o->v[2]);
+		run_json(&w->rjson, t[0], o->v[4], t[1], &t0, &end);
 		st = w->st[ST_SLICE];
-		for (i = 0; i < 5; i++)
-			sqlite3_bind_int64(st, i + 1, o->v[i]);
+		sqlite3_bind_int64(st, 1, o->v[0]);
+		sqlite3_bind_int64(st, 2, o->v[1]);
+		sqlite3_bind_int64(st, 3, t0);
+		sqlite3_bind_int64(st, 4, end);
+		sqlite3_bind_int64(st, 5, o->v[4]);
 		sqlite3_bind_text(st, 6, w->rjson.data, (int)w->rjson.len,
 		    SQLITE_STATIC);
 		sqlite3_bind_int64(st, 7, w->source_id);
@@ -1693,11 +1703,6 @@ run_free(void *p)
 	free(r);
 }
 
-/* Slice i of run r (chunk k holds it; k advances as i does). */
-#define RUN_SLICE(k, i)	(&(k)->s[(i) % RUN_CHUNK])
-#define RUN_NEXT(k, i)	\
-	((i) % RUN_CHUNK == RUN_CHUNK - 1 ? (k)->next : (k))
-
 /*
  * Write run 'r' as one row and empty it.  Its slices go to the op as they
  * are (text 0: n struct run_slice; text 1: their args), and op_exec()
@@ -1710,32 +1715,20 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 	struct tr_buf		*j = &w->json;
 	const char		*t[OP_NT];
 	struct op		 op;
-	const struct run_slice	*s;
 	const struct run_chunk	*k;
-	int64_t			 t0, end;
 	int			 i, m;
 
 	if (r->n == 0)
 		return (0);
-	t0 = r->head->s[0].ts;
-	end = t0 + r->head->s[0].dur;
 	tr_buf_reset(j);
 	for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
 		m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
 		tr_buf_add(j, (const char *)k->s, (size_t)m * sizeof *k->s);
 	}
-	for (k = r->head, i = 0; i < r->n; k = RUN_NEXT(k, i), i++) {
-		s = RUN_SLICE(k, i);
-		if (s->ts < t0)
-			t0 = s->ts;
-		if (s->ts + s->dur > end)
-			end = s->ts + s->dur;
-	}
+	/* (Its ts and end_ts are found as its JSON is written.) */
 	op_init(&op, OP_SLICE_RUN);
 	op.v[0] = w->next_slice_id;
 	op.v[1] = r->track_id;
-	op.v[2] = t0;
-	op.v[3] = end;
 	op.v[4] = r->n;
 	op_add_text(&op, t, j->data, j->len, 1);
 	op_add_text(&op, t, r->args.data, r->args.len, 1);
