@@ -309,11 +309,18 @@ rotl64(uint64_t x, int r)
 	return ((x << r) | (x >> (64 - r)));
 }
 
+/* One 8-byte word into the two lanes. */
+static inline void
+digest_lanes(uint64_t *a, uint64_t *b, uint64_t w)
+{
+	*a = rotl64(*a ^ w, 31) * DIG_P1;
+	*b = rotl64(*b + w, 27) * DIG_P2;
+}
+
 static void
 digest_word(struct tr_digest *d, uint64_t w)
 {
-	d->a = rotl64(d->a ^ w, 31) * DIG_P1;
-	d->b = rotl64(d->b + w, 27) * DIG_P2;
+	digest_lanes(&d->a, &d->b, w);
 }
 
 void
@@ -355,19 +362,14 @@ tr_digest_update(struct tr_digest *d, const void *p, size_t n)
 		memcpy(&x[1], s + 8, 8);
 		memcpy(&x[2], s + 16, 8);
 		memcpy(&x[3], s + 24, 8);
-		a = rotl64(a ^ x[0], 31) * DIG_P1;
-		b = rotl64(b + x[0], 27) * DIG_P2;
-		a = rotl64(a ^ x[1], 31) * DIG_P1;
-		b = rotl64(b + x[1], 27) * DIG_P2;
-		a = rotl64(a ^ x[2], 31) * DIG_P1;
-		b = rotl64(b + x[2], 27) * DIG_P2;
-		a = rotl64(a ^ x[3], 31) * DIG_P1;
-		b = rotl64(b + x[3], 27) * DIG_P2;
+		digest_lanes(&a, &b, x[0]);
+		digest_lanes(&a, &b, x[1]);
+		digest_lanes(&a, &b, x[2]);
+		digest_lanes(&a, &b, x[3]);
 	}
 	for (; n >= 8; s += 8, n -= 8) {
 		memcpy(&w, s, 8);
-		a = rotl64(a ^ w, 31) * DIG_P1;
-		b = rotl64(b + w, 27) * DIG_P2;
+		digest_lanes(&a, &b, w);
 	}
 	d->a = a;
 	d->b = b;

@@ -859,12 +859,6 @@ end_sample(struct ps *ps)
 	return (0);
 }
 
-/*
- * Just after a sample header: when the block of lines that follows is one
- * read before, skip it and end the sample as reading it did (1).  Else
- * (0) its lines are read one by one, and the block is kept at the empty
- * line that ends it if they were all frames and srclines.
- */
 /* Skip the block of 'sc' and end the sample as reading it did. */
 static int
 replay_stack(struct ps *ps, const struct sc_slot *sc)
@@ -883,6 +877,12 @@ replay_stack(struct ps *ps, const struct sc_slot *sc)
 	return (1);
 }
 
+/*
+ * Just after a sample header: when the block of lines that follows is one
+ * read before, skip it and end the sample as reading it did (1).  Else
+ * (0) its lines are read one by one, and the block is kept at the empty
+ * line that ends it if they were all frames and srclines.
+ */
 static int
 cached_stack(struct ps *ps)
 {
