@@ -200,8 +200,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 8);
-	ck_assert_int_eq(TR_DB_VERSION, 8);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 9);
+	ck_assert_int_eq(TR_DB_VERSION, 9);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -470,10 +470,10 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 9");
+	raw_sql(path, "PRAGMA user_version = 10");
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 9 is newer than "
-	    "this tracekit's (8)", path);
+	snprintf(want, sizeof want, "%s: store schema version 10 is newer than "
+	    "this tracekit's (9)", path);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -583,7 +583,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 8);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 9);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -598,7 +598,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 8);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 9);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -1240,6 +1240,28 @@ schema_text(struct tr_db *db)
 	"counter_v8; CREATE INDEX counter_track_ts ON counter (track_id, " \
 	"name_id, ts); CREATE VIEW gpu_metric AS SELECT 1; CREATE VIEW " \
 	"gpu_process AS SELECT 1; "
+/*
+ * What version 9 changed: go_span as it was (WITHOUT ROWID, keyed by
+ * name) and go_span_pack without goid_list.  check_migration() makes
+ * every older store so first.
+ */
+#define V9_DROP "ALTER TABLE go_span RENAME TO go_span_v9; CREATE TABLE " \
+	"go_span (source_id INTEGER NOT NULL REFERENCES source, kind TEXT " \
+	"NOT NULL, name_id INTEGER NOT NULL REFERENCES str, ts INTEGER NOT " \
+	"NULL, id INTEGER NOT NULL, dur INTEGER NOT NULL, task_id INTEGER " \
+	"NOT NULL, goid INTEGER, depth INTEGER, callsite_id INTEGER " \
+	"REFERENCES callsite, start_unknown INTEGER NOT NULL, unfinished " \
+	"INTEGER NOT NULL, PRIMARY KEY (source_id, kind, name_id, ts, id)) " \
+	"WITHOUT ROWID; INSERT INTO go_span SELECT * FROM go_span_v9; DROP " \
+	"TABLE go_span_v9; ALTER TABLE go_span_pack RENAME TO go_span_pack_v9; " \
+	"CREATE TABLE go_span_pack (source_id INTEGER NOT NULL REFERENCES " \
+	"source, kind TEXT NOT NULL, name_id INTEGER NOT NULL REFERENCES str, " \
+	"seq INTEGER NOT NULL, ts INTEGER NOT NULL, end_max INTEGER NOT NULL, " \
+	"n INTEGER NOT NULL, ts_list BLOB NOT NULL, dur_list BLOB NOT NULL, " \
+	"cut_list BLOB); INSERT INTO go_span_pack SELECT source_id, kind, " \
+	"name_id, seq, ts, end_max, n, ts_list, dur_list, cut_list FROM " \
+	"go_span_pack_v9; DROP TABLE go_span_pack_v9; CREATE UNIQUE INDEX " \
+	"go_span_pack_key ON go_span_pack (source_id, kind, name_id, seq); "
 /* The table of version 6. */
 #define V6_DROP "DROP TABLE go_span_pack; " V7_DROP
 /* The table of version 5. */
@@ -1301,6 +1323,7 @@ check_migration(char *path, struct tr_db *db, const char *drop, int from,
 	tr_error_init(&err);
 	before = rows(db);
 	want = schema_text(db);
+	ck_assert_msg(tr_db_exec(db, V9_DROP, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(tr_db_exec(db, drop, &err), 0);
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
@@ -1460,6 +1483,50 @@ v8_rows(struct tr_db *db)
 }
 
 /*
+ * go_span's rows in slice id order (the order of a new store's rowids),
+ * and go_span_pack's, goroutines included.
+ */
+static char *
+v9_rows(struct tr_db *db)
+{
+	struct tr_buf	 b;
+
+	tr_buf_init(&b);
+	rows_text(db, "SELECT rowid = (SELECT count(*) FROM go_span g WHERE "
+	    "g.id <= s.id), source_id, kind, name_id, ts, id, dur, task_id, "
+	    "coalesce(goid, -1), coalesce(depth, -1), coalesce(callsite_id, "
+	    "-1), start_unknown, unfinished FROM go_span s ORDER BY id", &b);
+	rows_text(db, "SELECT source_id, kind, name_id, seq, ts, end_max, n, "
+	    "hex(ts_list), hex(dur_list), hex(goid_list), coalesce(hex("
+	    "cut_list), '-') FROM go_span_pack ORDER BY 1, 2, 3, 4", &b);
+	return (b.data != NULL ? b.data : tr_xstrdup(""));
+}
+
+/*
+ * A store of version 8 (go_span keyed by name, go_span_pack without the
+ * goroutines) of three Go traces, some of their regions cut by the
+ * trace's ends, is migrated: the same schema as a new store's, go_span's
+ * rows in slice id order, go_span_pack as the import packed it.
+ */
+START_TEST(test_migrate_v8)
+{
+	static const char *const files[] = {
+		"go122-annotations.trace", "go119-fixture.trace",
+		"gen122.trace"
+	};
+	char		*path = tmp_path("v8.db");
+	struct tr_db	*db = gotrace_store(path, files, 3);
+
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span"), 19);
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM go_span_pack WHERE "
+	    "cut_list IS NOT NULL"), 0);
+	ck_assert_int_gt(q_int(db, "SELECT count(DISTINCT hex(goid_list)) "
+	    "FROM go_span_pack"), 3);
+	check_migration(path, db, "PRAGMA user_version = 8", 8, v9_rows);
+}
+END_TEST
+
+/*
  * A store of version 7 (counters a row each) of a Go trace and GPU logs
  * is migrated: the same schema as a new store's, the same points in the
  * same runs as the imports made (each metric of each log takes more than
@@ -1559,7 +1626,7 @@ START_TEST(test_migrate_v3)
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "8; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "9; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -1637,7 +1704,7 @@ START_TEST(test_migrate_v4_spans)
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "8; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "9; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -2634,6 +2701,7 @@ main(void)
 	tcase_add_test(tc, test_migrate_v5);
 	tcase_add_test(tc, test_migrate_v6);
 	tcase_add_test(tc, test_migrate_v7);
+	tcase_add_test(tc, test_migrate_v8);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);

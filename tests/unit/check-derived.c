@@ -436,7 +436,8 @@ struct packread {
 
 static int
 pack_cmp(void *arg, const int64_t *ts, const int64_t *dur,
-    const unsigned char *cut, size_t n, struct tr_error *err)
+    const int64_t *goid, const unsigned char *cut, size_t n,
+    struct tr_error *err)
 {
 	struct packread	*p = arg;
 	size_t		 i;
@@ -449,6 +450,7 @@ pack_cmp(void *arg, const int64_t *ts, const int64_t *dur,
 		ck_assert_int_eq(dur[i], sqlite3_column_int64(p->st, 1));
 		ck_assert_int_eq(cut != NULL && cut[i],
 		    sqlite3_column_int(p->st, 2) != 0);
+		ck_assert_int_eq(goid[i], sqlite3_column_int64(p->st, 3));
 	}
 	p->n += (int64_t)n;
 	p->chunks++;
@@ -456,9 +458,9 @@ pack_cmp(void *arg, const int64_t *ts, const int64_t *dur,
 }
 
 /*
- * go_span_pack holds go_span's rows, name by name, in its key's order:
- * every start time, length and cut flag (read back through
- * tr_derived_pack_read()); returns the spans read.
+ * go_span_pack holds go_span's rows, name by name, in the order (ts, id):
+ * every start time, length, cut flag and goroutine (-1 for none; read
+ * back through tr_derived_pack_read()); returns the spans read.
  */
 static int64_t
 check_pack(struct tr_db *db)
@@ -474,8 +476,8 @@ check_pack(struct tr_db *db)
 	ck_assert_msg(names != NULL, "%s", err.msg);
 	memset(&p, 0, sizeof p);
 	p.st = tr_db_prepare(db, "SELECT ts, dur, start_unknown OR "
-	    "unfinished FROM go_span WHERE source_id = ?1 AND kind = ?2 AND "
-	    "name_id = ?3 ORDER BY ts, id", &err);
+	    "unfinished, coalesce(goid, -1) FROM go_span WHERE source_id = ?1 "
+	    "AND kind = ?2 AND name_id = ?3 ORDER BY ts, id", &err);
 	ck_assert_msg(p.st != NULL, "%s", err.msg);
 	while (sqlite3_step(names) == SQLITE_ROW) {
 		const char	*kind = (const char *)sqlite3_column_text(names,
@@ -514,8 +516,9 @@ dump(struct tr_db *db)
 		"SELECT * FROM go_span ORDER BY source_id, kind, name_id, "
 		    "ts, id",
 		"SELECT source_id, kind, name_id, seq, ts, end_max, n, "
-		    "hex(ts_list), hex(dur_list), hex(cut_list) FROM "
-		    "go_span_pack ORDER BY source_id, kind, name_id, seq",
+		    "hex(ts_list), hex(dur_list), hex(goid_list), "
+		    "hex(cut_list) FROM go_span_pack ORDER BY source_id, kind, "
+		    "name_id, seq",
 	};
 	struct tr_error	 err;
 	struct tr_buf	 b;
@@ -713,7 +716,7 @@ START_TEST(test_pack_chunks)
 	    "'h', 0, 'now'); INSERT INTO str (id, "
 	    "s) VALUES (1, 'step'), (2, 'other')", &err), 0);
 	st = tr_db_prepare(db, "INSERT INTO go_span VALUES (1, ?1, ?2, ?3, "
-	    "?4, ?5, 0, 1, 0, NULL, ?6, ?7)", &err);
+	    "?4, ?5, 0, ?8, 0, NULL, ?6, ?7)", &err);
 	ck_assert_msg(st != NULL, "%s", err.msg);
 	/* Inserted out of order: times fall as the ids rise. */
 	for (i = 0; i < n; i++) {
@@ -725,6 +728,11 @@ START_TEST(test_pack_chunks)
 		sqlite3_bind_int64(st, 5, 10 + i % 997);
 		sqlite3_bind_int(st, 6, i == 5);
 		sqlite3_bind_int(st, 7, i % 40001 == 7);
+		/* (A task's goroutine may be unknown: NULL, -1 packed.) */
+		if (i % 3 == 0)
+			sqlite3_bind_null(st, 8);
+		else
+			sqlite3_bind_int64(st, 8, i % 11);
 		ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
 		sqlite3_reset(st);
 	}
@@ -745,8 +753,9 @@ START_TEST(test_pack_chunks)
 	/* A window on the second chunk of (region, 1) reads it alone. */
 	memset(&p, 0, sizeof p);
 	p.st = tr_db_prepare(db, "SELECT ts, dur, start_unknown OR "
-	    "unfinished FROM go_span WHERE kind = 'region' AND name_id = 1 "
-	    "ORDER BY ts, id LIMIT -1 OFFSET ?1", &err);
+	    "unfinished, coalesce(goid, -1) FROM go_span WHERE kind = "
+	    "'region' AND name_id = 1 ORDER BY ts, id LIMIT -1 OFFSET ?1",
+	    &err);
 	ck_assert_msg(p.st != NULL, "%s", err.msg);
 	sqlite3_bind_int64(p.st, 1, TR_DERIVED_PACK_CHUNK);
 	ck_assert_int_eq(tr_derived_pack_read(db, 1, "region", 1,

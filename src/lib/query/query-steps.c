@@ -508,12 +508,14 @@ struct packed {
 	const struct tr_sel	*sel;
 	struct steps		*out;
 	int64_t			*ncut;
-	int64_t			 first_ts, first_dur;	/* -1: none yet */
+	int64_t			 first_dur;	/* -1: none yet */
+	int64_t			 first_goid;	/* -1: none */
 };
 
 static int
 pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
-    const unsigned char *cut, size_t n, struct tr_error *err)
+    const int64_t *goid, const unsigned char *cut, size_t n,
+    struct tr_error *err)
 {
 	struct packed	*p = arg;
 	size_t		 i;
@@ -522,8 +524,8 @@ pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
 	/* A chunk the selection takes whole. */
 	if (cut == NULL && !p->sel->has_from && !p->sel->has_to) {
 		if (p->first_dur < 0 && n > 0) {
-			p->first_ts = ts[0];
 			p->first_dur = dur[0];
+			p->first_goid = goid[0];
 		}
 		steps_reserve(p->out, n);
 		memcpy(p->out->ts + p->out->n, ts, n * sizeof *ts);
@@ -540,8 +542,8 @@ pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
 			continue;
 		}
 		if (p->first_dur < 0) {
-			p->first_ts = ts[i];
 			p->first_dur = dur[i];
+			p->first_goid = goid[i];
 		}
 		steps_add(p->out, ts[i], dur[i], -1, 0);
 	}
@@ -587,7 +589,7 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	const char	*kind = task ? TR_GO_CAT_TASK : TR_GO_CAT_REGION;
 	const char	*e = getenv("TRACEKIT_NO_PACK");
 	struct packed	 p;
-	int64_t		*src = NULL, name_id = -1, has, one = -1, first[2];
+	int64_t		*src = NULL, name_id = -1, has, one = -1;
 	int		 nsrc, k, r = -1, found;
 
 	*goid = -1;
@@ -639,14 +641,9 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	    sel->from : INT64_MIN, sel->has_to ? sel->to : INT64_MAX,
 	    pack_chunk, &p, err)) <= 0)
 		goto out;
-	/* The goroutine of the first: go_span's row of that time. */
-	first[0] = p.first_ts;
-	first[1] = p.first_dur;
-	if (p.first_dur >= 0 && (r = name_int(db, "SELECT goid FROM go_span "
-	    "WHERE source_id = ?1 AND kind = ?2 AND name_id = ?3 AND ts = ?4 "
-	    "AND dur = ?5 AND NOT (start_unknown OR unfinished) ORDER BY id "
-	    "LIMIT 1", one, kind, name_id, first, 2, goid, err)) < 0)
-		goto out;
+	/* The goroutine of the first (0 for none, as load_spans() has it). */
+	if (p.first_dur >= 0)
+		*goid = p.first_goid < 0 ? 0 : p.first_goid;
 	*gsrc = one;
 	r = 1;
 out:

@@ -582,7 +582,31 @@ static const char migrate_v8_post[] =
 "DROP TABLE counter_v7;\n"
 TR_DB_GPU_VIEWS;
 
-/* go_span_pack for every Go trace source (the migration to version 6). */
+/*
+ * Version 9: go_span without its key (a table with a rowid, in slice id
+ * order, written as the import goes) and go_span_pack with the spans'
+ * goroutines.  Both made again from their schema, so that a migrated
+ * store's schema is a new one's word for word; go_span's rows are
+ * copied, the pack is made again from them (pack_all()) unless a later
+ * step computes every derived table again.
+ */
+static const char migrate_v9_span_pre[] =
+"ALTER TABLE go_span RENAME TO go_span_v8;\n";
+static const char migrate_v9_span_post[] =
+"INSERT INTO go_span SELECT * FROM go_span_v8 ORDER BY id;\n"
+"DROP TABLE go_span_v8;\n";
+
+static int
+migrate_v9_span(struct tr_db *db, struct tr_error *err)
+{
+	if (tr_db_exec(db, migrate_v9_span_pre, err) != 0 ||
+	    tr_db_exec(db, tr_derived_schema_v4, err) != 0 ||
+	    tr_db_exec(db, migrate_v9_span_post, err) != 0)
+		return (-1);
+	return (0);
+}
+
+/* go_span_pack for every Go trace source (the migrations to 6 and 9). */
 static int
 pack_all(struct tr_db *db, struct tr_error *err)
 {
@@ -602,7 +626,7 @@ static int
 migrate(struct tr_db *db, struct tr_error *err)
 {
 	int64_t	version, objects, from;
-	int	packed = 0;
+	int	packed = 0, repack = 0;
 
 	if (tr_db_exec(db, "BEGIN IMMEDIATE", err) != 0)
 		return (-1);
@@ -663,6 +687,18 @@ migrate(struct tr_db *db, struct tr_error *err)
 	if (version == 3) {
 		version = 4;
 		packed = 1;
+	} else if (version >= 4 && version <= 8) {
+		/*
+		 * Version 9, first: the steps below write go_span and
+		 * go_span_pack in their new form.  (A store from version 3
+		 * or before has them so from the step above.)
+		 */
+		if (migrate_v9_span(db, err) != 0 || (version >= 6 &&
+		    (tr_db_exec(db, "DROP TABLE go_span_pack", err) != 0 ||
+		    tr_db_exec(db, tr_derived_pack_schema, err) != 0)))
+			goto mfail;
+		/* (Versions 4 and 5 have no pack: the step to 6 packs.) */
+		repack = version >= 6;
 	}
 	/* Version 5: the per-stack aggregates, summed from the samples. */
 	if (version == 4 && (tr_db_exec(db, tr_derived_stack_schema,
@@ -685,12 +721,19 @@ migrate(struct tr_db *db, struct tr_error *err)
 	    tr_derived_sched_schema_v7, err) != 0 ||
 	    tr_derived_rebuild_all(db, err) != 0))
 		goto mfail;
-	if (version == 6)
+	if (version == 6) {
 		version = 7;
+		repack = 0;	/* the rebuild packed the spans again */
+	}
 	/* Version 8: counters in runs (store/counter.h). */
 	if (version == 7 && (tr_db_exec(db, migrate_v8_pre, err) != 0 ||
 	    tr_counter_migrate(db, err) != 0 ||
 	    tr_db_exec(db, migrate_v8_post, err) != 0))
+		goto mfail;
+	if (version == 7)
+		version = 8;
+	/* Version 9: the pack made again (go_span is, above). */
+	if (version == 8 && repack && pack_all(db, err) != 0)
 		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)

@@ -1,11 +1,14 @@
 /*
- * The start times and lengths of each task and region name of a Go trace
- * in time order, packed (table go_span_pack, schema version 6): chunks of
- * TR_DERIVED_PACK_CHUNK spans as little-endian 64-bit integer arrays, so
- * that trace-query steps reads the millions of steps of one name as a few
- * hundred blobs instead of a row each.  Written from go_span after each
- * go_span is (import, trace-align's rebuild) and by the migration to
- * version 6.
+ * The start times, lengths and goroutines of each task and region name of
+ * a Go trace in time order, packed (table go_span_pack, schema version 6;
+ * the goroutines since version 9): chunks of TR_DERIVED_PACK_CHUNK spans
+ * as little-endian 64-bit integer arrays, so that trace-query steps reads
+ * the millions of steps of one name as a few hundred blobs instead of a
+ * row each.  Since version 9 go_span is in the order its rows were
+ * written, not by name, so this is how the spans of a name are read in
+ * time order.  Written as go_span is (the import's and the rebuild's
+ * merge of their sorted runs, derived.c) and, from go_span, by the
+ * migrations to versions 6 and 9.
  */
 #include "config.h"
 #include "store/db.h"
@@ -29,6 +32,7 @@ const char tr_derived_pack_schema[] =
 "  n INTEGER NOT NULL,\n"
 "  ts_list BLOB NOT NULL,\n"
 "  dur_list BLOB NOT NULL,\n"
+"  goid_list BLOB NOT NULL,\n"
 "  cut_list BLOB\n"
 ");\n"
 "CREATE UNIQUE INDEX go_span_pack_key ON go_span_pack "
@@ -39,7 +43,7 @@ struct pack {
 	sqlite3_stmt	*ins;
 	char		*kind;
 	int64_t		 name_id, seq, end_max;
-	unsigned char	*ts, *dur, *cut;
+	unsigned char	*ts, *dur, *goid, *cut;
 	size_t		 n;
 	int		 ncut;
 };
@@ -83,10 +87,11 @@ pack_flush(struct tr_db *db, int64_t source_id, struct pack *p,
 	sqlite3_bind_int64(st, 7, (int64_t)p->n);
 	sqlite3_bind_blob(st, 8, p->ts, (int)(p->n * 8), SQLITE_STATIC);
 	sqlite3_bind_blob(st, 9, p->dur, (int)(p->n * 8), SQLITE_STATIC);
+	sqlite3_bind_blob(st, 10, p->goid, (int)(p->n * 8), SQLITE_STATIC);
 	if (p->ncut > 0)
-		sqlite3_bind_blob(st, 10, p->cut, (int)p->n, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 11, p->cut, (int)p->n, SQLITE_STATIC);
 	else
-		sqlite3_bind_null(st, 10);
+		sqlite3_bind_null(st, 11);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	p->n = 0;
@@ -117,20 +122,22 @@ tr_derived_packer_new(struct tr_db *db, int64_t source_id,
 	k->db = db;
 	k->source_id = source_id;
 	k->p.ins = tr_db_prepare(db, "INSERT INTO go_span_pack VALUES (?1, "
-	    "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err);
+	    "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", err);
 	if (k->p.ins == NULL) {
 		free(k);
 		return (NULL);
 	}
 	k->p.ts = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
 	k->p.dur = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
+	k->p.goid = tr_xmalloc(TR_DERIVED_PACK_CHUNK * 8);
 	k->p.cut = tr_xmalloc(TR_DERIVED_PACK_CHUNK);
 	return (k);
 }
 
 int
 tr_derived_packer_add(struct tr_derived_packer *k, const char *kind,
-    int64_t name_id, int64_t ts, int64_t dur, int cut, struct tr_error *err)
+    int64_t name_id, int64_t ts, int64_t dur, int64_t goid, int cut,
+    struct tr_error *err)
 {
 	struct pack	*p = &k->p;
 
@@ -149,6 +156,7 @@ tr_derived_packer_add(struct tr_derived_packer *k, const char *kind,
 		p->end_max = ts + dur;
 	put_le64(p->ts + p->n * 8, ts);
 	put_le64(p->dur + p->n * 8, dur);
+	put_le64(p->goid + p->n * 8, goid);
 	p->cut[p->n] = (unsigned char)(cut != 0);
 	p->ncut += cut != 0;
 	p->n++;
@@ -170,6 +178,7 @@ tr_derived_packer_free(struct tr_derived_packer *k)
 	free(k->p.kind);
 	free(k->p.ts);
 	free(k->p.dur);
+	free(k->p.goid);
 	free(k->p.cut);
 	free(k);
 }
@@ -184,9 +193,9 @@ tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
 
 	if ((k = tr_derived_packer_new(db, source_id, err)) == NULL)
 		return (-1);
-	st = tr_db_prepare(db, "SELECT kind, name_id, ts, dur, start_unknown "
-	    "OR unfinished FROM go_span WHERE source_id = ?1 ORDER BY kind, "
-	    "name_id, ts, id", err);
+	st = tr_db_prepare(db, "SELECT kind, name_id, ts, dur, "
+	    "coalesce(goid, -1), start_unknown OR unfinished FROM go_span "
+	    "WHERE source_id = ?1 ORDER BY kind, name_id, ts, id", err);
 	if (st == NULL)
 		goto out;
 	sqlite3_bind_int64(st, 1, source_id);
@@ -194,7 +203,8 @@ tr_derived_pack_rebuild(struct tr_db *db, int64_t source_id,
 		if (tr_derived_packer_add(k, (const char *)
 		    sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1),
 		    sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-		    sqlite3_column_int(st, 4), err) != 0)
+		    sqlite3_column_int64(st, 4), sqlite3_column_int(st, 5),
+		    err) != 0)
 			goto out;
 	if (rc != SQLITE_DONE) {
 		tr_db_error(db, err, "cannot read go_span");
@@ -215,13 +225,13 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
     void *arg, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	int64_t		*ts = NULL, *dur = NULL;
+	int64_t		*ts = NULL, *dur = NULL, *goid = NULL;
 	size_t		 n, i;
 	int		 rc, r = -1, found = 0;
 
 	st = tr_db_prepare(db, "SELECT n, ts_list, dur_list, cut_list, "
-	    "end_max FROM go_span_pack WHERE source_id = ?1 AND kind = ?2 AND "
-	    "name_id = ?3 AND ts <= ?4 ORDER BY seq", err);
+	    "end_max, goid_list FROM go_span_pack WHERE source_id = ?1 AND "
+	    "kind = ?2 AND name_id = ?3 AND ts <= ?4 ORDER BY seq", err);
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, source_id);
@@ -230,8 +240,9 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
 	sqlite3_bind_int64(st, 4, to);
 	ts = tr_xmalloc(TR_DERIVED_PACK_CHUNK * sizeof *ts);
 	dur = tr_xmalloc(TR_DERIVED_PACK_CHUNK * sizeof *dur);
+	goid = tr_xmalloc(TR_DERIVED_PACK_CHUNK * sizeof *goid);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char	*t, *d, *c;
+		const unsigned char	*t, *d, *c, *g;
 
 		found = 1;
 		n = (size_t)sqlite3_column_int64(st, 0);
@@ -241,9 +252,11 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
 		t = sqlite3_column_blob(st, 1);
 		d = sqlite3_column_blob(st, 2);
 		c = sqlite3_column_blob(st, 3);
+		g = sqlite3_column_blob(st, 5);
 		if (n > TR_DERIVED_PACK_CHUNK ||
 		    (size_t)sqlite3_column_bytes(st, 1) != n * 8 ||
 		    (size_t)sqlite3_column_bytes(st, 2) != n * 8 ||
+		    (size_t)sqlite3_column_bytes(st, 5) != n * 8 ||
 		    (c != NULL && (size_t)sqlite3_column_bytes(st, 3) != n)) {
 			tr_error_set(err, TR_EDATA, "go_span_pack: a chunk of "
 			    "source %lld is not %zu spans",
@@ -253,8 +266,9 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
 		for (i = 0; i < n; i++) {
 			ts[i] = get_le64(t + i * 8);
 			dur[i] = get_le64(d + i * 8);
+			goid[i] = get_le64(g + i * 8);
 		}
-		if (fn(arg, ts, dur, c, n, err) != 0)
+		if (fn(arg, ts, dur, goid, c, n, err) != 0)
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
@@ -266,5 +280,6 @@ out:
 	sqlite3_finalize(st);
 	free(ts);
 	free(dur);
+	free(goid);
 	return (r);
 }

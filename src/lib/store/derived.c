@@ -32,9 +32,14 @@ const char *const tr_dk_names[TR_DK_COUNT] = {
 "  other_ns INTEGER NOT NULL,\n"
 
 /*
- * The tables of schema version 4: go_span, a row per Go trace task and
- * region (the go_task and go_region views without the JSON), in the order
- * the steps query reads them.
+ * The table of schema version 4: go_span, a row per Go trace task and
+ * region (the go_task and go_region views without the JSON).  Since
+ * version 9 a table with a rowid, in the order the rows are written (by
+ * slice id, as the import's writer thread gives the ids), where it was a
+ * WITHOUT ROWID table keyed by (source_id, kind, name_id, ts, id): its
+ * rows were then written in key order after the whole trace was read,
+ * about a third of a Go import's time, by the importer's thread alone.
+ * The spans of a name in time order are go_span_pack's.
  */
 #define DERIVED_V4 \
 "CREATE TABLE go_span (\n" \
@@ -49,9 +54,8 @@ const char *const tr_dk_names[TR_DK_COUNT] = {
 "  depth INTEGER,\n" \
 "  callsite_id INTEGER REFERENCES callsite,\n" \
 "  start_unknown INTEGER NOT NULL,\n" \
-"  unfinished INTEGER NOT NULL,\n" \
-"  PRIMARY KEY (source_id, kind, name_id, ts, id)\n" \
-") WITHOUT ROWID;\n"
+"  unfinished INTEGER NOT NULL\n" \
+");\n"
 
 const char tr_derived_schema[] =
 "CREATE TABLE go_bin (\n"
@@ -1346,18 +1350,15 @@ struct span {
 };
 
 /*
- * Spans sorted and written in chunks of this many (8 MB); live ones
- * (made as the import goes, while the writer holds its runs and the
- * spans that wait for their ids) sorted in chunks of 2.6 MB, each spilled
- * to a temporary file as a sorted run, and merged into go_span at the end:
- * inserted in the table's key order, the rows are appended, where chunk by
- * chunk they went all over its B-tree (which took half the writer
- * thread's time on a trace of 710k regions), and go_span_pack is made
- * from the same stream.  The merge reads the runs SPAN_MERGE_BYTES in all
- * at a time.
+ * Each span goes into go_span as it is made, SPAN_BATCH rows a statement
+ * (appended: go_span is in slice id order), and into a chunk of the
+ * spans: sorted by (kind, name_id, ts, id) when full (SPAN_CHUNK, 2.6 MB),
+ * spilled to a temporary file as a sorted run, and the runs merged into
+ * go_span_pack at the end.  Live spans (made as the import goes, in the
+ * writer thread) thus cost the importer's thread nothing but the merge.
+ * The merge reads the runs SPAN_MERGE_BYTES in all at a time.
  */
-#define SPAN_CHUNK	(100 * 1000)
-#define SPAN_LIVE_CHUNK	(32 * 1024)
+#define SPAN_CHUNK	(32 * 1024)
 #define SPAN_MERGE_BYTES	(4 * 1024 * 1024)
 #define SPAN_BATCH	256
 
@@ -1371,10 +1372,12 @@ struct spans {
 	const struct task *task;	/* its track's */
 	int64_t		 k;		/* the slice's index in its run */
 	int64_t		 source_id;
-	size_t		 chunk;		/* live: spans a run (SPAN_LIVE_CHUNK) */
-	int		 spill_fd;	/* the sorted runs (live), or -1 */
+	size_t		 chunk;		/* spans a run (SPAN_CHUNK) */
+	int		 spill_fd;	/* the sorted runs, or -1 */
 	size_t		*runs;		/* how many spans each has */
 	size_t		 nruns, capruns;
+	struct span	 batch[SPAN_BATCH];	/* rows for go_span */
+	size_t		 nb;
 };
 
 /* Whether "key":true is in JSON object text. */
@@ -1659,17 +1662,6 @@ static const sqlite3_module srows_module = {
 };
 
 /*
- * Spans inserted into go_span in its key order, SPAN_BATCH rows a
- * statement, and packed into go_span_pack as they go when 'k' is set.
- */
-struct sink {
-	struct spans		*sp;
-	struct tr_derived_packer *k;
-	struct span		 batch[SPAN_BATCH];
-	size_t			 nb;
-};
-
-/*
  * The INSERT INTO go_span of a batch of rows (go_span_rows, registered
  * on the connection the first time), with sp->source_id bound to ?1.
  */
@@ -1696,71 +1688,73 @@ spans_insert(const struct spans *sp, struct tr_error *err)
 	return (st);
 }
 
-static void
-sink_init(struct sink *o, struct spans *sp, struct tr_derived_packer *k)
-{
-	o->sp = sp;
-	o->k = k;
-	o->nb = 0;
-}
-
 /* The batch into go_span. */
 static int
-sink_write(struct sink *o, struct tr_error *err)
+rows_write(struct spans *sp, struct tr_error *err)
 {
 	struct span_rows	 r;
-	sqlite3_stmt		*st = o->sp->ins;
+	sqlite3_stmt		*st = sp->ins;
 	int			 rc;
 
-	r.v = o->batch;
-	r.n = o->nb;
+	if (sp->nb == 0)
+		return (0);
+	r.v = sp->batch;
+	r.n = sp->nb;
 	sqlite3_bind_pointer(st, 2, &r, SROWS_PTR, NULL);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_bind_null(st, 2);
-	o->nb = 0;
+	sp->nb = 0;
 	if (rc != SQLITE_DONE)
-		return (tr_db_error(o->sp->db, err, "cannot write go_span"));
+		return (tr_db_error(sp->db, err, "cannot write go_span"));
 	return (0);
 }
 
+static int	spans_spill(struct spans *, struct tr_error *);
+
+/*
+ * Span 'p' (its id given): its go_span row to the batch, and to the chunk
+ * for go_span_pack.
+ */
 static int
-sink_add(struct sink *o, const struct span *p, struct tr_error *err)
+spans_add(struct spans *sp, const struct span *p, struct tr_error *err)
 {
-	if (o->k != NULL && tr_derived_packer_add(o->k, p->kind ?
-	    TR_GO_CAT_TASK : TR_GO_CAT_REGION, p->name_id, p->ts, p->dur,
-	    p->start_unknown || p->unfinished, err) != 0)
+	sp->batch[sp->nb++] = *p;
+	if (sp->nb == SPAN_BATCH && rows_write(sp, err) != 0)
 		return (-1);
-	o->batch[o->nb++] = *p;
-	return (o->nb < SPAN_BATCH ? 0 : sink_write(o, err));
+	if (sp->n == sp->chunk && spans_spill(sp, err) != 0)
+		return (-1);
+	sp->v[sp->n++] = *p;
+	return (0);
 }
 
-/* The rows left in the batch. */
+/* Span 'p' to the packer. */
 static int
-sink_end(struct sink *o, struct tr_error *err)
+pack_add(struct tr_derived_packer *k, const struct span *p,
+    struct tr_error *err)
 {
-	return (o->nb > 0 ? sink_write(o, err) : 0);
+	return (tr_derived_packer_add(k, p->kind ? TR_GO_CAT_TASK :
+	    TR_GO_CAT_REGION, p->name_id, p->ts, p->dur, p->goid,
+	    p->start_unknown || p->unfinished, err));
 }
 
-/* Write the chunk, sorted in the table's key order ('k': as sink). */
+/* The chunk, sorted, to the packer (nothing was spilled). */
 static int
 spans_flush(struct spans *sp, struct tr_derived_packer *k,
     struct tr_error *err)
 {
-	struct sink	 o;
 	uint32_t	*ord;
 	size_t		 i;
 
 	ord = spans_order(sp->v, sp->n);
-	sink_init(&o, sp, k);
 	for (i = 0; i < sp->n; i++)
-		if (sink_add(&o, &sp->v[ord[i]], err) != 0) {
+		if (pack_add(k, &sp->v[ord[i]], err) != 0) {
 			free(ord);
 			return (-1);
 		}
 	free(ord);
 	sp->n = 0;
-	return (sink_end(&o, err));
+	return (0);
 }
 
 /* The chunk, sorted, to the end of the temporary file as a run. */
@@ -1868,22 +1862,20 @@ heap_down(struct mrun **h, size_t n, size_t i)
 }
 
 /*
- * The spilled runs and the chunk left, merged into go_span in its key
- * order (a heap of the runs by their next span).
+ * The spilled runs and the chunk left, merged into the packer in the
+ * order (kind, name_id, ts, id) (a heap of the runs by their next span).
  */
 static int
 spans_merge(struct spans *sp, struct tr_derived_packer *k,
     struct tr_error *err)
 {
 	struct mrun	*r, **h;
-	struct sink	 o;
 	size_t		 cap, i, n = 0;
 	off_t		 off = 0;
 	int		 ret = -1;
 
 	if (spans_spill(sp, err) != 0)
 		return (-1);
-	sink_init(&o, sp, k);
 	cap = SPAN_MERGE_BYTES / sizeof *sp->v / sp->nruns;
 	if (cap < 16)
 		cap = 16;
@@ -1901,7 +1893,7 @@ spans_merge(struct spans *sp, struct tr_derived_packer *k,
 	for (i = n / 2; i-- > 0;)
 		heap_down(h, n, i);
 	while (n > 0) {
-		if (sink_add(&o, &h[0]->buf[h[0]->pos++], err) != 0)
+		if (pack_add(k, &h[0]->buf[h[0]->pos++], err) != 0)
 			goto out;
 		if (h[0]->pos == h[0]->len) {
 			if (h[0]->left == 0)
@@ -1911,7 +1903,7 @@ spans_merge(struct spans *sp, struct tr_derived_packer *k,
 		}
 		heap_down(h, n, 0);
 	}
-	ret = sink_end(&o, err);
+	ret = 0;
 out:
 	for (i = 0; i < sp->nruns; i++)
 		free(r[i].buf);
@@ -1934,7 +1926,10 @@ spans_free(struct spans *sp)
 	free(sp);
 }
 
-/* The live spans of source 'source_id' (tr_derived_observe()), or NULL. */
+/*
+ * The spans of source 'source_id', written as they come (an import's live
+ * ones, tr_derived_observe(), or a rebuild's, write_spans()), or NULL.
+ */
 static struct spans *
 spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
 {
@@ -1948,9 +1943,9 @@ spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		return (NULL);
 	}
 	/* (TRACEKIT_SPAN_CHUNK: fewer, for the tests of the merge.) */
-	sp->chunk = SPAN_LIVE_CHUNK;
+	sp->chunk = SPAN_CHUNK;
 	if ((e = getenv("TRACEKIT_SPAN_CHUNK")) != NULL && atoi(e) > 0 &&
-	    atoi(e) < SPAN_LIVE_CHUNK)
+	    atoi(e) < SPAN_CHUNK)
 		sp->chunk = (size_t)atoi(e);
 	sp->v = tr_xcalloc(sp->chunk, sizeof *sp->v);
 	sp->spill_fd = -1;
@@ -1998,15 +1993,16 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 
 /*
  * The slices of track 'track_id' since its last run got ids 'first' on
- * ('n' of them): its waiting spans among them take theirs and go to the
- * chunk, written when full (in the writer thread during the import).
+ * ('n' of them): its waiting spans among them take theirs and go to
+ * go_span and the chunk (spans_add(), in the writer thread during the
+ * import).
  */
 static int
 live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
     struct tr_error *err)
 {
 	const struct wspan	*q;
-	struct span		*p;
+	struct span		 p;
 	struct trk		*t;
 	size_t			 i;
 
@@ -2014,22 +2010,20 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 	    t->type != T_TASK)
 		return (0);
 	for (i = 0; i < t->nwait && t->wait[i].k < t->given + n; i++) {
-		if (d->live->n == d->live->chunk &&
-		    spans_spill(d->live, err) != 0)
-			return (-1);
 		q = &t->wait[i];
-		p = &d->live->v[d->live->n++];
-		p->kind = q->task;
-		p->name_id = q->name_id;
-		p->ts = q->ts;
-		p->id = first + (q->k - t->given);
-		p->dur = q->dur;
-		p->task = t->ref;
-		p->goid = q->goid;
-		p->depth = q->depth;
-		p->cs = q->cs;
-		p->start_unknown = q->start_unknown;
-		p->unfinished = q->unfinished;
+		p.kind = q->task;
+		p.name_id = q->name_id;
+		p.ts = q->ts;
+		p.id = first + (q->k - t->given);
+		p.dur = q->dur;
+		p.task = t->ref;
+		p.goid = q->goid;
+		p.depth = q->depth;
+		p.cs = q->cs;
+		p.start_unknown = q->start_unknown;
+		p.unfinished = q->unfinished;
+		if (spans_add(d->live, &p, err) != 0)
+			return (-1);
 	}
 	/* (A track with no span waiting may have no array at all.) */
 	if (i > 0 && i < t->nwait)
@@ -2041,26 +2035,32 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 }
 
 /*
- * At tr_derived_write(), every run written: the last chunk of the live
- * spans, then go_span_pack from go_span (as write_spans() ends).
+ * The last rows of go_span, then go_span_pack from the sorted runs and
+ * the chunk left.
  */
 static int
-live_finish(struct tr_derived *d, struct tr_error *err)
+spans_finish(struct spans *sp, struct tr_error *err)
 {
 	struct tr_derived_packer	*k;
 	int				 r;
 
-	if (d->ntasks == 0)
-		return (0);
-	/* go_span_pack as go_span is written, in the same order. */
-	if ((k = tr_derived_packer_new(d->db, d->source_id, err)) == NULL)
+	if (rows_write(sp, err) != 0 ||
+	    (k = tr_derived_packer_new(sp->db, sp->source_id, err)) == NULL)
 		return (-1);
-	r = d->live->nruns > 0 ? spans_merge(d->live, k, err) :
-	    spans_flush(d->live, k, err);
+	r = sp->nruns > 0 ? spans_merge(sp, k, err) : spans_flush(sp, k, err);
 	if (r == 0)
 		r = tr_derived_packer_finish(k, err);
 	tr_derived_packer_free(k);
 	return (r);
+}
+
+/* At tr_derived_write(), every run written: the live spans' end. */
+static int
+live_finish(struct tr_derived *d, struct tr_error *err)
+{
+	if (d->ntasks == 0)
+		return (0);
+	return (spans_finish(d->live, err));
 }
 
 /* A task or region slice of the run being read: its go_span row. */
@@ -2068,7 +2068,7 @@ static int
 span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 {
 	struct spans	*sp = arg;
-	struct span	*p;
+	struct span	 p;
 	int		 kind;
 
 	sp->k++;
@@ -2078,48 +2078,43 @@ span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 		kind = 1;
 	else
 		return (0);	/* a log */
-	if (sp->n == SPAN_CHUNK && spans_flush(sp, NULL, err) != 0)
-		return (-1);
-	p = &sp->v[sp->n++];
-	p->kind = kind;
-	p->name_id = s->name_id;
-	p->ts = s->ts;
-	p->id = sp->run_id + sp->k - 1;
-	p->dur = s->dur;
-	p->task = sp->task->id;
-	if (!json_int(s->args, s->args_len, "goid", &p->goid))
-		p->goid = -1;
-	if (kind != 0 || !json_int(s->args, s->args_len, "depth", &p->depth))
-		p->depth = -1;
-	p->cs = s->cs;
+	p.kind = kind;
+	p.name_id = s->name_id;
+	p.ts = s->ts;
+	p.id = sp->run_id + sp->k - 1;
+	p.dur = s->dur;
+	p.task = sp->task->id;
+	if (!json_int(s->args, s->args_len, "goid", &p.goid))
+		p.goid = -1;
+	if (kind != 0 || !json_int(s->args, s->args_len, "depth", &p.depth))
+		p.depth = -1;
+	p.cs = s->cs;
 	/* As go_task and go_region say it. */
-	p->start_unknown = kind == 1 ? sp->task->at_start :
+	p.start_unknown = kind == 1 ? sp->task->at_start :
 	    json_true(s->args, s->args_len, "start_unknown");
-	p->unfinished = json_true(s->args, s->args_len, "unfinished");
-	return (0);
+	p.unfinished = json_true(s->args, s->args_len, "unfinished");
+	return (spans_add(sp, &p, err));
 }
 
 /*
- * go_span for source 'source_id': one pass over its runs (without the run
- * indexes, which trace-align drops while it moves a source), reading the
- * slices of its go-task tracks only, written in sorted chunks of
- * SPAN_CHUNK rows.  Memory stays flat: the runs come in about the order
- * of their start times, so each chunk lands near the end of the table's
- * key order for each name (sorting all the rows in memory first took 80
- * bytes a span: 733 MB for 9.2M regions).  Then go_span_pack from them.
+ * go_span and go_span_pack for source 'source_id': one pass over its runs
+ * (without the run indexes, which trace-align drops while it moves a
+ * source), reading the slices of its go-task tracks only, each span
+ * written as it comes (spans_add()) and packed from the sorted runs at
+ * the end.  Memory stays flat (sorting all the spans in memory took 80
+ * bytes a span: 733 MB for 9.2M regions).
  */
 static int
 write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 {
-	struct spans	 sp;
+	struct spans	*sp = NULL;
 	struct tr_imap	 tasks;		/* track id -> struct task */
 	struct task	*t;
 	sqlite3_stmt	*st = NULL;
 	const char	*meta;
+	int64_t		 cat[2];
 	int		 rc, r = -1, ntasks = 0;
 
-	memset(&sp, 0, sizeof sp);
-	sp.spill_fd = -1;	/* (not spilled: chunks go straight in) */
 	tr_imap_init(&tasks);
 	st = tr_db_prepare(db, "SELECT id, ref, meta FROM track WHERE "
 	    "source_id = ?1 AND kind = '" TR_TRACK_GO_TASK "'", err);
@@ -2142,16 +2137,15 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		goto out;
 	}
 	if (ntasks == 0 ||
-	    tr_db_str_id(db, TR_GO_CAT_REGION, &sp.cat[0], err) < 0 ||
-	    tr_db_str_id(db, TR_GO_CAT_TASK, &sp.cat[1], err) < 0) {
+	    tr_db_str_id(db, TR_GO_CAT_REGION, &cat[0], err) < 0 ||
+	    tr_db_str_id(db, TR_GO_CAT_TASK, &cat[1], err) < 0) {
 		r = ntasks == 0 ? 0 : -1;
 		goto out;
 	}
-	sp.db = db;
-	sp.source_id = source_id;
-	if ((sp.ins = spans_insert(&sp, err)) == NULL)
+	if ((sp = spans_new(db, source_id, err)) == NULL)
 		goto out;
-	sp.v = tr_xcalloc(SPAN_CHUNK, sizeof *sp.v);
+	sp->cat[0] = cat[0];
+	sp->cat[1] = cat[1];
 	st = tr_db_prepare(db, "SELECT track_id, id, ts, slices FROM "
 	    "slice_run WHERE source_id = ?1", err);
 	if (st == NULL)
@@ -2161,12 +2155,12 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		t = tr_imap_get(&tasks, (uint64_t)sqlite3_column_int64(st, 0));
 		if (t == NULL)
 			continue;
-		sp.task = t;
-		sp.run_id = sqlite3_column_int64(st, 1);
-		sp.k = 0;
+		sp->task = t;
+		sp->run_id = sqlite3_column_int64(st, 1);
+		sp->k = 0;
 		if (walk_run((const char *)sqlite3_column_text(st, 3),
 		    (size_t)sqlite3_column_bytes(st, 3),
-		    sqlite3_column_int64(st, 2), sp.run_id, span_slice, &sp,
+		    sqlite3_column_int64(st, 2), sp->run_id, span_slice, sp,
 		    err) != 0)
 			goto out;
 	}
@@ -2176,13 +2170,10 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		tr_db_error(db, err, "cannot read the source's slices");
 		goto out;
 	}
-	if (sp.n > 0 && spans_flush(&sp, NULL, err) != 0)
-		goto out;
-	r = tr_derived_pack_rebuild(db, source_id, err);
+	r = spans_finish(sp, err);
 out:
 	sqlite3_finalize(st);
-	sqlite3_finalize(sp.ins);
-	free(sp.v);
+	spans_free(sp);
 	tr_imap_free(&tasks, free);
 	return (r);
 }

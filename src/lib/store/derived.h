@@ -16,9 +16,9 @@
  *   go_state_stack  per (state, reason, stack): count, total and longest
  *                   time (what go tool trace -pprof=sched/sync/... sums)
  *   go_span         per task and region (user annotations): name, time,
- *                   task, goroutine, depth (steps --region/--task)
- *   go_span_pack    per task or region name: the spans' times and
- *                   lengths in time order, packed in chunks (steps)
+ *                   task, goroutine, depth, in slice id order
+ *   go_span_pack    per task or region name: the spans' times, lengths
+ *                   and goroutines in time order, packed in chunks (steps)
  *
  * The C API below reads them for the queries (timeline, gpu-idle, stalls,
  * steps, and the Go runtime queries).
@@ -64,9 +64,10 @@ extern const char *const tr_dk_names[TR_DK_COUNT];
 /*
  * The schema of the derived tables of version 3 (part of the store's
  * schema), which a v2 -> v3 migration creates, and those new in version 4
- * (go_span), which a v3 -> v4 migration creates; then it computes them
- * all again (tr_derived_rebuild_all(): go_bin's runnable_peak is exact
- * since version 4).
+ * (go_span, in its form of version 9), which a v3 -> v4 migration
+ * creates; then it computes them all again (tr_derived_rebuild_all():
+ * go_bin's runnable_peak is exact since version 4).  The migration to
+ * version 9 makes go_span again from tr_derived_schema_v4, go_span alone.
  */
 extern const char tr_derived_schema[];
 extern const char tr_derived_schema_v4[];
@@ -85,28 +86,29 @@ int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
 
 /*
  * Version 6: go_span_pack (store/derived-pack.c; trace-store(5)), the
- * start times and lengths of the tasks and regions of each name in time
- * order, in chunks of TR_DERIVED_PACK_CHUNK spans.
- * tr_derived_pack_rebuild() deletes source 'source_id''s rows and packs
- * its go_span rows again, inside the caller's write transaction: after
- * go_span is written (an import, a rebuild) and in the migration to
- * version 6.  Returns 0, or -1 with 'err' set.
+ * start times, lengths and (since version 9) goroutines of the tasks and
+ * regions of each name in time order, in chunks of TR_DERIVED_PACK_CHUNK
+ * spans.  tr_derived_pack_rebuild() deletes source 'source_id''s rows and
+ * packs its go_span rows again (sorted by SQLite: go_span has no index),
+ * inside the caller's write transaction: in the migrations to versions 6
+ * and 9.  Returns 0, or -1 with 'err' set.
  */
 #define TR_DERIVED_PACK_CHUNK	65536
 extern const char tr_derived_pack_schema[];
 int	tr_derived_pack_rebuild(struct tr_db *, int64_t source_id,
 	    struct tr_error *);
 /*
- * The packing itself, for a writer of go_span in its key order (the
- * import's merge): _new() deletes the source's rows as _rebuild() does,
- * _add() takes the spans in the order (kind, name_id, ts, id), _finish()
- * writes the last chunk.  0 or -1 with 'err' set (NULL from _new()).
+ * The packing itself, for the merge of the spans' sorted runs (an import,
+ * a rebuild): _new() deletes the source's rows as _rebuild() does, _add()
+ * takes the spans in the order (kind, name_id, ts, id), each with its
+ * goroutine (-1: none), _finish() writes the last chunk.  0 or -1 with
+ * 'err' set (NULL from _new()).
  */
 struct tr_derived_packer;
 struct tr_derived_packer *tr_derived_packer_new(struct tr_db *,
 	    int64_t source_id, struct tr_error *);
 int	tr_derived_packer_add(struct tr_derived_packer *, const char *kind,
-	    int64_t name_id, int64_t ts, int64_t dur, int cut,
+	    int64_t name_id, int64_t ts, int64_t dur, int64_t goid, int cut,
 	    struct tr_error *);
 int	tr_derived_packer_finish(struct tr_derived_packer *,
 	    struct tr_error *);
@@ -114,18 +116,19 @@ void	tr_derived_packer_free(struct tr_derived_packer *);
 
 /*
  * Read the spans of kind 'kind' ("region" or "task") and name 'name_id'
- * of source 'source_id' in time order (as go_span's key orders them),
- * chunk by chunk: 'fn' gets each chunk's start times, lengths and, when
- * some of its spans were cut by the trace's edges, a byte per span, 1 for
- * those (NULL when none was); the arrays are borrowed until it returns.
+ * of source 'source_id' in time order (then by slice id), chunk by chunk:
+ * 'fn' gets each chunk's start times, lengths, goroutines (-1: none) and,
+ * when some of its spans were cut by the trace's edges, a byte per span,
+ * 1 for those (NULL when none was); the arrays are borrowed until it
+ * returns.
  * Chunks that begin after 'to', or end before 'from' (no span of them
  * overlaps [from, to], as tr_sel_overlaps() says), are left out.  Returns
  * 1, 0 when the source has no such span (or no go_span_pack rows), or -1
  * with 'err' set; 'fn' returns 0, or -1 with 'err' set to stop there.
  */
 typedef int tr_derived_pack_fn(void *arg, const int64_t *ts,
-	    const int64_t *dur, const unsigned char *cut, size_t n,
-	    struct tr_error *);
+	    const int64_t *dur, const int64_t *goid, const unsigned char *cut,
+	    size_t n, struct tr_error *);
 int	tr_derived_pack_read(struct tr_db *, int64_t source_id,
 	    const char *kind, int64_t name_id, int64_t from, int64_t to,
 	    tr_derived_pack_fn *fn, void *arg, struct tr_error *);
