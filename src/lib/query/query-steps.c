@@ -522,7 +522,8 @@ pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
 
 	(void)err;
 	/* A chunk the selection takes whole. */
-	if (cut == NULL && !p->sel->has_from && !p->sel->has_to) {
+	if (cut == NULL && !p->sel->has_from && !p->sel->has_to &&
+	    p->sel->goid < 0) {
 		if (p->first_dur < 0 && n > 0) {
 			p->first_dur = dur[0];
 			p->first_goid = goid[0];
@@ -536,6 +537,10 @@ pack_chunk(void *arg, const int64_t *ts, const int64_t *dur,
 	for (i = 0; i < n; i++) {
 		if ((p->sel->has_to && ts[i] > p->sel->to) ||
 		    !tr_sel_overlaps(p->sel, ts[i], ts[i] + dur[i]))
+			continue;
+		/* (A NULL goid reads as 0 from go_span: load_spans().) */
+		if (p->sel->goid >= 0 &&
+		    (goid[i] < 0 ? 0 : goid[i]) != p->sel->goid)
 			continue;
 		if (cut != NULL && cut[i]) {
 			(*p->ncut)++;
@@ -576,10 +581,11 @@ name_int(struct tr_db *db, const char *sql, int64_t source_id,
 
 /*
  * load_spans() from go_span_pack, without the slice ids (for all but
- * --goid, --all and steps of several sources, when every source selected
- * has derived rows): 1 when it read them, 0 when load_spans() must, or -1
- * with 'err' set.  TRACEKIT_NO_PACK=1 in the environment: always 0 (for
- * the tests, which compare the two).
+ * --all and steps of several sources, when every source selected has
+ * derived rows; --goroutine from the pack's goroutines since schema
+ * version 9): 1 when it read them, 0 when load_spans() must, or -1 with
+ * 'err' set.  TRACEKIT_NO_PACK=1 in the environment: always 0 (for the
+ * tests, which compare the two).
  */
 static int
 load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
@@ -594,7 +600,7 @@ load_packed(struct tr_db *db, const struct tr_sel *sel, const char *name,
 
 	*goid = -1;
 	*ncut = 0;
-	if ((e != NULL && strcmp(e, "1") == 0) || sel->goid >= 0)
+	if (e != NULL && strcmp(e, "1") == 0)
 		return (0);
 	if ((nsrc = tr_derived_sources(db, &src, err)) < 0 ||
 	    (found = tr_db_str_id(db, name, &name_id, err)) < 0)
@@ -874,7 +880,7 @@ run(struct tr_db *db, int argc, char **argv, struct tr_out *out,
 		if (n == 0) {
 			tr_error_set(err, TR_EDATA, "steps: no %s '%s' in the "
 			    "Go trace%s", bound, region != NULL ? region :
-			    task, sel.has_from || sel.has_to ?
+			    task, sel.has_from || sel.has_to || sel.goid >= 0 ?
 			    " selection" : "");
 			goto out;
 		}

@@ -2,7 +2,8 @@
 # when they can; TRACEKIT_NO_PACK=1 reads them from go_span instead.  Both
 # must print the same, byte for byte: on the scenario (818 steps, its GPU
 # telemetry aligned), with windows, other thresholds, more slowest steps
-# than a heap of 5, fewer stretches than there are; with two Go traces
+# than a heap of 5, fewer stretches than there are, the steps of one
+# goroutine (the pack's goroutines, schema version 9); with two Go traces
 # holding regions of the same name (the merge in time order, from
 # go_span); with the regions the trace cut (go122-annotations).
 trace-import data/scenario data/gotrace/rich125.trace \
@@ -30,6 +31,9 @@ same --source "$src" --region step --to 3000s
 same --source "$src" --region gpu --top 0 --stretches 0
 same --source "$src" --task step --top 2
 same --source "$src" --region step --evidence --top 1 --stretches 1
+same --source "$src" --region step --goroutine 23
+same --source "$src" --region step --goroutine 23 --from 3250s --to 3270s
+same --source "$src" --task step --goroutine 1 --top 1
 same --region step --top 3
 same --region "task0 region"
 same --region "unended region"
