@@ -273,6 +273,7 @@ struct old {
 	int64_t			 mints, maxts;
 	int			 have_ts;
 	struct raw		 raw;
+	unsigned char		 want[64];	/* skim()'s, by type byte */
 
 	/* pass 2 */
 	double			 nspertick;
@@ -355,6 +356,21 @@ varint(const unsigned char *p, size_t avail, size_t *pos, uint64_t *v)
 		}
 	}
 	return (-1);
+}
+
+/* varint() without the value. */
+static inline int
+skip_varint(const unsigned char *p, size_t avail, size_t *pos)
+{
+	const unsigned char	*q = p + *pos;
+	size_t			 i, n = avail - *pos;
+
+	for (i = 0; i < n && i < 10; i++)
+		if ((q[i] & 0x80) == 0) {
+			*pos += i + 1;
+			return (1);
+		}
+	return (n >= 10 ? -1 : 0);
 }
 
 static void
@@ -497,6 +513,94 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 	return ((int64_t)pos);
 }
 
+/*
+ * Frame one event as decode() does, for pass 1, which reads no more of
+ * an ordinary event than its time (and a CPU sample's): the same length,
+ * 0 or -1 with the same r->msg, but only r->args[0] and [1] kept, the
+ * other arguments counted, not decoded (decode() was a fifth of the
+ * importer's thread, once per pass).  'want' is arg_count() by type, 0
+ * for the types pass 1 keeps more of (or knows not), which go to
+ * decode().
+ */
+static int64_t
+skim(const unsigned char *p, size_t avail, int ver, const unsigned char *want,
+    struct raw *r)
+{
+	size_t		pos = 1, end, run, n, i;
+	uint64_t	v, len;
+	int		narg;
+
+	if (avail == 0)
+		return (0);
+	r->type = p[0] & 0x3f;
+	if (want[r->type] == 0)
+		return (decode(p, avail, ver, r));
+	narg = (p[0] >> 6) + 1;
+	r->str = NULL;
+	r->slen = 0;
+	if (narg < 4) {
+		/* (No ordinary event of fewer than 4 is a CPU sample.) */
+		NEED(varint(p, avail, &pos, &v));
+		r->args[0] = v;
+		for (i = 1; i < (size_t)narg; i++)
+			NEED(skip_varint(p, avail, &pos));
+		n = (size_t)narg;
+	} else {
+		NEED(varint(p, avail, &pos, &len));
+		if (len > MAX_LENARGS) {
+			snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
+			    " bytes of arguments, more than %d",
+			    evname(r->type, ver), len, MAX_LENARGS);
+			return (-1);
+		}
+		if (avail - pos < len)
+			return (0);
+		/*
+		 * decode() fails on a varint of more than 10 bytes or one
+		 * the length cuts: a run of 10 continuation bytes, or one
+		 * at the end.
+		 */
+		end = pos + (size_t)len;
+		n = run = 0;
+		for (i = pos; i < end; i++) {
+			if (p[i] & 0x80) {
+				if (++run == 10)
+					break;
+			} else {
+				run = 0;
+				n++;
+			}
+		}
+		if (run > 0) {
+			snprintf(r->msg, sizeof r->msg, "event %s arguments "
+			    "overrun their length %" PRIu64,
+			    evname(r->type, ver), len);
+			return (-1);
+		}
+		for (i = 0; i < n && i < 2; i++)
+			(void)varint(p, end, &pos, &r->args[i]);
+		pos = end;
+	}
+	if (r->type == EV_LOG) {
+		NEED(varint(p, avail, &pos, &len));
+		if (len > MAX_STRING) {
+			snprintf(r->msg, sizeof r->msg, "log message has "
+			    "invalid length %" PRIu64, len);
+			return (-1);
+		}
+		if (avail - pos < len)
+			return (0);
+		pos += len;
+	}
+	r->nargs = n;
+	if (n != want[r->type]) {
+		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
+		    "want %d", evname(r->type, ver), n, want[r->type]);
+		return (-1);
+	}
+	return ((int64_t)pos);
+}
+
 /* --- pass 1 ---------------------------------------------------------- */
 
 static int
@@ -618,14 +722,31 @@ pass1(struct old *o, struct tr_error *err)
 	int64_t		 n, off, lastts = 0, ts;
 	size_t		 want = 64;
 	uint64_t	 pid;
+	int		 t;
 
+	raw_grow(r, 3);
+	for (t = 0; t < EV_COUNT; t++)
+		switch (t) {
+		case EV_NONE:
+		case EV_BATCH:
+		case EV_FREQUENCY:
+		case EV_STACK:
+		case EV_STRING:
+		case EV_TIMER_GOROUTINE:
+			break;
+		default:
+			if (evdescs[t].minver <= o->ver)
+				o->want[t] = (unsigned char)arg_count(t,
+				    o->ver);
+		}
 	for (;;) {
 		if (fill(o, want, err) != 0)
 			return (-1);
 		if (o->rpos == o->rlen)
 			break;
 		off = o->rbase + (int64_t)o->rpos;
-		n = decode(o->rbuf + o->rpos, o->rlen - o->rpos, o->ver, r);
+		n = skim(o->rbuf + o->rpos, o->rlen - o->rpos, o->ver, o->want,
+		    r);
 		if (n < 0)
 			return (tr_input_error_at(o->in, err, off, "%s",
 			    r->msg));
