@@ -215,6 +215,7 @@ struct cursor {
 	uint64_t	 wg;		/* or on this goroutine */
 	struct ev	 head;
 	struct raw	 raw;
+	struct op	*op;		/* the P's record, once looked up */
 };
 
 struct stack {
@@ -273,7 +274,7 @@ struct old {
 	int64_t			 mints, maxts;
 	int			 have_ts;
 	struct raw		 raw;
-	unsigned char		 want[64];	/* skim()'s, by type byte */
+	unsigned char		 nargs[64];	/* see NARGS_FULL */
 
 	/* pass 2 */
 	double			 nspertick;
@@ -324,6 +325,14 @@ arg_count(int type, int ver)
 	}
 	return (n + 1);
 }
+
+/*
+ * arg_count() of each event type of the trace's version, by its type
+ * byte (0: not a type of that version), looked up once, not per event;
+ * NARGS_FULL marks the types pass 1 keeps more of than the time (see
+ * skim()).
+ */
+#define NARGS_FULL	0x80
 
 /* 1 with *v set, 0 when the buffer ends first, -1 when malformed. */
 static inline int
@@ -408,7 +417,8 @@ raw_push(struct raw *r, uint64_t v)
  * or -1 with r->msg saying why it is malformed.
  */
 static int64_t
-decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
+decode(const unsigned char *p, size_t avail, int ver,
+    const unsigned char *nargs, struct raw *r)
 {
 	size_t		pos = 1, start, want;
 	uint64_t	v, len;
@@ -504,7 +514,7 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 				    "frame", r->nargs);
 			return (-1);
 		}
-	} else if (r->nargs != (want = arg_count(r->type, ver))) {
+	} else if (r->nargs != (want = nargs[r->type] & ~NARGS_FULL)) {
 		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
 		    "want "
 		    "%zu", evname(r->type, ver), r->nargs, want);
@@ -518,13 +528,12 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
  * an ordinary event than its time (and a CPU sample's): the same length,
  * 0 or -1 with the same r->msg, but only r->args[0] and [1] kept, the
  * other arguments counted, not decoded (decode() was a fifth of the
- * importer's thread, once per pass).  'want' is arg_count() by type, 0
- * for the types pass 1 keeps more of (or knows not), which go to
- * decode().
+ * importer's thread, once per pass).  The types pass 1 keeps more of,
+ * and those it knows not, go to decode().
  */
 static int64_t
-skim(const unsigned char *p, size_t avail, int ver, const unsigned char *want,
-    struct raw *r)
+skim(const unsigned char *p, size_t avail, int ver,
+    const unsigned char *nargs, struct raw *r)
 {
 	size_t		pos = 1, end, run, n, i;
 	uint64_t	v, len;
@@ -533,8 +542,8 @@ skim(const unsigned char *p, size_t avail, int ver, const unsigned char *want,
 	if (avail == 0)
 		return (0);
 	r->type = p[0] & 0x3f;
-	if (want[r->type] == 0)
-		return (decode(p, avail, ver, r));
+	if (nargs[r->type] == 0 || (nargs[r->type] & NARGS_FULL))
+		return (decode(p, avail, ver, nargs, r));
 	narg = (p[0] >> 6) + 1;
 	r->str = NULL;
 	r->slen = 0;
@@ -593,9 +602,9 @@ skim(const unsigned char *p, size_t avail, int ver, const unsigned char *want,
 		pos += len;
 	}
 	r->nargs = n;
-	if (n != want[r->type]) {
+	if (n != nargs[r->type]) {
 		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
-		    "want %d", evname(r->type, ver), n, want[r->type]);
+		    "want %d", evname(r->type, ver), n, nargs[r->type]);
 		return (-1);
 	}
 	return ((int64_t)pos);
@@ -725,27 +734,26 @@ pass1(struct old *o, struct tr_error *err)
 	int		 t;
 
 	raw_grow(r, 3);
-	for (t = 0; t < EV_COUNT; t++)
+	for (t = 1; t < EV_COUNT; t++) {
+		if (evdescs[t].minver > o->ver)
+			continue;
+		o->nargs[t] = (unsigned char)arg_count(t, o->ver);
 		switch (t) {
-		case EV_NONE:
 		case EV_BATCH:
 		case EV_FREQUENCY:
 		case EV_STACK:
 		case EV_STRING:
 		case EV_TIMER_GOROUTINE:
-			break;
-		default:
-			if (evdescs[t].minver <= o->ver)
-				o->want[t] = (unsigned char)arg_count(t,
-				    o->ver);
+			o->nargs[t] |= NARGS_FULL;
 		}
+	}
 	for (;;) {
 		if (fill(o, want, err) != 0)
 			return (-1);
 		if (o->rpos == o->rlen)
 			break;
 		off = o->rbase + (int64_t)o->rpos;
-		n = skim(o->rbuf + o->rpos, o->rlen - o->rpos, o->ver, o->want,
+		n = skim(o->rbuf + o->rpos, o->rlen - o->rpos, o->ver, o->nargs,
 		    r);
 		if (n < 0)
 			return (tr_input_error_at(o->in, err, off, "%s",
@@ -976,7 +984,8 @@ advance(struct old *o, struct cursor *c, struct tr_error *err)
 			if (load_batch(o, c, err) != 0)
 				return (-1);
 		}
-		n = decode(c->buf + c->pos, c->len - c->pos, o->ver, r);
+		n = decode(c->buf + c->pos, c->len - c->pos, o->ver, o->nargs,
+		    r);
 		if (n <= 0)
 			return (tr_input_error_at(o->in, err, c->base +
 			    (int64_t)c->pos, "temporary file changed: %s",
@@ -2062,11 +2071,12 @@ static int (*const processors[EV_COUNT])(struct old *, struct ev *,
 
 /*
  * 'known' is goroutine 'kg' as looked up just before (NULL: look it up),
- * so that an event's goroutine is looked up once.
+ * so that an event's goroutine is looked up once; 'c' is the cursor of
+ * the event's P, which keeps that P's record.
  */
 static int
-process(struct old *o, struct ev *e, uint64_t kg, struct og *known,
-    struct tr_error *err)
+process(struct old *o, struct cursor *c, struct ev *e, uint64_t kg,
+    struct og *known, struct tr_error *err)
 {
 	struct step	 x;
 
@@ -2082,7 +2092,11 @@ process(struct old *o, struct ev *e, uint64_t kg, struct og *known,
 	if (e->stk != 0 && (x.cs = stack_cs(o, e->stk, e->off, err)) < 0)
 		return (-1);
 	x.g = known != NULL && kg == e->g ? known : og_get(o, e->g);
-	x.p = op_get(o, e->p);
+	/* (A P's record lives as long as the import.) */
+	if (e->p != c->p)
+		x.p = op_get(o, e->p);
+	else if ((x.p = c->op) == NULL)
+		x.p = c->op = op_get(o, e->p);
 	if (x.g != NULL && x.g->sys_pending && e->type != EV_GO_SYSBLOCK &&
 	    flush_syscall(o, e->g, x.g, err) != 0)
 		return (-1);
@@ -2245,7 +2259,7 @@ pass2(struct old *o, struct tr_error *err)
 			break;
 		}
 		g = c->head.g;
-		if (process(o, &c->head, t.g, og, err) != 0)
+		if (process(o, c, &c->head, t.g, og, err) != 0)
 			return (-1);
 		c->has = 0;
 		o->avail[o->navail++] = c;
