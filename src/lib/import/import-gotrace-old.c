@@ -1676,6 +1676,7 @@ proc_go_start(struct old *o, struct ev *e, struct step *x,
 	struct tr_buf	*b = &o->b;
 	const int64_t	 ns = x->ns;
 	int64_t		 m;
+	char		*q;
 
 	if (g == NULL || g->st != G_RUNNABLE)
 		return (bad(o, e, err, "event %s: goroutine "
@@ -1690,13 +1691,17 @@ proc_go_start(struct old *o, struct ev *e, struct step *x,
 	g->st = G_RUNNING;
 	p->g = e->g;
 	m = tr_gotrace_proc_m(o->sink, e->p);
+	/* '"p":P,"m":M' written in place: a fifth of the events start one. */
 	tr_buf_reset(b);
-	tr_buf_adds(b, "\"p\":");
-	tr_buf_addi(b, e->p);
+	q = tr_buf_reserve(b, 64);
+	memcpy(q, "\"p\":", 4);
+	q = tr_put_int(q + 4, e->p);
 	if (m >= 0) {
-		tr_buf_adds(b, ",\"m\":");
-		tr_buf_addi(b, m);
+		memcpy(q, ",\"m\":", 5);
+		q = tr_put_int(q + 5, m);
 	}
+	*q = '\0';
+	b->len = (size_t)(q - b->data);
 	if (e->type == EV_GO_START_LABEL) {
 		if ((x->s0 = need_str(o, e, e->args[2], err)) == NULL)
 			return (-1);

@@ -920,12 +920,21 @@ region_emit(struct tr_gotrace_sink *s, uint64_t goid, int64_t track,
     const char *more, int unfinished, struct tr_error *err)
 {
 	struct tr_buf	*b = &s->b;
+	char		 a[64], *q = a;
 
+	/* Most regions end as they should: their args made at once. */
+	memcpy(q, "{\"goid\":", 8);
+	q = tr_put_uint(q + 8, goid);
+	memcpy(q, ",\"depth\":", 9);
+	q = tr_put_uint(q + 9, depth);
+	if (more == NULL && !unfinished) {
+		q[0] = '}';
+		q[1] = '\0';
+		return (add_slice(s, track, ts, end, name_id,
+		    sid(s, S_REGION, err), cs, a, err));
+	}
 	tr_buf_reset(b);
-	tr_buf_adds(b, "{\"goid\":");
-	tr_buf_addu(b, goid);
-	tr_buf_adds(b, ",\"depth\":");
-	tr_buf_addu(b, depth);
+	tr_buf_add(b, a, (size_t)(q - a));
 	if (more != NULL)
 		tr_buf_adds(b, more);
 	return (add_slice(s, track, ts, end, name_id, sid(s, S_REGION, err),
