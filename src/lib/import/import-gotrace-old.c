@@ -202,6 +202,15 @@ struct batch {
 	int64_t		 next;		/* the P's next batch, -1: none */
 };
 
+/* What an event needs of its goroutine (or the GC), and makes of it. */
+struct trans {
+	int		 ordered;	/* 0: the event can go any time */
+	int		 gc;		/* orders GC cycles, not a goroutine */
+	uint64_t	 g;
+	uint64_t	 iseq, nseq;
+	int		 ist, nst;
+};
+
 struct cursor {
 	int64_t		 p;
 	int64_t		 first, cur;	/* batch indexes, -1: none */
@@ -214,6 +223,7 @@ struct cursor {
 	int		 wgc;		/* waiting: on the GC sequence, */
 	uint64_t	 wg;		/* or on this goroutine */
 	struct ev	 head;
+	struct trans	 tr;		/* transition() of head */
 	struct raw	 raw;
 	struct op	*op;		/* the P's record, once looked up */
 };
@@ -1067,14 +1077,6 @@ advance(struct old *o, struct cursor *c, struct tr_error *err)
 
 /* --- pass 2: ordering ------------------------------------------------ */
 
-struct trans {
-	int		 ordered;	/* 0: the event can go any time */
-	int		 gc;		/* orders GC cycles, not a goroutine */
-	uint64_t	 g;
-	uint64_t	 iseq, nseq;
-	int		 ist, nst;
-};
-
 static void
 transition(const struct ev *e, struct trans *t)
 {
@@ -1385,7 +1387,16 @@ struct step {
 	int64_t		 ticks;	/* its time in ticks, for the hook */
 	int64_t		 hp;	/* its P for the hook, or a pseudo-P */
 	const char	*s0, *s1;	/* strings for the hook */
+	uint64_t	 kg;	/* the goroutine the ordering looked up, */
+	struct og	*known;	/* as it found it (NULL: none) */
 };
+
+/* Goroutine 'id', looked up again only if the ordering did not. */
+static struct og *
+og_step(struct old *o, const struct step *x, uint64_t id)
+{
+	return (x->known != NULL && x->kg == id ? x->known : og_get(o, id));
+}
 
 /* The running goroutine of 'e' stops running, in state 'st' now. */
 static int
@@ -1643,7 +1654,7 @@ proc_go_create(struct old *o, struct ev *e, struct step *x,
 
 	if (check_running(o, e, g, p, 1, err) != 0)
 		return (-1);
-	if ((g1 = og_get(o, e->args[0])) != NULL && g1->st != G_DEAD)
+	if ((g1 = og_step(o, x, e->args[0])) != NULL && g1->st != G_DEAD)
 		return (bad(o, e, err, "event GoCreate: goroutine "
 		    "%" PRIu64
 		    " already exists", e->args[0]));
@@ -1656,7 +1667,7 @@ proc_go_create(struct old *o, struct ev *e, struct step *x,
 			    "undefined "
 			    "stack id %" PRIu64, e->args[1]));
 		/* The ordering made its record. */
-		g1 = og_get(o, e->args[0]);
+		g1 = og_step(o, x, e->args[0]);
 		g1->st = G_RUNNABLE;
 		if (tr_gotrace_go_create(o->sink, e->args[0], ns, e->g,
 		    cs, st ? st->cs : 0, st ? st->leaf : NULL,
@@ -1773,7 +1784,7 @@ proc_go_unblock(struct old *o, struct ev *e, struct step *x,
 		return (bad(o, e, err, "event GoUnblock: P %" PRId64 " "
 		    "is "
 		    "not running goroutine %" PRIu64, e->p, e->g));
-	if ((g1 = og_get(o, e->args[0])) == NULL ||
+	if ((g1 = og_step(o, x, e->args[0])) == NULL ||
 	    g1->st != G_WAITING)
 		return (bad(o, e, err, "event GoUnblock: goroutine "
 		    "%" PRIu64
@@ -2096,7 +2107,9 @@ process(struct old *o, struct cursor *c, struct ev *e, uint64_t kg,
 	x.hp = e->p;
 	if (e->stk != 0 && (x.cs = stack_cs(o, e->stk, e->off, err)) < 0)
 		return (-1);
-	x.g = known != NULL && kg == e->g ? known : og_get(o, e->g);
+	x.kg = kg;
+	x.known = known;
+	x.g = og_step(o, &x, e->g);
 	/* (A P's record lives as long as the import.) */
 	if (e->p != c->p)
 		x.p = op_get(o, e->p);
@@ -2221,17 +2234,21 @@ pass2(struct old *o, struct tr_error *err)
 	for (;;) {
 		for (i = 0; i < o->navail; i++) {
 			c = o->avail[i];
-			if (!c->has && !c->done && advance(o, c, err) != 0)
-				return (-1);
+			if (!c->has && !c->done) {
+				if (advance(o, c, err) != 0)
+					return (-1);
+				/* (Once per event, not per look at it.) */
+				if (c->has)
+					transition(&c->head, &c->tr);
+			}
 			if (c->done)
 				continue;
-			transition(&c->head, &t);
-			if (ready(o, &t)) {
+			if (ready(o, &c->tr)) {
 				heap_push(o, c);
 				continue;
 			}
-			c->wgc = t.gc;
-			c->wg = t.g;
+			c->wgc = c->tr.gc;
+			c->wg = c->tr.g;
 			o->wait[o->nwait++] = c;
 		}
 		o->navail = 0;
@@ -2241,7 +2258,7 @@ pass2(struct old *o, struct tr_error *err)
 			return (stuck(o, err));
 		}
 		c = heap_pop(o);
-		transition(&c->head, &t);
+		t = c->tr;
 		if (!ready_at(o, &t, &og))
 			return (stuck_ev(o, &c->head, err));
 		og = apply(o, &t, og);
