@@ -1773,8 +1773,8 @@ proc_go_unblock(struct old *o, struct ev *e, struct step *x,
 	struct og	*g = x->g;
 	struct og	*g1;
 	struct op	*p = x->p;
-	struct tr_buf	*b = &o->b;
 	const int64_t	 ns = x->ns, cs = x->cs;
+	char		 wk[32];
 
 	if (g == NULL || g->st != G_RUNNING)
 		return (bad(o, e, err, "event GoUnblock: goroutine "
@@ -1793,14 +1793,13 @@ proc_go_unblock(struct old *o, struct ev *e, struct step *x,
 		x->hp = NETPOLL_P;
 	g1->blocknet = 0;
 	g1->st = G_RUNNABLE;
-	tr_buf_reset(b);
 	if (e->g != 0) {
-		tr_buf_adds(b, "\"waker\":");
-		tr_buf_addu(b, e->g);
+		memcpy(wk, "\"waker\":", 8);
+		*tr_put_uint(wk + 8, e->g) = '\0';
 	}
 	if (tr_gotrace_go_state(o->sink, e->args[0], ns,
-	    TR_GOTRACE_RUNNABLE, "unblocked", cs, b->len ? b->data :
-	    NULL, err) != 0)
+	    TR_GOTRACE_RUNNABLE, "unblocked", cs, e->g != 0 ? wk : NULL,
+	    err) != 0)
 		return (-1);
 	return (0);
 }
