@@ -430,7 +430,7 @@ static int64_t
 decode(const unsigned char *p, size_t avail, int ver,
     const unsigned char *nargs, struct raw *r)
 {
-	size_t		pos = 1, start, want;
+	size_t		pos = 1, end, want;
 	uint64_t	v, len;
 	int		narg, i;
 
@@ -484,16 +484,29 @@ decode(const unsigned char *p, size_t avail, int ver,
 		}
 		if (avail - pos < len)
 			return (0);
-		start = pos;
-		while (pos - start < len) {
-			if (varint(p, start + len, &pos, &v) != 1) {
-				snprintf(r->msg, sizeof r->msg, "event %s "
-				    "arguments "
-				    "overrun their length %" PRIu64,
-				    evname(r->type, ver), len);
-				return (-1);
+		/*
+		 * As many varints as fit, each of at most 10 bytes, none cut
+		 * by the end: room for one per byte, and no bound to check
+		 * but the end (varint() checked more, per byte).
+		 */
+		end = pos + (size_t)len;
+		raw_grow(r, (size_t)len);
+		while (pos < end) {
+			v = 0;
+			for (i = 0;; i++) {
+				if (i == 10 || pos + (size_t)i == end) {
+					snprintf(r->msg, sizeof r->msg,
+					    "event %s arguments overrun their "
+					    "length %" PRIu64,
+					    evname(r->type, ver), len);
+					return (-1);
+				}
+				v |= (uint64_t)(p[pos + i] & 0x7f) << (7 * i);
+				if ((p[pos + i] & 0x80) == 0)
+					break;
 			}
-			raw_push(r, v);
+			pos += (size_t)i + 1;
+			r->args[r->nargs++] = v;
 		}
 	}
 	if (r->type == EV_LOG) {
