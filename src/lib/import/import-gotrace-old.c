@@ -571,7 +571,7 @@ skim(const unsigned char *p, size_t avail, int ver,
 	r->str = NULL;
 	r->slen = 0;
 	if (narg < 4) {
-		/* (No ordinary event of fewer than 4 is a CPU sample.) */
+		/* (A CPU sample, whose [1] pass 1 reads, has 5, or fails.) */
 		NEED(varint(p, avail, &pos, &v));
 		r->args[0] = v;
 		for (i = 1; i < (size_t)narg; i++)
