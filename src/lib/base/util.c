@@ -584,30 +584,6 @@ tr_imap_free(struct tr_imap *m, void (*fn)(void *))
 	tr_imap_release(m);
 }
 
-static size_t
-imap_slot(uint64_t key, size_t cap)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return ((size_t)key & (cap - 1));
-}
-
-void *
-tr_imap_get(const struct tr_imap *m, uint64_t key)
-{
-	const struct tr_imap_slot	*s;
-	size_t				 i, mask = m->cap - 1;
-
-	if (m->cap == 0)
-		return (NULL);
-	for (i = imap_slot(key, m->cap);; i = (i + 1) & mask) {
-		s = &m->slots[i];
-		if (s->val == NULL || s->key == key)
-			return (s->val);
-	}
-}
-
 static void
 imap_grow(struct tr_imap *m)
 {
@@ -632,7 +608,7 @@ tr_imap_put(struct tr_imap *m, uint64_t key, void *val)
 
 	if ((m->count + 1) * 4 > m->cap * 3)
 		imap_grow(m);
-	for (i = imap_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+	for (i = tr_imap_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
 		s = &m->slots[i];
 		if (s->val == NULL)
 			break;
@@ -655,7 +631,8 @@ tr_imap_del(struct tr_imap *m, uint64_t key)
 
 	if (m->cap == 0)
 		return (NULL);
-	for (i = imap_slot(key, m->cap); s[i].val != NULL; i = (i + 1) & mask)
+	for (i = tr_imap_hash(key, m->cap); s[i].val != NULL;
+	    i = (i + 1) & mask)
 		if (s[i].key == key)
 			break;
 	if ((val = s[i].val) == NULL)
@@ -666,7 +643,7 @@ tr_imap_del(struct tr_imap *m, uint64_t key)
 		j = (j + 1) & mask;
 		if (s[j].val == NULL)
 			break;
-		k = imap_slot(s[j].key, m->cap);
+		k = tr_imap_hash(s[j].key, m->cap);
 		if ((j > i && (k <= i || k > j)) ||
 		    (j < i && k <= i && k > j)) {
 			s[i] = s[j];

@@ -202,6 +202,15 @@ struct batch {
 	int64_t		 next;		/* the P's next batch, -1: none */
 };
 
+/* What an event needs of its goroutine (or the GC), and makes of it. */
+struct trans {
+	int		 ordered;	/* 0: the event can go any time */
+	int		 gc;		/* orders GC cycles, not a goroutine */
+	uint64_t	 g;
+	uint64_t	 iseq, nseq;
+	int		 ist, nst;
+};
+
 struct cursor {
 	int64_t		 p;
 	int64_t		 first, cur;	/* batch indexes, -1: none */
@@ -214,7 +223,9 @@ struct cursor {
 	int		 wgc;		/* waiting: on the GC sequence, */
 	uint64_t	 wg;		/* or on this goroutine */
 	struct ev	 head;
+	struct trans	 tr;		/* transition() of head */
 	struct raw	 raw;
+	struct op	*op;		/* the P's record, once looked up */
 };
 
 struct stack {
@@ -273,6 +284,7 @@ struct old {
 	int64_t			 mints, maxts;
 	int			 have_ts;
 	struct raw		 raw;
+	unsigned char		 nargs[64];	/* see NARGS_FULL */
 
 	/* pass 2 */
 	double			 nspertick;
@@ -324,6 +336,14 @@ arg_count(int type, int ver)
 	return (n + 1);
 }
 
+/*
+ * arg_count() of each event type of the trace's version, by its type
+ * byte (0: not a type of that version), looked up once, not per event;
+ * NARGS_FULL marks the types pass 1 keeps more of than the time (see
+ * skim()).
+ */
+#define NARGS_FULL	0x80
+
 /* 1 with *v set, 0 when the buffer ends first, -1 when malformed. */
 static inline int
 varint(const unsigned char *p, size_t avail, size_t *pos, uint64_t *v)
@@ -355,6 +375,21 @@ varint(const unsigned char *p, size_t avail, size_t *pos, uint64_t *v)
 		}
 	}
 	return (-1);
+}
+
+/* varint() without the value. */
+static inline int
+skip_varint(const unsigned char *p, size_t avail, size_t *pos)
+{
+	const unsigned char	*q = p + *pos;
+	size_t			 i, n = avail - *pos;
+
+	for (i = 0; i < n && i < 10; i++)
+		if ((q[i] & 0x80) == 0) {
+			*pos += i + 1;
+			return (1);
+		}
+	return (n >= 10 ? -1 : 0);
 }
 
 static void
@@ -392,9 +427,10 @@ raw_push(struct raw *r, uint64_t v)
  * or -1 with r->msg saying why it is malformed.
  */
 static int64_t
-decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
+decode(const unsigned char *p, size_t avail, int ver,
+    const unsigned char *nargs, struct raw *r)
 {
-	size_t		pos = 1, start, want;
+	size_t		pos = 1, end, want;
 	uint64_t	v, len;
 	int		narg, i;
 
@@ -448,16 +484,29 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 		}
 		if (avail - pos < len)
 			return (0);
-		start = pos;
-		while (pos - start < len) {
-			if (varint(p, start + len, &pos, &v) != 1) {
-				snprintf(r->msg, sizeof r->msg, "event %s "
-				    "arguments "
-				    "overrun their length %" PRIu64,
-				    evname(r->type, ver), len);
-				return (-1);
+		/*
+		 * As many varints as fit, each of at most 10 bytes, none cut
+		 * by the end: room for one per byte, and no bound to check
+		 * but the end (varint() checked more, per byte).
+		 */
+		end = pos + (size_t)len;
+		raw_grow(r, (size_t)len);
+		while (pos < end) {
+			v = 0;
+			for (i = 0;; i++) {
+				if (i == 10 || pos + (size_t)i == end) {
+					snprintf(r->msg, sizeof r->msg,
+					    "event %s arguments overrun their "
+					    "length %" PRIu64,
+					    evname(r->type, ver), len);
+					return (-1);
+				}
+				v |= (uint64_t)(p[pos + i] & 0x7f) << (7 * i);
+				if ((p[pos + i] & 0x80) == 0)
+					break;
 			}
-			raw_push(r, v);
+			pos += (size_t)i + 1;
+			r->args[r->nargs++] = v;
 		}
 	}
 	if (r->type == EV_LOG) {
@@ -488,10 +537,97 @@ decode(const unsigned char *p, size_t avail, int ver, struct raw *r)
 				    "frame", r->nargs);
 			return (-1);
 		}
-	} else if (r->nargs != (want = arg_count(r->type, ver))) {
+	} else if (r->nargs != (want = nargs[r->type] & ~NARGS_FULL)) {
 		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
 		    "want "
 		    "%zu", evname(r->type, ver), r->nargs, want);
+		return (-1);
+	}
+	return ((int64_t)pos);
+}
+
+/*
+ * Frame one event as decode() does, for pass 1, which reads no more of
+ * an ordinary event than its time (and a CPU sample's): the same length,
+ * 0 or -1 with the same r->msg, but only r->args[0] and [1] kept, the
+ * other arguments counted, not decoded (decode() was a fifth of the
+ * importer's thread, once per pass).  The types pass 1 keeps more of,
+ * and those it knows not, go to decode().
+ */
+static int64_t
+skim(const unsigned char *p, size_t avail, int ver,
+    const unsigned char *nargs, struct raw *r)
+{
+	size_t		pos = 1, end, run, n, i;
+	uint64_t	v, len;
+	int		narg;
+
+	if (avail == 0)
+		return (0);
+	r->type = p[0] & 0x3f;
+	if (nargs[r->type] == 0 || (nargs[r->type] & NARGS_FULL))
+		return (decode(p, avail, ver, nargs, r));
+	narg = (p[0] >> 6) + 1;
+	r->str = NULL;
+	r->slen = 0;
+	if (narg < 4) {
+		/* (A CPU sample, whose [1] pass 1 reads, has 5, or fails.) */
+		NEED(varint(p, avail, &pos, &v));
+		r->args[0] = v;
+		for (i = 1; i < (size_t)narg; i++)
+			NEED(skip_varint(p, avail, &pos));
+		n = (size_t)narg;
+	} else {
+		NEED(varint(p, avail, &pos, &len));
+		if (len > MAX_LENARGS) {
+			snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
+			    " bytes of arguments, more than %d",
+			    evname(r->type, ver), len, MAX_LENARGS);
+			return (-1);
+		}
+		if (avail - pos < len)
+			return (0);
+		/*
+		 * decode() fails on a varint of more than 10 bytes or one
+		 * the length cuts: a run of 10 continuation bytes, or one
+		 * at the end.
+		 */
+		end = pos + (size_t)len;
+		n = run = 0;
+		for (i = pos; i < end; i++) {
+			if (p[i] & 0x80) {
+				if (++run == 10)
+					break;
+			} else {
+				run = 0;
+				n++;
+			}
+		}
+		if (run > 0) {
+			snprintf(r->msg, sizeof r->msg, "event %s arguments "
+			    "overrun their length %" PRIu64,
+			    evname(r->type, ver), len);
+			return (-1);
+		}
+		for (i = 0; i < n && i < 2; i++)
+			(void)varint(p, end, &pos, &r->args[i]);
+		pos = end;
+	}
+	if (r->type == EV_LOG) {
+		NEED(varint(p, avail, &pos, &len));
+		if (len > MAX_STRING) {
+			snprintf(r->msg, sizeof r->msg, "log message has "
+			    "invalid length %" PRIu64, len);
+			return (-1);
+		}
+		if (avail - pos < len)
+			return (0);
+		pos += len;
+	}
+	r->nargs = n;
+	if (n != nargs[r->type]) {
+		snprintf(r->msg, sizeof r->msg, "event %s has %zu arguments, "
+		    "want %d", evname(r->type, ver), n, nargs[r->type]);
 		return (-1);
 	}
 	return ((int64_t)pos);
@@ -618,14 +754,30 @@ pass1(struct old *o, struct tr_error *err)
 	int64_t		 n, off, lastts = 0, ts;
 	size_t		 want = 64;
 	uint64_t	 pid;
+	int		 t;
 
+	raw_grow(r, 3);
+	for (t = 1; t < EV_COUNT; t++) {
+		if (evdescs[t].minver > o->ver)
+			continue;
+		o->nargs[t] = (unsigned char)arg_count(t, o->ver);
+		switch (t) {
+		case EV_BATCH:
+		case EV_FREQUENCY:
+		case EV_STACK:
+		case EV_STRING:
+		case EV_TIMER_GOROUTINE:
+			o->nargs[t] |= NARGS_FULL;
+		}
+	}
 	for (;;) {
 		if (fill(o, want, err) != 0)
 			return (-1);
 		if (o->rpos == o->rlen)
 			break;
 		off = o->rbase + (int64_t)o->rpos;
-		n = decode(o->rbuf + o->rpos, o->rlen - o->rpos, o->ver, r);
+		n = skim(o->rbuf + o->rpos, o->rlen - o->rpos, o->ver, o->nargs,
+		    r);
 		if (n < 0)
 			return (tr_input_error_at(o->in, err, off, "%s",
 			    r->msg));
@@ -855,7 +1007,8 @@ advance(struct old *o, struct cursor *c, struct tr_error *err)
 			if (load_batch(o, c, err) != 0)
 				return (-1);
 		}
-		n = decode(c->buf + c->pos, c->len - c->pos, o->ver, r);
+		n = decode(c->buf + c->pos, c->len - c->pos, o->ver, o->nargs,
+		    r);
 		if (n <= 0)
 			return (tr_input_error_at(o->in, err, c->base +
 			    (int64_t)c->pos, "temporary file changed: %s",
@@ -936,14 +1089,6 @@ advance(struct old *o, struct cursor *c, struct tr_error *err)
 }
 
 /* --- pass 2: ordering ------------------------------------------------ */
-
-struct trans {
-	int		 ordered;	/* 0: the event can go any time */
-	int		 gc;		/* orders GC cycles, not a goroutine */
-	uint64_t	 g;
-	uint64_t	 iseq, nseq;
-	int		 ist, nst;
-};
 
 static void
 transition(const struct ev *e, struct trans *t)
@@ -1255,7 +1400,16 @@ struct step {
 	int64_t		 ticks;	/* its time in ticks, for the hook */
 	int64_t		 hp;	/* its P for the hook, or a pseudo-P */
 	const char	*s0, *s1;	/* strings for the hook */
+	uint64_t	 kg;	/* the goroutine the ordering looked up, */
+	struct og	*known;	/* as it found it (NULL: none) */
 };
+
+/* Goroutine 'id', looked up again only if the ordering did not. */
+static struct og *
+og_step(struct old *o, const struct step *x, uint64_t id)
+{
+	return (x->known != NULL && x->kg == id ? x->known : og_get(o, id));
+}
 
 /* The running goroutine of 'e' stops running, in state 'st' now. */
 static int
@@ -1513,7 +1667,7 @@ proc_go_create(struct old *o, struct ev *e, struct step *x,
 
 	if (check_running(o, e, g, p, 1, err) != 0)
 		return (-1);
-	if ((g1 = og_get(o, e->args[0])) != NULL && g1->st != G_DEAD)
+	if ((g1 = og_step(o, x, e->args[0])) != NULL && g1->st != G_DEAD)
 		return (bad(o, e, err, "event GoCreate: goroutine "
 		    "%" PRIu64
 		    " already exists", e->args[0]));
@@ -1526,7 +1680,7 @@ proc_go_create(struct old *o, struct ev *e, struct step *x,
 			    "undefined "
 			    "stack id %" PRIu64, e->args[1]));
 		/* The ordering made its record. */
-		g1 = og_get(o, e->args[0]);
+		g1 = og_step(o, x, e->args[0]);
 		g1->st = G_RUNNABLE;
 		if (tr_gotrace_go_create(o->sink, e->args[0], ns, e->g,
 		    cs, st ? st->cs : 0, st ? st->leaf : NULL,
@@ -1546,6 +1700,7 @@ proc_go_start(struct old *o, struct ev *e, struct step *x,
 	struct tr_buf	*b = &o->b;
 	const int64_t	 ns = x->ns;
 	int64_t		 m;
+	char		*q;
 
 	if (g == NULL || g->st != G_RUNNABLE)
 		return (bad(o, e, err, "event %s: goroutine "
@@ -1560,13 +1715,17 @@ proc_go_start(struct old *o, struct ev *e, struct step *x,
 	g->st = G_RUNNING;
 	p->g = e->g;
 	m = tr_gotrace_proc_m(o->sink, e->p);
+	/* '"p":P,"m":M' written in place: a fifth of the events start one. */
 	tr_buf_reset(b);
-	tr_buf_adds(b, "\"p\":");
-	tr_buf_addi(b, e->p);
+	q = tr_buf_reserve(b, 64);
+	memcpy(q, "\"p\":", 4);
+	q = tr_put_int(q + 4, e->p);
 	if (m >= 0) {
-		tr_buf_adds(b, ",\"m\":");
-		tr_buf_addi(b, m);
+		memcpy(q, ",\"m\":", 5);
+		q = tr_put_int(q + 5, m);
 	}
+	*q = '\0';
+	b->len = (size_t)(q - b->data);
 	if (e->type == EV_GO_START_LABEL) {
 		if ((x->s0 = need_str(o, e, e->args[2], err)) == NULL)
 			return (-1);
@@ -1627,8 +1786,8 @@ proc_go_unblock(struct old *o, struct ev *e, struct step *x,
 	struct og	*g = x->g;
 	struct og	*g1;
 	struct op	*p = x->p;
-	struct tr_buf	*b = &o->b;
 	const int64_t	 ns = x->ns, cs = x->cs;
+	char		 wk[32];
 
 	if (g == NULL || g->st != G_RUNNING)
 		return (bad(o, e, err, "event GoUnblock: goroutine "
@@ -1638,7 +1797,7 @@ proc_go_unblock(struct old *o, struct ev *e, struct step *x,
 		return (bad(o, e, err, "event GoUnblock: P %" PRId64 " "
 		    "is "
 		    "not running goroutine %" PRIu64, e->p, e->g));
-	if ((g1 = og_get(o, e->args[0])) == NULL ||
+	if ((g1 = og_step(o, x, e->args[0])) == NULL ||
 	    g1->st != G_WAITING)
 		return (bad(o, e, err, "event GoUnblock: goroutine "
 		    "%" PRIu64
@@ -1647,14 +1806,13 @@ proc_go_unblock(struct old *o, struct ev *e, struct step *x,
 		x->hp = NETPOLL_P;
 	g1->blocknet = 0;
 	g1->st = G_RUNNABLE;
-	tr_buf_reset(b);
 	if (e->g != 0) {
-		tr_buf_adds(b, "\"waker\":");
-		tr_buf_addu(b, e->g);
+		memcpy(wk, "\"waker\":", 8);
+		*tr_put_uint(wk + 8, e->g) = '\0';
 	}
 	if (tr_gotrace_go_state(o->sink, e->args[0], ns,
-	    TR_GOTRACE_RUNNABLE, "unblocked", cs, b->len ? b->data :
-	    NULL, err) != 0)
+	    TR_GOTRACE_RUNNABLE, "unblocked", cs, e->g != 0 ? wk : NULL,
+	    err) != 0)
 		return (-1);
 	return (0);
 }
@@ -1941,11 +2099,12 @@ static int (*const processors[EV_COUNT])(struct old *, struct ev *,
 
 /*
  * 'known' is goroutine 'kg' as looked up just before (NULL: look it up),
- * so that an event's goroutine is looked up once.
+ * so that an event's goroutine is looked up once; 'c' is the cursor of
+ * the event's P, which keeps that P's record.
  */
 static int
-process(struct old *o, struct ev *e, uint64_t kg, struct og *known,
-    struct tr_error *err)
+process(struct old *o, struct cursor *c, struct ev *e, uint64_t kg,
+    struct og *known, struct tr_error *err)
 {
 	struct step	 x;
 
@@ -1960,8 +2119,14 @@ process(struct old *o, struct ev *e, uint64_t kg, struct og *known,
 	x.hp = e->p;
 	if (e->stk != 0 && (x.cs = stack_cs(o, e->stk, e->off, err)) < 0)
 		return (-1);
-	x.g = known != NULL && kg == e->g ? known : og_get(o, e->g);
-	x.p = op_get(o, e->p);
+	x.kg = kg;
+	x.known = known;
+	x.g = og_step(o, &x, e->g);
+	/* (A P's record lives as long as the import.) */
+	if (e->p != c->p)
+		x.p = op_get(o, e->p);
+	else if ((x.p = c->op) == NULL)
+		x.p = c->op = op_get(o, e->p);
 	if (x.g != NULL && x.g->sys_pending && e->type != EV_GO_SYSBLOCK &&
 	    flush_syscall(o, e->g, x.g, err) != 0)
 		return (-1);
@@ -2081,17 +2246,21 @@ pass2(struct old *o, struct tr_error *err)
 	for (;;) {
 		for (i = 0; i < o->navail; i++) {
 			c = o->avail[i];
-			if (!c->has && !c->done && advance(o, c, err) != 0)
-				return (-1);
+			if (!c->has && !c->done) {
+				if (advance(o, c, err) != 0)
+					return (-1);
+				/* (Once per event, not per look at it.) */
+				if (c->has)
+					transition(&c->head, &c->tr);
+			}
 			if (c->done)
 				continue;
-			transition(&c->head, &t);
-			if (ready(o, &t)) {
+			if (ready(o, &c->tr)) {
 				heap_push(o, c);
 				continue;
 			}
-			c->wgc = t.gc;
-			c->wg = t.g;
+			c->wgc = c->tr.gc;
+			c->wg = c->tr.g;
 			o->wait[o->nwait++] = c;
 		}
 		o->navail = 0;
@@ -2101,7 +2270,7 @@ pass2(struct old *o, struct tr_error *err)
 			return (stuck(o, err));
 		}
 		c = heap_pop(o);
-		transition(&c->head, &t);
+		t = c->tr;
 		if (!ready_at(o, &t, &og))
 			return (stuck_ev(o, &c->head, err));
 		og = apply(o, &t, og);
@@ -2124,7 +2293,7 @@ pass2(struct old *o, struct tr_error *err)
 			break;
 		}
 		g = c->head.g;
-		if (process(o, &c->head, t.g, og, err) != 0)
+		if (process(o, c, &c->head, t.g, og, err) != 0)
 			return (-1);
 		c->has = 0;
 		o->avail[o->navail++] = c;

@@ -65,7 +65,7 @@ struct gor {
 	int64_t		 since;
 	int64_t		 cat_id;
 	int64_t		 cs;
-	struct tr_buf	 args;
+	struct tr_buf	 args;		/* "{...}", or "" for none */
 	int		 assist;
 	int64_t		 assist_ts, assist_cs;
 	struct region	*regions;
@@ -305,22 +305,41 @@ gor_close(struct tr_gotrace_sink *s, struct gor *g, int64_t ts,
 		return (0);
 	name = sid(s, g->state == TR_GOTRACE_RUNNING ? S_RUNNING :
 	    g->state == TR_GOTRACE_RUNNABLE ? S_RUNNABLE : S_BLOCKED, err);
-	args = wrap_args(s, g->args.data, g->args.len, unfinished);
+	if (unfinished)
+		args = wrap_args(s, g->args.data + 1, g->args.len > 0 ?
+		    g->args.len - 2 : 0, 1);
+	else
+		args = g->args.len > 0 ? g->args.data : NULL;
 	g->state = 0;
 	return (add_slice(s, g->track, g->since, ts, name, g->cat_id, g->cs,
 	    args, err));
 }
 
+/*
+ * The args are kept wrapped, as gor_close() writes them: a state is
+ * closed once, and most of them finished (wrapping them at the close was
+ * a copy more of every state slice).
+ */
 static void
 gor_set(struct gor *g, enum tr_gotrace_state state, int64_t cat_id,
     int64_t cs, const char *args)
 {
+	size_t	 n;
+	char	*p;
+
 	g->state = state;
 	g->cat_id = cat_id;
 	g->cs = cs;
-	tr_buf_reset(&g->args);
-	if (args != NULL)
-		tr_buf_adds(&g->args, args);
+	g->args.len = 0;
+	g->args.data[0] = '\0';
+	if (args != NULL && (n = strlen(args)) > 0) {
+		p = tr_buf_reserve(&g->args, n + 2);
+		p[0] = '{';
+		memcpy(p + 1, args, n);
+		p[n + 1] = '}';
+		p[n + 2] = '\0';
+		g->args.len = n + 2;
+	}
 }
 
 int
@@ -901,12 +920,21 @@ region_emit(struct tr_gotrace_sink *s, uint64_t goid, int64_t track,
     const char *more, int unfinished, struct tr_error *err)
 {
 	struct tr_buf	*b = &s->b;
+	char		 a[64], *q = a;
 
+	/* Most regions end as they should: their args made at once. */
+	memcpy(q, "{\"goid\":", 8);
+	q = tr_put_uint(q + 8, goid);
+	memcpy(q, ",\"depth\":", 9);
+	q = tr_put_uint(q + 9, depth);
+	if (more == NULL && !unfinished) {
+		q[0] = '}';
+		q[1] = '\0';
+		return (add_slice(s, track, ts, end, name_id,
+		    sid(s, S_REGION, err), cs, a, err));
+	}
 	tr_buf_reset(b);
-	tr_buf_adds(b, "{\"goid\":");
-	tr_buf_addu(b, goid);
-	tr_buf_adds(b, ",\"depth\":");
-	tr_buf_addu(b, depth);
+	tr_buf_add(b, a, (size_t)(q - a));
 	if (more != NULL)
 		tr_buf_adds(b, more);
 	return (add_slice(s, track, ts, end, name_id, sid(s, S_REGION, err),

@@ -726,27 +726,20 @@ wsync(struct tr_writer *w, struct tr_error *err)
 }
 
 /*
- * Write op 'o' with texts 't' (o->tlen given; NULL texts -1): at once
- * without the writer thread, else copied into the importer's block.
+ * Room for 'need' bytes (a multiple of 8) at the end of the importer's
+ * block, handed over first if they do not fit; NULL with the writer
+ * thread's error.
  */
-static int
-op_put(struct tr_writer *w, struct op *o, const char *const *t,
-    struct tr_error *err)
+static char *
+op_reserve(struct tr_writer *w, size_t need, struct tr_error *err)
 {
-	size_t		 need = sizeof *o, sz;
 	struct blk	*b;
+	size_t		 sz;
 	char		*p;
-	int		 i;
 
-	if (!w->threaded)
-		return (op_exec(w, o, t, err));
-	for (i = 0; i < o->nt; i++)
-		if (o->tlen[i] >= 0)
-			need += (size_t)o->tlen[i] + 1;
-	need = (need + 7) & ~(size_t)7;
 	if (w->cur != NULL && w->cur->len + need > w->cur->cap &&
 	    blk_push(w, err) != 0)
-		return (-1);
+		return (NULL);
 	if (w->cur == NULL) {
 		pthread_mutex_lock(&w->mu);
 		if ((b = w->free_blks) != NULL && b->cap >= need)
@@ -763,6 +756,30 @@ op_put(struct tr_writer *w, struct op *o, const char *const *t,
 		w->cur = b;
 	}
 	p = w->cur->data + w->cur->len;
+	w->cur->len += need;
+	return (p);
+}
+
+/*
+ * Write op 'o' with texts 't' (o->tlen given; NULL texts -1): at once
+ * without the writer thread, else copied into the importer's block.
+ */
+static int
+op_put(struct tr_writer *w, struct op *o, const char *const *t,
+    struct tr_error *err)
+{
+	size_t		 need = sizeof *o;
+	char		*p;
+	int		 i;
+
+	if (!w->threaded)
+		return (op_exec(w, o, t, err));
+	for (i = 0; i < o->nt; i++)
+		if (o->tlen[i] >= 0)
+			need += (size_t)o->tlen[i] + 1;
+	need = (need + 7) & ~(size_t)7;
+	if ((p = op_reserve(w, need, err)) == NULL)
+		return (-1);
 	memcpy(p, o, sizeof *o);
 	p += sizeof *o;
 	for (i = 0; i < o->nt; i++)
@@ -771,7 +788,6 @@ op_put(struct tr_writer *w, struct op *o, const char *const *t,
 			p += o->tlen[i];
 			*p++ = '\0';
 		}
-	w->cur->len += need;
 	return (0);
 }
 
@@ -1716,27 +1732,48 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 	const char		*t[OP_NT];
 	struct op		 op;
 	const struct run_chunk	*k;
+	char			*p;
 	int			 i, m;
 
 	if (r->n == 0)
 		return (0);
-	tr_buf_reset(j);
-	for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
-		m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
-		tr_buf_add(j, (const char *)k->s, (size_t)m * sizeof *k->s);
-	}
 	/* (Its ts and end_ts are found as its JSON is written.) */
 	op_init(&op, OP_SLICE_RUN);
 	op.v[0] = w->next_slice_id;
 	op.v[1] = r->track_id;
 	op.v[4] = r->n;
-	op_add_text(&op, t, j->data, j->len, 1);
-	op_add_text(&op, t, r->args.data, r->args.len, 1);
 	w->next_slice_id += r->n;
 	w->run_slices -= (size_t)r->n;
-	/* (Copied into the thread's block, or written, by op_put().) */
-	if (op_put(w, &op, t, err) != 0)
-		return (-1);
+	if (w->threaded) {
+		/* The chunks go into the block as op_put() would copy them. */
+		op.nt = 2;
+		op.tlen[0] = (int64_t)((size_t)r->n * sizeof *k->s);
+		op.tlen[1] = (int64_t)r->args.len;
+		if ((p = op_reserve(w, (sizeof op + (size_t)op.tlen[0] + 1 +
+		    r->args.len + 1 + 7) & ~(size_t)7, err)) == NULL)
+			return (-1);
+		memcpy(p, &op, sizeof op);
+		p += sizeof op;
+		for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
+			m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
+			memcpy(p, k->s, (size_t)m * sizeof *k->s);
+			p += (size_t)m * sizeof *k->s;
+		}
+		*p++ = '\0';
+		memcpy(p, r->args.data, r->args.len);
+		p[r->args.len] = '\0';
+	} else {
+		tr_buf_reset(j);
+		for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
+			m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
+			tr_buf_add(j, (const char *)k->s,
+			    (size_t)m * sizeof *k->s);
+		}
+		op_add_text(&op, t, j->data, j->len, 1);
+		op_add_text(&op, t, r->args.data, r->args.len, 1);
+		if (op_put(w, &op, t, err) != 0)
+			return (-1);
+	}
 	/* The chunks go back to the pool; a big args buffer goes. */
 	r->tail->next = w->free_chunks;
 	w->free_chunks = r->head;
@@ -1808,9 +1845,9 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	struct run_slice	*s;
 	struct run_chunk	*k;
 	struct tr_slice		 o;
-	const char		*t[OP_NT];
 	struct op		 op;
 	size_t			 alen;
+	char			*p;
 
 	if (args != NULL && *args == '\0')
 		args = NULL;
@@ -1855,17 +1892,22 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	w->n.slices++;
 	/* The slice's hooks, then its run's if it is full. */
 	if (w->obs_slice && w->threaded) {
-		/* The hooks' op: they run in the thread (op_obs()). */
-		op_init(&op, OP_OBS_SLICE);
-		op.v[0] = track_id;
-		op.v[1] = ts;
-		op.v[2] = dur;
-		op.v[3] = name_id;
-		op.v[4] = category_id;
-		op.v[5] = callsite_id;
-		op_add_text(&op, t, args, alen, 0);
-		if (op_put(w, &op, t, err) != 0)
+		/*
+		 * The hooks' op: they run in the thread (op_obs()).  It is
+		 * made in the block, as op_put() would copy it there: one
+		 * per slice, a copy and a memset were a tenth of its cost.
+		 */
+		if ((p = op_reserve(w, (sizeof op + (args != NULL ? alen + 1 :
+		    0) + 7) & ~(size_t)7, err)) == NULL)
 			return (-1);
+		*(struct op *)(void *)p = (struct op){ .kind = OP_OBS_SLICE,
+		    .nt = 1, .v = { track_id, ts, dur, name_id, category_id,
+		    callsite_id }, .tlen = { args != NULL ? (int64_t)alen :
+		    -1 } };
+		if (args != NULL) {
+			memcpy(p + sizeof op, args, alen);
+			p[sizeof op + alen] = '\0';
+		}
 	} else if (w->obs_slice) {
 		o.track_id = track_id;
 		o.ts = ts;
