@@ -2378,8 +2378,7 @@ static int
 obs_slice(void *arg, const struct tr_slice *s, struct tr_error *err)
 {
 	return (tr_derived_slice(arg, s->track_id, s->ts, s->dur, s->name_id,
-	    s->category_id, s->callsite_id, s->args,
-	    s->args ? strlen(s->args) : 0, err));
+	    s->category_id, s->callsite_id, s->args, s->args_len, err));
 }
 
 static int

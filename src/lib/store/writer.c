@@ -110,7 +110,7 @@ static const char *const stmt_sql[ST_COUNT] = {
  * its texts after it, each followed by a NUL (the observers' hooks get
  * C strings), and the thread also runs the observers' add hooks: after
  * the op of a track or a sample, and at the ops that are only for them
- * (a slice: its row waits in a run; a watermark).
+ * (a slice, as a struct sop below: its row waits in a run; a watermark).
  */
 #define OP_NV		8
 #define OP_NT		6
@@ -123,6 +123,19 @@ struct op {
 	int64_t		 v[OP_NV];
 	double		 d;
 	int64_t		 tlen[OP_NT];
+};
+
+/*
+ * A slice's op (OP_OBS_SLICE), the one op made per slice: through the
+ * thread it is this, not a struct op, written in place in the block (its
+ * args after it, with their NUL) and read back as the hooks' struct, so
+ * that neither side fills or copies the 128 bytes of a struct op (op_init()
+ * and op_put() were a third of tr_writer_add_slice()).  's.args' is set
+ * by the reader.
+ */
+struct sop {
+	int32_t		 kind, pad;
+	struct tr_slice	 s;
 };
 
 /*
@@ -423,7 +436,6 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 			if (batch_flush(w, batches[i].st, err) != 0)
 				return (-1);
 		return (0);
-	case OP_OBS_SLICE:
 	case OP_WATERMARK:
 		return (0);
 	case OP_SLICE_RUN:
@@ -532,8 +544,8 @@ op_str(const struct op *o, const char *const *t, int i)
 /*
  * In the writer thread, after op 'o' is written: the observers' hooks of
  * its row, given what the importer's thread gave them without the thread
- * (the op holds all of it: see tr_writer_add_track(), _sample(), _slice()
- * and tr_writer_watermark()).
+ * (the op holds all of it: see tr_writer_add_track(), _sample() and
+ * tr_writer_watermark(); a slice's, struct sop, is blk_exec()'s).
  */
 static int
 op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
@@ -541,7 +553,6 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 {
 	struct tr_track		tk;
 	struct tr_sample	sm;
-	struct tr_slice		sl;
 	int64_t			run[3];
 
 	switch (o->kind) {
@@ -577,15 +588,6 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 		sm.value = o->v[7];
 		sm.labels = op_str(o, t, 0);
 		return (obs_call(w, H_SAMPLE, &sm, 0, err));
-	case OP_OBS_SLICE:
-		sl.track_id = o->v[0];
-		sl.ts = o->v[1];
-		sl.dur = o->v[2];
-		sl.name_id = o->v[3];
-		sl.category_id = o->v[4];
-		sl.callsite_id = o->v[5];
-		sl.args = op_str(o, t, 0);
-		return (obs_call(w, H_SLICE, &sl, 0, err));
 	case OP_WATERMARK:
 		return (obs_call(w, H_WATERMARK, NULL, o->v[0], err));
 	}
@@ -598,9 +600,23 @@ blk_exec(struct tr_writer *w, const struct blk *b, struct tr_error *err)
 {
 	const char	*p = b->data, *end = p + b->len, *t[OP_NT];
 	struct op	 o;
+	struct sop	 so;
 	int		 i;
 
 	while (p < end) {
+		memcpy(&so.kind, p, sizeof so.kind);
+		if (so.kind == OP_OBS_SLICE) {
+			memcpy(&so, p, sizeof so);
+			p += sizeof so;
+			so.s.args = so.s.args_len > 0 ? p : NULL;
+			if (so.s.args_len > 0)
+				p += so.s.args_len + 1;
+			p = b->data + (((size_t)(p - b->data) + 7) &
+			    ~(size_t)7);
+			if (obs_call(w, H_SLICE, &so.s, 0, err) != 0)
+				return (-1);
+			continue;
+		}
 		memcpy(&o, p, sizeof o);
 		p += sizeof o;
 		for (i = 0; i < o.nt; i++) {
@@ -726,27 +742,20 @@ wsync(struct tr_writer *w, struct tr_error *err)
 }
 
 /*
- * Write op 'o' with texts 't' (o->tlen given; NULL texts -1): at once
- * without the writer thread, else copied into the importer's block.
+ * Room for 'need' bytes (a multiple of 8) at the end of the importer's
+ * block, handing it over first when full: where to write them, or NULL
+ * with the writer thread's error.
  */
-static int
-op_put(struct tr_writer *w, struct op *o, const char *const *t,
-    struct tr_error *err)
+static char *
+blk_room(struct tr_writer *w, size_t need, struct tr_error *err)
 {
-	size_t		 need = sizeof *o, sz;
 	struct blk	*b;
+	size_t		 sz;
 	char		*p;
-	int		 i;
 
-	if (!w->threaded)
-		return (op_exec(w, o, t, err));
-	for (i = 0; i < o->nt; i++)
-		if (o->tlen[i] >= 0)
-			need += (size_t)o->tlen[i] + 1;
-	need = (need + 7) & ~(size_t)7;
 	if (w->cur != NULL && w->cur->len + need > w->cur->cap &&
 	    blk_push(w, err) != 0)
-		return (-1);
+		return (NULL);
 	if (w->cur == NULL) {
 		pthread_mutex_lock(&w->mu);
 		if ((b = w->free_blks) != NULL && b->cap >= need)
@@ -763,6 +772,30 @@ op_put(struct tr_writer *w, struct op *o, const char *const *t,
 		w->cur = b;
 	}
 	p = w->cur->data + w->cur->len;
+	w->cur->len += need;
+	return (p);
+}
+
+/*
+ * Write op 'o' with texts 't' (o->tlen given; NULL texts -1): at once
+ * without the writer thread, else copied into the importer's block.
+ */
+static int
+op_put(struct tr_writer *w, struct op *o, const char *const *t,
+    struct tr_error *err)
+{
+	size_t		 need = sizeof *o;
+	char		*p;
+	int		 i;
+
+	if (!w->threaded)
+		return (op_exec(w, o, t, err));
+	for (i = 0; i < o->nt; i++)
+		if (o->tlen[i] >= 0)
+			need += (size_t)o->tlen[i] + 1;
+	need = (need + 7) & ~(size_t)7;
+	if ((p = blk_room(w, need, err)) == NULL)
+		return (-1);
 	memcpy(p, o, sizeof *o);
 	p += sizeof *o;
 	for (i = 0; i < o->nt; i++)
@@ -771,7 +804,6 @@ op_put(struct tr_writer *w, struct op *o, const char *const *t,
 			p += o->tlen[i];
 			*p++ = '\0';
 		}
-	w->cur->len += need;
 	return (0);
 }
 
@@ -1716,27 +1748,52 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 	const char		*t[OP_NT];
 	struct op		 op;
 	const struct run_chunk	*k;
+	char			*p;
 	int			 i, m;
 
 	if (r->n == 0)
 		return (0);
-	tr_buf_reset(j);
-	for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
-		m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
-		tr_buf_add(j, (const char *)k->s, (size_t)m * sizeof *k->s);
-	}
 	/* (Its ts and end_ts are found as its JSON is written.) */
 	op_init(&op, OP_SLICE_RUN);
 	op.v[0] = w->next_slice_id;
 	op.v[1] = r->track_id;
 	op.v[4] = r->n;
-	op_add_text(&op, t, j->data, j->len, 1);
-	op_add_text(&op, t, r->args.data, r->args.len, 1);
 	w->next_slice_id += r->n;
 	w->run_slices -= (size_t)r->n;
-	/* (Copied into the thread's block, or written, by op_put().) */
-	if (op_put(w, &op, t, err) != 0)
-		return (-1);
+	if (w->threaded) {
+		/*
+		 * Its chunks go straight into the thread's block, as op_put()
+		 * would put them there from one buffer.
+		 */
+		op.nt = 2;
+		op.tlen[0] = (int64_t)((size_t)r->n * sizeof *k->s);
+		op.tlen[1] = (int64_t)r->args.len;
+		if ((p = blk_room(w, (sizeof op + (size_t)op.tlen[0] + 1 +
+		    r->args.len + 1 + 7) & ~(size_t)7, err)) == NULL)
+			return (-1);
+		memcpy(p, &op, sizeof op);
+		p += sizeof op;
+		for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
+			m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
+			memcpy(p, k->s, (size_t)m * sizeof *k->s);
+			p += (size_t)m * sizeof *k->s;
+		}
+		*p++ = '\0';
+		if (r->args.len > 0)
+			memcpy(p, r->args.data, r->args.len);
+		p[r->args.len] = '\0';
+	} else {
+		tr_buf_reset(j);
+		for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
+			m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
+			tr_buf_add(j, (const char *)k->s,
+			    (size_t)m * sizeof *k->s);
+		}
+		op_add_text(&op, t, j->data, j->len, 1);
+		op_add_text(&op, t, r->args.data, r->args.len, 1);
+		if (op_exec(w, &op, t, err) != 0)
+			return (-1);
+	}
 	/* The chunks go back to the pool; a big args buffer goes. */
 	r->tail->next = w->free_chunks;
 	w->free_chunks = r->head;
@@ -1807,10 +1864,9 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	struct run		*r;
 	struct run_slice	*s;
 	struct run_chunk	*k;
-	struct tr_slice		 o;
-	const char		*t[OP_NT];
-	struct op		 op;
-	size_t			 alen;
+	struct sop		 so;
+	size_t			 alen, need;
+	char			*p;
 
 	if (args != NULL && *args == '\0')
 		args = NULL;
@@ -1854,28 +1910,32 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	see_ts(w, ts + dur);
 	w->n.slices++;
 	/* The slice's hooks, then its run's if it is full. */
-	if (w->obs_slice && w->threaded) {
-		/* The hooks' op: they run in the thread (op_obs()). */
-		op_init(&op, OP_OBS_SLICE);
-		op.v[0] = track_id;
-		op.v[1] = ts;
-		op.v[2] = dur;
-		op.v[3] = name_id;
-		op.v[4] = category_id;
-		op.v[5] = callsite_id;
-		op_add_text(&op, t, args, alen, 0);
-		if (op_put(w, &op, t, err) != 0)
-			return (-1);
-	} else if (w->obs_slice) {
-		o.track_id = track_id;
-		o.ts = ts;
-		o.dur = dur;
-		o.name_id = name_id;
-		o.category_id = category_id;
-		o.callsite_id = callsite_id;
-		o.args = args;
-		if (obs_call(w, H_SLICE, &o, 0, err) != 0)
-			return (-1);
+	if (w->obs_slice) {
+		so.kind = OP_OBS_SLICE;
+		so.pad = 0;
+		so.s.track_id = track_id;
+		so.s.ts = ts;
+		so.s.dur = dur;
+		so.s.name_id = name_id;
+		so.s.category_id = category_id;
+		so.s.callsite_id = callsite_id;
+		so.s.args = args;
+		so.s.args_len = alen;
+		if (!w->threaded) {
+			if (obs_call(w, H_SLICE, &so.s, 0, err) != 0)
+				return (-1);
+		} else {
+			/* The hooks' op: they run in the thread (blk_exec()). */
+			need = (sizeof so + (alen > 0 ? alen + 1 : 0) + 7) &
+			    ~(size_t)7;
+			if ((p = blk_room(w, need, err)) == NULL)
+				return (-1);
+			memcpy(p, &so, sizeof so);
+			if (alen > 0) {
+				memcpy(p + sizeof so, args, alen);
+				p[sizeof so + alen] = '\0';
+			}
+		}
 	}
 	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
 	    flush_run(w, r, err) != 0)
