@@ -221,6 +221,7 @@ struct cgroup {
 	int64_t		 cs;
 	struct charge	*tot[TR_DB_NKIND];
 	int64_t		 sec;			/* bc's, or INT64_MIN */
+	int64_t		 slo;			/* its start, or INT64_MAX */
 	struct charge	*bc[TR_DB_NKIND];
 };
 
@@ -362,7 +363,7 @@ cslot(int64_t a, int64_t b, int small)
  * The group of the charges of (rules, cs): the state's charges share
  * them, so one lookup (the cache, then the map) finds all its kinds.
  */
-static struct cgroup *
+static inline struct cgroup *
 group_get(struct tr_dsched *s, int rules, int64_t cs)
 {
 	struct cgroup	**slot, *g;
@@ -374,6 +375,7 @@ group_get(struct tr_dsched *s, int rules, int64_t cs)
 		g = tr_xcalloc(1, sizeof *g);
 		g->cs = cs;
 		g->sec = INT64_MIN;
+		g->slo = INT64_MAX;
 		tr_imap_put(&s->groups[rules], (uint64_t)cs, g);
 	}
 	*slot = g;
@@ -405,6 +407,7 @@ charge(struct tr_dsched *s, int rules, int kind, int64_t cs, int64_t b,
 			hi = lo + TR_DERIVED_LAT_BIN;
 			if (g->sec != sec) {
 				g->sec = sec;
+				g->slo = lo;
 				memset(g->bc, 0, sizeof g->bc);
 			}
 			if ((c = g->bc[kind]) == NULL)
@@ -437,15 +440,17 @@ charges(struct tr_dsched *s, int rules, const int *kinds, int n, int64_t cs,
 	int64_t		 sec;
 	int		 i, k;
 
-	if (s->clip != NULL || e - b <= 0 || (sec = sec_of(b)) !=
-	    sec_of(e - 1)) {
-		for (i = 0; i < n; i++)
-			charge(s, rules, kinds[i], cs, b, e);
-		return;
-	}
+	if (s->clip != NULL || e - b <= 0)
+		goto each;
 	g = group_get(s, rules, cs);
-	if (g->sec != sec) {
+	/* (In the second of the group's last charge: no division.) */
+	if (b >= g->slo && e <= g->slo + TR_DERIVED_LAT_BIN)
+		sec = g->sec;
+	else if ((sec = sec_of(b)) != sec_of(e - 1))
+		goto each;
+	else {
 		g->sec = sec;
+		g->slo = sec * TR_DERIVED_LAT_BIN;
 		memset(g->bc, 0, sizeof g->bc);
 	}
 	for (i = 0; i < n; i++) {
@@ -461,6 +466,10 @@ charges(struct tr_dsched *s, int rules, const int *kinds, int n, int64_t cs,
 		c->n++;
 		c->ns += e - b;
 	}
+	return;
+each:
+	for (i = 0; i < n; i++)
+		charge(s, rules, kinds[i], cs, b, e);
 }
 
 /* An interval of machine m of the generation format, clipped. */
