@@ -144,6 +144,7 @@ struct sop {
  * megabyte) and the importer waits when SQLite is the slower side.
  */
 #define BLOCK	(128 * 1024)
+#define RUN_CACHE	1024
 #define QMAX	8
 struct blk {
 	struct blk	*next;
@@ -191,6 +192,12 @@ struct tr_writer {
 
 	/* Slices not yet written, a run per track (see flush_run()). */
 	struct tr_imap			 runs;
+	/*
+	 * In front of 'runs', by the low bits of the track id: a Go trace's
+	 * tracks interleave, and the map's lookup was a tenth of
+	 * tr_writer_add_slice().
+	 */
+	struct run			*rcache[RUN_CACHE];
 	size_t				 run_slices;	/* in all */
 	struct run_chunk		*free_chunks;
 	int64_t				 next_slice_id;
@@ -744,17 +751,17 @@ wsync(struct tr_writer *w, struct tr_error *err)
 /*
  * Room for 'need' bytes (a multiple of 8) at the end of the importer's
  * block, handing it over first when full: where to write them, or NULL
- * with the writer thread's error.
+ * with the writer thread's error.  blk_room() below when the block has
+ * no room.
  */
 static char *
-blk_room(struct tr_writer *w, size_t need, struct tr_error *err)
+blk_room_new(struct tr_writer *w, size_t need, struct tr_error *err)
 {
 	struct blk	*b;
 	size_t		 sz;
 	char		*p;
 
-	if (w->cur != NULL && w->cur->len + need > w->cur->cap &&
-	    blk_push(w, err) != 0)
+	if (w->cur != NULL && blk_push(w, err) != 0)
 		return (NULL);
 	if (w->cur == NULL) {
 		pthread_mutex_lock(&w->mu);
@@ -771,6 +778,19 @@ blk_room(struct tr_writer *w, size_t need, struct tr_error *err)
 		b->len = 0;
 		w->cur = b;
 	}
+	p = w->cur->data + w->cur->len;
+	w->cur->len += need;
+	return (p);
+}
+
+/* (Inline: nearly every call has room in the block as it is.) */
+static inline char *
+blk_room(struct tr_writer *w, size_t need, struct tr_error *err)
+{
+	char	*p;
+
+	if (w->cur == NULL || w->cur->len + need > w->cur->cap)
+		return (blk_room_new(w, need, err));
 	p = w->cur->data + w->cur->len;
 	w->cur->len += need;
 	return (p);
@@ -1833,6 +1853,7 @@ flush_runs(struct tr_writer *w, struct tr_error *err)
 		run_free(sl->val);
 	}
 	tr_imap_release(&w->runs);
+	memset(w->rcache, 0, sizeof w->rcache);
 	w->run_slices = 0;
 	return (rc);
 }
@@ -1861,7 +1882,7 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
     int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
     const char *args, struct tr_error *err)
 {
-	struct run		*r;
+	struct run		*r, **rs;
 	struct run_slice	*s;
 	struct run_chunk	*k;
 	struct sop		 so;
@@ -1874,7 +1895,12 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	if (w->run_slices >= run_cap(w, RUN_PENDING) &&
 	    flush_full_runs(w, err) != 0)
 		return (-1);
-	if ((r = tr_imap_get(&w->runs, (uint64_t)track_id)) == NULL) {
+	rs = &w->rcache[(uint64_t)track_id & (RUN_CACHE - 1)];
+	if ((r = *rs) != NULL && r->track_id == track_id)
+		;
+	else if ((r = tr_imap_get(&w->runs, (uint64_t)track_id)) != NULL)
+		*rs = r;
+	else {
 		if (w->runs.count >= run_cap(w, RUN_TRACKS) &&
 		    flush_runs(w, err) != 0)
 			return (-1);
@@ -1882,6 +1908,7 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 		r->track_id = track_id;
 		tr_buf_init(&r->args);
 		tr_imap_put(&w->runs, (uint64_t)track_id, r);
+		*rs = r;
 	}
 	if (r->n % RUN_CHUNK == 0) {
 		if ((k = w->free_chunks) != NULL)
@@ -1903,8 +1930,13 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	s->callsite_id = callsite_id;
 	s->args_off = r->args.len;
 	s->args_len = alen;
-	if (alen > 0)
-		tr_buf_add(&r->args, args, alen);
+	if (alen > 0) {
+		/* (No NUL: the run's args go by their lengths.) */
+		if (r->args.len + alen >= r->args.cap)
+			tr_buf_reserve(&r->args, alen);
+		memcpy(r->args.data + r->args.len, args, alen);
+		r->args.len += alen;
+	}
 	w->run_slices++;
 	see_ts(w, ts);
 	see_ts(w, ts + dur);
