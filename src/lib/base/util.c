@@ -194,7 +194,7 @@ ndigits8(uint32_t v)
  * 10^2), the first digit in the low byte.  n digits at 'o' (all 8 bytes
  * written: the caller's room is 20).
  */
-static char *
+static inline char *
 put_digits(char *o, uint32_t v, int n)
 {
 	uint64_t	y, q;

@@ -9,6 +9,7 @@
 #include "store/writer.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,7 +379,13 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 	*t0 = INT64_MAX;
 	*end = INT64_MIN;
 	for (i = 0; i < n; i++) {
-		memcpy(&s, raw + (size_t)i * sizeof s, sizeof s);
+		/* (Only the members read: the others are not copied.) */
+		memcpy(&s.ts, raw + (size_t)i * sizeof s +
+		    offsetof(struct run_slice, ts), sizeof s.ts);
+		memcpy(&s.dur, raw + (size_t)i * sizeof s +
+		    offsetof(struct run_slice, dur), sizeof s.dur);
+		memcpy(&s.args_len, raw + (size_t)i * sizeof s +
+		    offsetof(struct run_slice, args_len), sizeof s.args_len);
 		alen += s.args_len;
 		if (s.ts < *t0)
 			*t0 = s.ts;
@@ -394,7 +401,8 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 		if (i > 0)
 			*o++ = ',';
 		*o++ = '[';
-		o = tr_put_int(o, s.ts - *t0);
+		/* (tr_put_uint() where the number cannot be negative.) */
+		o = tr_put_uint(o, (uint64_t)(s.ts - *t0));
 		*o++ = ',';
 		o = tr_put_int(o, s.dur);
 		*o++ = ',';
@@ -404,13 +412,13 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 		    s.category_id > 0 ? 3 : 2;
 		if (last >= 3) {
 			*o++ = ',';
-			o = s.category_id > 0 ? tr_put_int(o, s.category_id) :
-			    put_null(o);
+			o = s.category_id > 0 ? tr_put_uint(o,
+			    (uint64_t)s.category_id) : put_null(o);
 		}
 		if (last >= 4) {
 			*o++ = ',';
-			o = s.callsite_id > 0 ? tr_put_int(o, s.callsite_id) :
-			    put_null(o);
+			o = s.callsite_id > 0 ? tr_put_uint(o,
+			    (uint64_t)s.callsite_id) : put_null(o);
 		}
 		if (last == 5) {
 			*o++ = ',';
