@@ -728,16 +728,14 @@ lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
 	s->l[s->nl++].reason = reason;
 }
 
+/* The record of (track, sec) from the map, made when new, into 'slot'. */
 static struct wsec *
-wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
+wsec_new(struct tr_dsched *s, int64_t track, int64_t sec, struct wsec **slot)
 {
 	int64_t		 key[2];
 	uint64_t	 h;
-	struct wsec	*w, **slot;
+	struct wsec	*w;
 
-	slot = &s->wc[cslot(track, sec, 0)];
-	if ((w = *slot) != NULL && w->track == track && w->sec == sec)
-		return (w);
 	key[0] = track;
 	key[1] = sec;
 	h = tr_hash64(key, sizeof key);
@@ -752,6 +750,18 @@ wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
 	}
 	*slot = w;
 	return (w);
+}
+
+/* The record of (track, sec): the cache's (inline), else wsec_new()'s. */
+static inline struct wsec *
+wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
+{
+	struct wsec	*w, **slot;
+
+	slot = &s->wc[cslot(track, sec, 0)];
+	if ((w = *slot) != NULL && w->track == track && w->sec == sec)
+		return (w);
+	return (wsec_new(s, track, sec, slot));
 }
 
 /*

@@ -465,12 +465,18 @@ fine_add(struct tr_derived *d, int k, int64_t ts, int64_t e, int64_t ia)
 }
 
 static void
+edge_grow(struct bin *b)
+{
+	b->capedge = b->capedge ? b->capedge * 2 : 16;
+	b->edge = tr_xrealloc(b->edge, b->capedge * sizeof *b->edge);
+}
+
+/* (Inline, two per runnable state; the growth is not.) */
+static inline void
 edge_add(struct bin *b, uint32_t e)
 {
-	if (b->nedge == b->capedge) {
-		b->capedge = b->capedge ? b->capedge * 2 : 16;
-		b->edge = tr_xrealloc(b->edge, b->capedge * sizeof *b->edge);
-	}
+	if (b->nedge == b->capedge)
+		edge_grow(b);
 	b->edge[b->nedge++] = e;
 }
 
@@ -916,7 +922,7 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 	struct trk		*t, *gt;
 	struct gsum		*g;
 	int64_t			 goid;
-	int			 k;
+	int			 k, u;
 
 	if ((t = trk_get(d, track_id)) == NULL)
 		return (0);
@@ -936,12 +942,12 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 	case T_GOROUTINE:
 		if ((cat = names_get(&d->names, category_id, err)) == NULL)
 			return (-1);
+		u = has_unfinished(args, args_len);
 		tr_dsched_state(d->sched, track_id, ts, dur,
 		    nm->cls == N_RUNNING ? TR_DSCHED_RUNNING :
 		    nm->cls == N_RUNNABLE ? TR_DSCHED_RUNNABLE :
 		    nm->cls == N_BLOCKED ? TR_DSCHED_BLOCKED : TR_DSCHED_OTHER,
-		    category_id, cat->s, callsite_id, args, args_len,
-		    has_unfinished(args, args_len));
+		    category_id, cat->s, callsite_id, args, args_len, u);
 		if (nm->cls == N_RUNNING)
 			k = TR_DK_RUNNING;
 		else if (nm->cls == N_RUNNABLE)
@@ -956,8 +962,6 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 		if (ts < g->first)
 			g->first = ts;
 		if (ts + dur >= g->last) {
-			int	u = has_unfinished(args, args_len);
-
 			if (ts + dur > g->last || u) {
 				g->last = ts + dur;
 				g->unfinished = u;
