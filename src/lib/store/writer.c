@@ -1893,7 +1893,8 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	struct run		*r, **rs;
 	struct run_slice	*s;
 	struct run_chunk	*k;
-	struct sop		 so;
+	struct sop		*q;
+	struct tr_slice		 so;
 	size_t			 alen, need;
 	char			*p;
 
@@ -1950,32 +1951,41 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	see_ts(w, ts + dur);
 	w->n.slices++;
 	/* The slice's hooks, then its run's if it is full. */
-	if (w->obs_slice) {
-		so.kind = OP_OBS_SLICE;
-		so.pad = 0;
-		so.s.track_id = track_id;
-		so.s.ts = ts;
-		so.s.dur = dur;
-		so.s.name_id = name_id;
-		so.s.category_id = category_id;
-		so.s.callsite_id = callsite_id;
-		so.s.args = args;
-		so.s.args_len = alen;
-		if (!w->threaded) {
-			if (obs_call(w, H_SLICE, &so.s, 0, err) != 0)
-				return (-1);
-		} else {
-			/* The hooks' op: they run in the thread (blk_exec()). */
-			need = (sizeof so + (alen > 0 ? alen + 1 : 0) + 7) &
-			    ~(size_t)7;
-			if ((p = blk_room(w, need, err)) == NULL)
-				return (-1);
-			memcpy(p, &so, sizeof so);
-			if (alen > 0) {
-				memcpy(p + sizeof so, args, alen);
-				p[sizeof so + alen] = '\0';
-			}
+	if (w->obs_slice && w->threaded) {
+		/*
+		 * The hooks' op: they run in the thread (blk_exec()).  Filled
+		 * in the block (malloc()ed, and the op 8-aligned), not copied.
+		 */
+		need = (sizeof *q + (alen > 0 ? alen + 1 : 0) + 7) &
+		    ~(size_t)7;
+		if ((p = blk_room(w, need, err)) == NULL)
+			return (-1);
+		q = (struct sop *)(void *)p;
+		q->kind = OP_OBS_SLICE;
+		q->pad = 0;
+		q->s.track_id = track_id;
+		q->s.ts = ts;
+		q->s.dur = dur;
+		q->s.name_id = name_id;
+		q->s.category_id = category_id;
+		q->s.callsite_id = callsite_id;
+		q->s.args = NULL;
+		q->s.args_len = alen;
+		if (alen > 0) {
+			memcpy(p + sizeof *q, args, alen);
+			p[sizeof *q + alen] = '\0';
 		}
+	} else if (w->obs_slice) {
+		so.track_id = track_id;
+		so.ts = ts;
+		so.dur = dur;
+		so.name_id = name_id;
+		so.category_id = category_id;
+		so.callsite_id = callsite_id;
+		so.args = args;
+		so.args_len = alen;
+		if (obs_call(w, H_SLICE, &so, 0, err) != 0)
+			return (-1);
 	}
 	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
 	    flush_run(w, r, err) != 0)
