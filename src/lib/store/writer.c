@@ -235,10 +235,16 @@ struct tr_writer {
 	struct tr_error			 terr;
 };
 
-/* A track's slices waiting to go into one row of slice_run. */
+/*
+ * A track's slices waiting to go into one row of slice_run.  Their args
+ * follow one another in run->args, in the order of the slices (so a
+ * slice's are after those of the slices before it: no offset is kept,
+ * which made the record, the pending runs and the thread's queue a
+ * seventh larger).
+ */
 struct run_slice {
 	int64_t	ts, dur, name_id, category_id, callsite_id;
-	size_t	args_off, args_len;	/* in run->args; len 0: none */
+	size_t	args_len;		/* in run->args; 0: none */
 };
 /* A run's slices, RUN_CHUNK at a time, from a pool (see add_slice). */
 #define RUN_CHUNK	16
@@ -372,6 +378,7 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 {
 	struct run_slice	 s;
 	size_t			 alen = 0;
+	size_t			 aoff = 0;
 	int64_t			 i;
 	int			 last;
 	char			*o, *start;
@@ -422,8 +429,9 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 		}
 		if (last == 5) {
 			*o++ = ',';
-			memcpy(o, args + s.args_off, s.args_len);
+			memcpy(o, args + aoff, s.args_len);
 			o += s.args_len;
+			aoff += s.args_len;
 		}
 		*o++ = ']';
 	}
@@ -1937,7 +1945,6 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	s->name_id = name_id;
 	s->category_id = category_id;
 	s->callsite_id = callsite_id;
-	s->args_off = r->args.len;
 	s->args_len = alen;
 	if (alen > 0) {
 		/* (No NUL: the run's args go by their lengths.) */
