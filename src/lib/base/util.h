@@ -43,8 +43,8 @@ void	 tr_buf_addc(struct tr_buf *, char);
 void	 tr_buf_addi(struct tr_buf *, int64_t);
 void	 tr_buf_addu(struct tr_buf *, uint64_t);
 /*
- * The same at 'o' (room for 20 characters, 21 with a sign; no NUL):
- * returns the end.
+ * The same at 'o' (room for 20 characters, 21 with a sign, which it may
+ * write past the number's end; no NUL): returns the end.
  */
 char	*tr_put_int(char *o, int64_t);
 /* The first byte of [p, e) past JSON white space (e when none). */

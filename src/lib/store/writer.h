@@ -61,6 +61,7 @@ struct tr_slice {
 	int64_t		 name_id, category_id;	/* str ids; 0: none */
 	int64_t		 callsite_id;		/* 0: none */
 	const char	*args;			/* JSON text, or NULL */
+	size_t		 args_len;		/* strlen(args); 0: NULL */
 };
 
 /* What a writer wrote (frames and call sites: new in the store). */
