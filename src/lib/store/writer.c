@@ -141,19 +141,22 @@ struct sop {
 
 /*
  * The writer thread's queue: the importer fills a block of ops and hands
- * it over when full; at most QMAX wait, so memory stays bounded (12 MB)
+ * it over when full; at most QMAX wait, so memory stays bounded (6 MB)
  * and the importer waits when SQLite is the slower side.  The writer is
  * the slower side in bursts: at RUN_PENDING a Go trace's runs are written
  * together, up to some 16 MB of ops that the writer turns into JSON and
  * rows while the importer would parse on.  With 8 blocks (1 MB) the
  * importer waited at a third of its blocks, 0.4 s of a 2.7 s import of
- * a 35 MB Go 1.19 trace; with 96 at one in sixteen, 0.1 s, and the
- * import takes 2.4 s, for 98 MB of peak RSS (86 MB).  128 blocks take
- * the whole burst (2.3 s), for 102 MB.
+ * a 35 MB Go 1.19 trace; with 96 at one in sixteen, 0.1 s.  Once go_span
+ * was written by the writer thread too (schema version 9), on that trace
+ * and on a 152 MB one: 32 blocks 2.16 s and 9.08 s, peak RSS 90 and 97
+ * MB; 48 blocks 2.06 s and 8.47 s, 93 and 99 MB; 64 blocks 1.97 s and
+ * 8.66 s, 95 and 101 MB; 96 blocks 1.88 s and 8.68 s, 99 and 105 MB.
+ * 48 keeps the peak under issue 17's 100 MB.
  */
 #define BLOCK	(128 * 1024)
 #define RUN_CACHE	1024
-#define QMAX	96
+#define QMAX	48
 struct blk {
 	struct blk	*next;
 	size_t		 len, cap;
