@@ -384,6 +384,55 @@ START_TEST(test_digest)
 }
 END_TEST
 
+/*
+ * tr_put_uint() and tr_put_int() write what printf writes: every value
+ * below 10^5, each power of ten and its neighbours, the extremes, and
+ * 100,000 values of every magnitude (a fixed LCG, shifted right by 0 to
+ * 63 bits); nothing is written past the 20 or 21 bytes they may use.
+ */
+static void
+put_check(uint64_t u)
+{
+	char	want[32], have[48], *e;
+	int64_t	v = (int64_t)u;
+
+	memset(have, 'x', sizeof have);
+	e = tr_put_uint(have, u);
+	snprintf(want, sizeof want, "%llu", (unsigned long long)u);
+	ck_assert_int_eq(e - have, (long)strlen(want));
+	ck_assert_int_eq(memcmp(have, want, strlen(want)), 0);
+	ck_assert_int_eq(have[20], 'x');
+	memset(have, 'x', sizeof have);
+	e = tr_put_int(have, v);
+	snprintf(want, sizeof want, "%lld", (long long)v);
+	ck_assert_int_eq(e - have, (long)strlen(want));
+	ck_assert_int_eq(memcmp(have, want, strlen(want)), 0);
+	ck_assert_int_eq(have[21], 'x');
+}
+
+START_TEST(test_put_int)
+{
+	uint64_t	u, p, x = 88172645463325252ULL;
+	int		i;
+
+	for (u = 0; u < 100000; u++)
+		put_check(u);
+	for (p = 1, i = 0; i < 20; i++, p *= 10) {
+		put_check(p - 1);
+		put_check(p);
+		put_check(p + 1);
+		put_check(-p);
+	}
+	put_check(UINT64_MAX);
+	put_check((uint64_t)INT64_MAX);
+	put_check((uint64_t)INT64_MIN);
+	for (i = 0; i < 100000; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		put_check(x >> (x & 63));
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -403,6 +452,7 @@ main(void)
 	tcase_add_test(tc, test_format_duration);
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_strings);
+	tcase_add_test(tc, test_put_int);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

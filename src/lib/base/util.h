@@ -47,6 +47,7 @@ void	 tr_buf_addu(struct tr_buf *, uint64_t);
  * write past the number's end; no NUL): returns the end.
  */
 char	*tr_put_int(char *o, int64_t);
+char	*tr_put_uint(char *o, uint64_t);
 /* The first byte of [p, e) past JSON white space (e when none). */
 const char *tr_skip_ws(const char *p, const char *e);
 /*
@@ -55,7 +56,6 @@ const char *tr_skip_ws(const char *p, const char *e);
  * else.
  */
 int	 tr_json_array_next(const char **p, const char *e);
-char	*tr_put_uint(char *o, uint64_t);
 void	 tr_buf_printf(struct tr_buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
