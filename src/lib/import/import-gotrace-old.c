@@ -422,6 +422,32 @@ raw_push(struct raw *r, uint64_t v)
 } while (0)
 
 /*
+ * The byte length of an event's arguments (its argument count says 3:
+ * a length follows), at *pos: 1 with *pos past it and the arguments all
+ * in 'avail', 0 when they run past it, -1 when the length is malformed
+ * or too long (r->msg says why; decode() and skim() alike).
+ */
+static int
+lenargs(const unsigned char *p, size_t avail, int ver, size_t *pos,
+    uint64_t *len, struct raw *r)
+{
+	int	rv;
+
+	if ((rv = varint(p, avail, pos, len)) <= 0) {
+		if (rv < 0)
+			snprintf(r->msg, sizeof r->msg, "malformed varint");
+		return (rv);
+	}
+	if (*len > MAX_LENARGS) {
+		snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
+		    " bytes of arguments, more than %d", evname(r->type, ver),
+		    *len, MAX_LENARGS);
+		return (-1);
+	}
+	return (avail - *pos < *len ? 0 : 1);
+}
+
+/*
  * Decode one event at 'p' (of 'avail' bytes).  Returns the bytes it
  * takes, 0 when it runs past 'avail' (truncated, or more must be read),
  * or -1 with r->msg saying why it is malformed.
@@ -432,7 +458,7 @@ decode(const unsigned char *p, size_t avail, int ver,
 {
 	size_t		pos = 1, end, want;
 	uint64_t	v, len;
-	int		narg, i;
+	int		narg, i, rv;
 
 	if (avail == 0)
 		return (0);
@@ -475,15 +501,8 @@ decode(const unsigned char *p, size_t avail, int ver,
 			r->args[r->nargs++] = v;
 		}
 	} else {
-		NEED(varint(p, avail, &pos, &len));
-		if (len > MAX_LENARGS) {
-			snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
-			    " bytes of arguments, more than %d",
-			    evname(r->type, ver), len, MAX_LENARGS);
-			return (-1);
-		}
-		if (avail - pos < len)
-			return (0);
+		if ((rv = lenargs(p, avail, ver, &pos, &len, r)) <= 0)
+			return (rv);
 		/*
 		 * As many varints as fit, each of at most 10 bytes, none cut
 		 * by the end: room for one per byte, and no bound to check
@@ -560,7 +579,7 @@ skim(const unsigned char *p, size_t avail, int ver,
 {
 	size_t		pos = 1, end, run, n, i;
 	uint64_t	v, len;
-	int		narg;
+	int		narg, rv;
 
 	if (avail == 0)
 		return (0);
@@ -578,15 +597,8 @@ skim(const unsigned char *p, size_t avail, int ver,
 			NEED(skip_varint(p, avail, &pos));
 		n = (size_t)narg;
 	} else {
-		NEED(varint(p, avail, &pos, &len));
-		if (len > MAX_LENARGS) {
-			snprintf(r->msg, sizeof r->msg, "event %s has %" PRIu64
-			    " bytes of arguments, more than %d",
-			    evname(r->type, ver), len, MAX_LENARGS);
-			return (-1);
-		}
-		if (avail - pos < len)
-			return (0);
+		if ((rv = lenargs(p, avail, ver, &pos, &len, r)) <= 0)
+			return (rv);
 		/*
 		 * decode() fails on a varint of more than 10 bytes or one
 		 * the length cuts: a run of 10 continuation bytes, or one
