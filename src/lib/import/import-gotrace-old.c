@@ -425,9 +425,10 @@ raw_push(struct raw *r, uint64_t v)
  * The byte length of an event's arguments (its argument count says 3:
  * a length follows), at *pos: 1 with *pos past it and the arguments all
  * in 'avail', 0 when they run past it, -1 when the length is malformed
- * or too long (r->msg says why; decode() and skim() alike).
+ * or too long (r->msg says why; decode() and skim() alike).  Inline: a
+ * call per event was 2% of the importer's thread.
  */
-static int
+static inline int
 lenargs(const unsigned char *p, size_t avail, int ver, size_t *pos,
     uint64_t *len, struct raw *r)
 {
@@ -445,6 +446,36 @@ lenargs(const unsigned char *p, size_t avail, int ver, size_t *pos,
 		return (-1);
 	}
 	return (avail - *pos < *len ? 0 : 1);
+}
+
+/*
+ * A log event's message at *pos (after its arguments): 1 with r->str,
+ * r->slen and *pos past it, 0 when it runs past 'avail', -1 when its
+ * length is malformed or too long (r->msg says why; decode() and skim()
+ * alike).
+ */
+static inline int
+logmsg(const unsigned char *p, size_t avail, size_t *pos, struct raw *r)
+{
+	uint64_t	len;
+	int		rv;
+
+	if ((rv = varint(p, avail, pos, &len)) <= 0) {
+		if (rv < 0)
+			snprintf(r->msg, sizeof r->msg, "malformed varint");
+		return (rv);
+	}
+	if (len > MAX_STRING) {
+		snprintf(r->msg, sizeof r->msg, "log message has invalid "
+		    "length %" PRIu64, len);
+		return (-1);
+	}
+	if (avail - *pos < len)
+		return (0);
+	r->str = p + *pos;
+	r->slen = (size_t)len;
+	*pos += (size_t)len;
+	return (1);
 }
 
 /*
@@ -529,17 +560,8 @@ decode(const unsigned char *p, size_t avail, int ver,
 		}
 	}
 	if (r->type == EV_LOG) {
-		NEED(varint(p, avail, &pos, &len));
-		if (len > MAX_STRING) {
-			snprintf(r->msg, sizeof r->msg, "log message has "
-			    "invalid length %" PRIu64, len);
-			return (-1);
-		}
-		if (avail - pos < len)
-			return (0);
-		r->str = p + pos;
-		r->slen = (size_t)len;
-		pos += len;
+		if ((rv = logmsg(p, avail, &pos, r)) <= 0)
+			return (rv);
 	}
 	/* The argument count, now that it is known. */
 	if (r->type == EV_STACK) {
@@ -626,15 +648,8 @@ skim(const unsigned char *p, size_t avail, int ver,
 		pos = end;
 	}
 	if (r->type == EV_LOG) {
-		NEED(varint(p, avail, &pos, &len));
-		if (len > MAX_STRING) {
-			snprintf(r->msg, sizeof r->msg, "log message has "
-			    "invalid length %" PRIu64, len);
-			return (-1);
-		}
-		if (avail - pos < len)
-			return (0);
-		pos += len;
+		if ((rv = logmsg(p, avail, &pos, r)) <= 0)
+			return (rv);
 	}
 	r->nargs = n;
 	if (n != nargs[r->type]) {
