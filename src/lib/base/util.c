@@ -160,24 +160,6 @@ tr_buf_addc(struct tr_buf *b, char c)
 	b->data[b->len] = '\0';
 }
 
-static const char	 d2[] =
-    "00010203040506070809101112131415161718192021222324252627282930"
-    "31323334353637383940414243444546474849505152535455565758596061"
-    "62636465666768697071727374757677787980818283848586878889909192"
-    "93949596979899";
-
-/* v (below 100). */
-static char *
-put_small(char *o, unsigned v)
-{
-	if (v < 10) {
-		*o = (char)('0' + v);
-		return (o + 1);
-	}
-	memcpy(o, d2 + 2 * v, 2);
-	return (o + 2);
-}
-
 /* The digits of v (below 10^8). */
 static int
 ndigits8(uint32_t v)
@@ -210,6 +192,12 @@ put_digits(char *o, uint32_t v, int n)
 	return (o + n);
 }
 #else
+static const char	 d2[] =
+    "00010203040506070809101112131415161718192021222324252627282930"
+    "31323334353637383940414243444546474849505152535455565758596061"
+    "62636465666768697071727374757677787980818283848586878889909192"
+    "93949596979899";
+
 /* The same, two digits at a time from the end. */
 static char *
 put_digits(char *o, uint32_t v, int n)
@@ -248,12 +236,12 @@ tr_put_uint(char *o, uint64_t u)
 	uint64_t	q;
 
 	if (u < 100)
-		return (put_small(o, (unsigned)u));
+		return (tr_put_id(o, (int64_t)u));
 	if (u < 100000000)
 		return (put_digits(o, (uint32_t)u, ndigits8((uint32_t)u)));
 	q = u / 100000000;
 	if (q < 100)
-		o = put_small(o, (unsigned)q);
+		o = tr_put_id(o, (int64_t)q);
 	else if (q < 100000000)
 		o = put_digits(o, (uint32_t)q, ndigits8((uint32_t)q));
 	else {

@@ -48,6 +48,24 @@ void	 tr_buf_addu(struct tr_buf *, uint64_t);
  */
 char	*tr_put_int(char *o, int64_t);
 char	*tr_put_uint(char *o, uint64_t);
+/*
+ * tr_put_int(), inline from 0 to 99: ids mostly are (a slice's name and
+ * category), and there the call cost more than the digits.
+ */
+static inline char *
+tr_put_id(char *o, int64_t v)
+{
+	if (v >= 0 && v < 10) {
+		*o = (char)('0' + v);
+		return (o + 1);
+	}
+	if (v >= 10 && v < 100) {
+		o[0] = (char)('0' + v / 10);
+		o[1] = (char)('0' + v % 10);
+		return (o + 2);
+	}
+	return (tr_put_int(o, v));
+}
 /* The first byte of [p, e) past JSON white space (e when none). */
 const char *tr_skip_ws(const char *p, const char *e);
 /*

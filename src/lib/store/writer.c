@@ -370,26 +370,6 @@ static const unsigned op_neg[ST_COUNT] = {
 	[ST_THREAD_PUT] = 1 << 2,	/* tid */
 };
 
-/*
- * tr_put_int() of 'v', inline below 100: a slice's name and category ids
- * mostly are (the Go trace's states and reasons come first), a call
- * there was 15 instructions a number.
- */
-static inline char *
-put_id(char *o, int64_t v)
-{
-	if (v >= 0 && v < 10) {
-		*o = (char)('0' + v);
-		return (o + 1);
-	}
-	if (v >= 10 && v < 100) {
-		o[0] = (char)('0' + v / 10);
-		o[1] = (char)('0' + v % 10);
-		return (o + 2);
-	}
-	return (tr_put_int(o, v));
-}
-
 static char *
 put_null(char *o)
 {
@@ -443,18 +423,18 @@ run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
 		*o++ = ',';
 		o = tr_put_int(o, s.dur);
 		*o++ = ',';
-		o = put_id(o, s.name_id);
+		o = tr_put_id(o, s.name_id);
 		/* The last field present; the ones after it are left out. */
 		last = s.args_len ? 5 : s.callsite_id > 0 ? 4 :
 		    s.category_id > 0 ? 3 : 2;
 		if (last >= 3) {
 			*o++ = ',';
-			o = s.category_id > 0 ? put_id(o, s.category_id) :
+			o = s.category_id > 0 ? tr_put_id(o, s.category_id) :
 			    put_null(o);
 		}
 		if (last >= 4) {
 			*o++ = ',';
-			o = s.callsite_id > 0 ? put_id(o, s.callsite_id) :
+			o = s.callsite_id > 0 ? tr_put_id(o, s.callsite_id) :
 			    put_null(o);
 		}
 		if (last == 5) {
