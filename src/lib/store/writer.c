@@ -1912,7 +1912,7 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	struct run_slice	*s;
 	struct run_chunk	*k;
 	struct sop		*q;
-	struct tr_slice		 so;
+	struct tr_slice		 so, *sl;
 	size_t			 alen, need;
 	char			*p;
 
@@ -1967,42 +1967,38 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 	see_ts(w, ts);
 	see_ts(w, ts + dur);
 	w->n.slices++;
-	/* The slice's hooks, then its run's if it is full. */
-	if (w->obs_slice && w->threaded) {
-		/*
-		 * The hooks' op: they run in the thread (blk_exec()).  Filled
-		 * in the block (malloc()ed, and the op 8-aligned), not copied.
-		 */
-		need = (sizeof *q + (alen > 0 ? alen + 1 : 0) + 7) &
-		    ~(size_t)7;
-		if ((p = blk_room(w, need, err)) == NULL)
-			return (-1);
-		q = (struct sop *)(void *)p;
-		q->kind = OP_OBS_SLICE;
-		q->pad = 0;
-		q->s.track_id = track_id;
-		q->s.ts = ts;
-		q->s.dur = dur;
-		q->s.name_id = name_id;
-		q->s.category_id = category_id;
-		q->s.callsite_id = callsite_id;
-		q->s.args = NULL;
-		q->s.args_len = alen;
-		if (alen > 0) {
+	/*
+	 * The slice's hooks, then its run's if it is full.  With the thread
+	 * they run there (blk_exec()), on a struct sop filled in the block
+	 * (malloc()ed, and the op 8-aligned), not copied; its args follow it.
+	 */
+	if (w->obs_slice) {
+		if (w->threaded) {
+			need = (sizeof *q + (alen > 0 ? alen + 1 : 0) + 7) &
+			    ~(size_t)7;
+			if ((p = blk_room(w, need, err)) == NULL)
+				return (-1);
+			q = (struct sop *)(void *)p;
+			q->kind = OP_OBS_SLICE;
+			q->pad = 0;
+			sl = &q->s;
+		} else
+			sl = &so;
+		sl->track_id = track_id;
+		sl->ts = ts;
+		sl->dur = dur;
+		sl->name_id = name_id;
+		sl->category_id = category_id;
+		sl->callsite_id = callsite_id;
+		sl->args = w->threaded ? NULL : args;
+		sl->args_len = alen;
+		if (!w->threaded) {
+			if (obs_call(w, H_SLICE, sl, 0, err) != 0)
+				return (-1);
+		} else if (alen > 0) {
 			memcpy(p + sizeof *q, args, alen);
 			p[sizeof *q + alen] = '\0';
 		}
-	} else if (w->obs_slice) {
-		so.track_id = track_id;
-		so.ts = ts;
-		so.dur = dur;
-		so.name_id = name_id;
-		so.category_id = category_id;
-		so.callsite_id = callsite_id;
-		so.args = args;
-		so.args_len = alen;
-		if (obs_call(w, H_SLICE, &so, 0, err) != 0)
-			return (-1);
 	}
 	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
 	    flush_run(w, r, err) != 0)
