@@ -230,8 +230,8 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
 	int		 rc, r = -1, found = 0;
 
 	st = tr_db_prepare(db, "SELECT n, ts_list, dur_list, cut_list, "
-	    "end_max, goid_list FROM go_span_pack WHERE source_id = ?1 AND "
-	    "kind = ?2 AND name_id = ?3 AND ts <= ?4 ORDER BY seq", err);
+	    "end_max, goid_list, rowid FROM go_span_pack WHERE source_id = ?1 "
+	    "AND kind = ?2 AND name_id = ?3 AND ts <= ?4 ORDER BY seq", err);
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, source_id);
@@ -258,9 +258,10 @@ tr_derived_pack_read(struct tr_db *db, int64_t source_id, const char *kind,
 		    (size_t)sqlite3_column_bytes(st, 2) != n * 8 ||
 		    (size_t)sqlite3_column_bytes(st, 5) != n * 8 ||
 		    (c != NULL && (size_t)sqlite3_column_bytes(st, 3) != n)) {
-			tr_error_set(err, TR_EDATA, "go_span_pack: a chunk of "
-			    "source %lld is not %zu spans",
-			    (long long)source_id, n);
+			/* (Said of the store, as a damaged run is.) */
+			tr_error_set_line(err, TR_EDATA, db->path, 0, 0,
+			    "go_span_pack %lld: its lists do not hold its %zu "
+			    "spans", (long long)sqlite3_column_int64(st, 6), n);
 			goto out;
 		}
 		for (i = 0; i < n; i++) {
