@@ -33,6 +33,7 @@ int tool_quiet;
  */
 #define HEAP_PAD	((size_t)256 << 20)
 #define HEAP_BIG	((size_t)32 << 20)
+#define HEAP_STEP	((size_t)16 << 20)	/* growth past HEAP_PAD */
 
 static void
 tune_heap(void)
@@ -55,12 +56,13 @@ tune_heap(void)
 	    mallopt(M_TOP_PAD, (int)HEAP_PAD) == 0)
 		return;
 	/*
-	 * Grow the heap by HEAP_PAD, and ask for huge pages in all of it:
-	 * only where the block lies in the brk heap (a replaced malloc()
-	 * may put it anywhere).  Past it the heap grows as usual.
+	 * Grow the heap by HEAP_PAD with a first block (below HEAP_BIG, so
+	 * from the brk heap), and ask for huge pages in all of it: only
+	 * where the block lies in the brk heap (a replaced malloc() may put
+	 * it anywhere).  Past it the heap grows HEAP_STEP at a time.
 	 */
-	p = malloc(HEAP_BIG / 2);
-	(void)mallopt(M_TOP_PAD, (int)(HEAP_BIG / 2));
+	p = malloc(HEAP_STEP);
+	(void)mallopt(M_TOP_PAD, (int)HEAP_STEP);
 	if (p == NULL)
 		return;
 	brk = sbrk(0);

@@ -956,16 +956,6 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 		return (0);
 	}
 	/*
-	 * WAL lets readers go on while an import writes.  A 16 MB page
-	 * cache: 32 MB took about the same CPU time on a 109 MB perf script,
-	 * and the writer's caches need the memory more (trace-import stays
-	 * within 100 MB).  A store written whole has no reader and no other
-	 * writer until tr_db_install() puts it in place: its file is locked
-	 * for the connection's life, its journal (for ROLLBACK; a page added
-	 * to a file is not journaled) in memory, and it is synced once, at
-	 * the end.
-	 */
-	/*
 	 * A new store's pages are 32 kB, set before its first table: a
 	 * slice or counter run (~10 kB of JSON) then shares a page with
 	 * others, not a leaf and overflow pages, and SQLite writes more at
@@ -980,6 +970,16 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 	if (version == 0 &&
 	    tr_db_exec(db, "PRAGMA page_size = 32768", err) != 0)
 		goto fail;
+	/*
+	 * WAL lets readers go on while an import writes.  A 16 MB page
+	 * cache: 32 MB took about the same CPU time on a 109 MB perf script,
+	 * and the writer's caches need the memory more (trace-import stays
+	 * within 100 MB).  A store written whole has no reader and no other
+	 * writer until tr_db_install() puts it in place: its file is locked
+	 * for the connection's life, its journal (for ROLLBACK; a page added
+	 * to a file is not journaled) in memory, and it is synced once, at
+	 * the end.
+	 */
 	if ((flags & TR_DB_WHOLE) ? tr_db_exec(db, "PRAGMA locking_mode = "
 	    "EXCLUSIVE", err) != 0 || tr_db_exec(db, "PRAGMA journal_mode = "
 	    "MEMORY", err) != 0 || tr_db_exec(db, "PRAGMA synchronous = OFF",
