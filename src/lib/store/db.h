@@ -36,6 +36,7 @@ struct tr_db {
 					   it is to become (for messages) */
 	int		 fd;		/* with TR_DB_WHOLE: 'file' open, its
 					   flock() held while it is written */
+	struct tr_db_syncer *syncer;	/* of tr_db_writeback(), or NULL */
 };
 
 /*
@@ -88,6 +89,15 @@ int		 tr_db_create_whole(const char *path, struct tr_db **,
  * 'err' set when the file could not be written (removed too).
  */
 int		 tr_db_install(struct tr_db *, struct tr_error *);
+/*
+ * Of a store of tr_db_create_whole(): have what SQLite has written to
+ * the file so far synced to the disk by a thread of the store's own,
+ * without waiting for it, so that the fsync() of tr_db_install() finds
+ * little left to write (a sync that failed fails tr_db_install()).
+ * Nothing for any other store.  The store writer's thread calls it as it
+ * goes; any thread may, but one at a time.
+ */
+void		 tr_db_writeback(struct tr_db *);
 /*
  * Remove the temporary files of tr_db_create_whole() for 'path' that no
  * process holds: what a trace-import killed while making the store left.

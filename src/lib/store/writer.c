@@ -157,6 +157,12 @@ struct sop {
 #define BLOCK	(128 * 1024)
 #define RUN_CACHE	1024
 #define QMAX	48
+/*
+ * Every this many blocks (8 MB of ops) the writer thread asks for what
+ * SQLite has written of a store made whole to be synced as the import
+ * goes (tr_db_writeback()), not all by the fsync() at the end.
+ */
+#define WRITEBACK_BLOCKS	64
 struct blk {
 	struct blk	*next;
 	size_t		 len, cap;
@@ -688,6 +694,7 @@ writer_main(void *arg)
 	struct tr_writer	*w = arg;
 	struct tr_error		 e;
 	struct blk		*b;
+	unsigned		 nblk = 0;
 	int			 failed, rc;
 
 	pthread_mutex_lock(&w->mu);
@@ -708,6 +715,8 @@ writer_main(void *arg)
 			tr_error_init(&e);
 			rc = blk_exec(w, b, &e);
 		}
+		if (rc == 0 && ++nblk % WRITEBACK_BLOCKS == 0)
+			tr_db_writeback(w->db);
 		pthread_mutex_lock(&w->mu);
 		if (rc != 0 && !w->failed) {
 			w->failed = 1;
