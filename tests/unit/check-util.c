@@ -128,6 +128,59 @@ START_TEST(test_map_big_key)
 }
 END_TEST
 
+/*
+ * tr_map_bytes_after() is what the next put makes a fresh map hold (the
+ * writer's caches are bounded by it); a cleared map forgets its keys and
+ * keeps its memory, so a map cleared and refilled holds no more.
+ */
+START_TEST(test_map_bytes_after_clear)
+{
+	struct tr_map	*m = tr_map_new();
+	char		 key[32];
+	size_t		 after, before, big, slot;
+	int64_t		 v;
+	int		 i, len;
+
+	/* 1024 slots and 4096 bytes of keys to start with. */
+	slot = (tr_map_bytes(m) - 4096) / 1024;
+	ck_assert_uint_eq(tr_map_bytes(m), 1024 * slot + 4096);
+	ck_assert_uint_eq(tr_map_bytes_after(m, 10), tr_map_bytes(m));
+	ck_assert_uint_eq(tr_map_bytes_after(m, 4097), 1024 * slot + 8192);
+	for (i = 0; i < 20000; i++) {
+		len = snprintf(key, sizeof key, "key-%d", i);
+		after = tr_map_bytes_after(m, (size_t)len);
+		tr_map_put(m, key, (size_t)len, i);
+		if (tr_map_bytes(m) != after)
+			ck_abort_msg("put %d: %zu bytes, %zu foretold", i,
+			    tr_map_bytes(m), after);
+	}
+	/* 20000 keys: 32768 slots (at most 3/4 full), 256 kB of keys. */
+	big = tr_map_bytes(m);
+	ck_assert_uint_eq(big, 32768 * slot + 256 * 1024);
+	tr_map_clear(m);
+	ck_assert_uint_eq(tr_map_count(m), 0);
+	ck_assert_int_eq(tr_map_get(m, "key-7", 5, &v), 0);
+	ck_assert_uint_eq(tr_map_bytes(m), big);
+	/* What a fresh map would hold, not what this one kept. */
+	ck_assert_uint_eq(tr_map_bytes_after(m, 5), 1024 * slot + 4096);
+	for (i = 0; i < 20000; i++) {
+		len = snprintf(key, sizeof key, "other-%d", i);
+		tr_map_put(m, key, (size_t)len, -i);
+	}
+	ck_assert_uint_eq(tr_map_count(m), 20000);
+	ck_assert_uint_eq(tr_map_bytes(m), big);
+	ck_assert_int_eq(tr_map_get(m, "key-7", 5, &v), 0);
+	ck_assert_int_eq(tr_map_get(m, "other-19999", 11, &v), 1);
+	ck_assert_int_eq(v, -19999);
+	before = tr_map_bytes(m);
+	tr_map_put(m, "other-5", 7, 5);
+	ck_assert_uint_eq(tr_map_bytes(m), before);
+	ck_assert_int_eq(tr_map_get(m, "other-5", 7, &v), 1);
+	ck_assert_int_eq(v, 5);
+	tr_map_free(m);
+}
+END_TEST
+
 START_TEST(test_hash)
 {
 	char	a[40], b[40];
@@ -454,6 +507,7 @@ main(void)
 	tcase_add_test(tc, test_map_binary_keys);
 	tcase_add_test(tc, test_map_growth);
 	tcase_add_test(tc, test_map_big_key);
+	tcase_add_test(tc, test_map_bytes_after_clear);
 	tcase_add_test(tc, test_hash);
 	tcase_add_test(tc, test_parse_duration);
 	tcase_add_test(tc, test_format_duration);

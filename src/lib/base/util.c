@@ -526,6 +526,26 @@ tr_map_bytes(const struct tr_map *m)
 	return (m->nslots * sizeof *m->slots + m->arena_cap);
 }
 
+size_t
+tr_map_bytes_after(const struct tr_map *m, size_t len)
+{
+	size_t	n = 1024, a = 4096;
+
+	while ((m->count + 1) * 4 > n * 3)
+		n *= 2;
+	while (m->arena_len + len > a)
+		a *= 2;
+	return (n * sizeof *m->slots + a);
+}
+
+void
+tr_map_clear(struct tr_map *m)
+{
+	memset(m->slots, 0, m->nslots * sizeof *m->slots);
+	m->count = 0;
+	m->arena_len = 0;
+}
+
 static struct map_slot *
 map_find(const struct tr_map *m, uint64_t h, const void *key, size_t len)
 {

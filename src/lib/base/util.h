@@ -94,6 +94,14 @@ void		 tr_map_put(struct tr_map *, const void *key, size_t len,
 size_t		 tr_map_count(const struct tr_map *);
 /* Bytes the map holds: its slots and its copies of the keys. */
 size_t		 tr_map_bytes(const struct tr_map *);
+/*
+ * The bytes a map grown from tr_map_new() would hold with its keys and a
+ * new one of 'len' bytes (what a cache bounds: a cleared map keeps its
+ * memory, and the next put may double its slots or its copies).
+ */
+size_t		 tr_map_bytes_after(const struct tr_map *, size_t len);
+/* Forgets every key, keeping the memory for the next ones. */
+void		 tr_map_clear(struct tr_map *);
 
 /*
  * An open-addressing hash map from 64-bit keys to non-NULL pointers, with

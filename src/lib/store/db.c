@@ -978,8 +978,9 @@ db_open(struct tr_db *db, int flags, struct tr_error *err)
 	 * within 100 MB).  A store written whole has no reader and no other
 	 * writer until tr_db_install() puts it in place: its file is locked
 	 * for the connection's life, its journal (for ROLLBACK; a page added
-	 * to a file is not journaled) in memory, and it is synced once, at
-	 * the end.
+	 * to a file is not journaled) in memory, and it is synced as it is
+	 * written, by a thread of its own (tr_db_writeback()), and once more
+	 * at the end.
 	 */
 	if ((flags & TR_DB_WHOLE) ? tr_db_exec(db, "PRAGMA locking_mode = "
 	    "EXCLUSIVE", err) != 0 || tr_db_exec(db, "PRAGMA journal_mode = "

@@ -1008,8 +1008,18 @@ step_get(struct tr_writer *w, sqlite3_stmt *st, int64_t *id,
 #define CACHE_CAP_FRAMES	(256 * 1024)
 #define CACHE_CAP_CALLSITES	(384 * 1024)	/* 2 x 6 MB: see cs_put() */
 #define CACHE_CAP_THREADS	(64 * 1024)
-#define CACHE_CAP_BYTES		(24 << 20)	/* and long keys: at most this */
-#define CACHE_CAP_FRAME_BYTES	(32 << 20)
+/*
+ * The bytes are a bound, not a trigger: a cache is emptied (or a
+ * generation dropped) before the put that would take it past them, and
+ * an emptied map keeps its memory for the next keys rather than going
+ * back to the heap, where (in huge pages, never trimmed: tool.c) the
+ * pieces of freed maps stayed resident.  With a cap that the doubling of
+ * slots or keys went past by half, and freed generations, a perf script
+ * of nearly all distinct frames (bench/README, 2026-12-07) peaked at 143
+ * MB, 6 real builds at 104-113 MB; now 97 and 87-93 MB, in the same time.
+ */
+#define CACHE_CAP_BYTES		(8 << 20)	/* and long keys: at most this */
+#define CACHE_CAP_FRAME_BYTES	(24 << 20)	/* 2 x 12 MB */
 
 static size_t
 cap(const struct tr_writer *w, size_t dflt)
@@ -1021,9 +1031,8 @@ static void
 cache_put(struct tr_map **m, size_t cap, size_t bytes, int *evicted,
     const void *key, size_t len, int64_t val)
 {
-	if (tr_map_count(*m) >= cap || tr_map_bytes(*m) > bytes) {
-		tr_map_free(*m);
-		*m = tr_map_new();
+	if (tr_map_count(*m) >= cap || tr_map_bytes_after(*m, len) > bytes) {
+		tr_map_clear(*m);
 		*evicted = 1;
 	}
 	tr_map_put(*m, key, len, val);
@@ -1041,12 +1050,18 @@ static void
 gen_put(struct tr_map **m, struct tr_map **old, size_t cap, size_t bytes,
     int *evicted, const void *key, size_t len, int64_t val)
 {
-	if (tr_map_count(*m) >= half(cap) || tr_map_bytes(*m) > bytes / 2) {
-		if (*old != NULL)
+	struct tr_map	*t;
+
+	if (tr_map_count(*m) >= half(cap) ||
+	    tr_map_bytes_after(*m, len) > bytes / 2) {
+		if (*old != NULL) {
 			*evicted = 1;
-		tr_map_free(*old);
+			tr_map_clear(*old);
+			t = *old;
+		} else
+			t = tr_map_new();
 		*old = *m;
-		*m = tr_map_new();
+		*m = t;
 	}
 	tr_map_put(*m, key, len, val);
 }
