@@ -492,14 +492,18 @@ struct tr_map {
 	size_t		 arena_cap;
 };
 
+/* A new map's slots and bytes of keys; both double as they fill. */
+#define MAP_SLOTS0	1024
+#define MAP_ARENA0	4096
+
 struct tr_map *
 tr_map_new(void)
 {
 	struct tr_map	*m = tr_xcalloc(1, sizeof *m);
 
-	m->nslots = 1024;
+	m->nslots = MAP_SLOTS0;
 	m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
-	m->arena_cap = 4096;
+	m->arena_cap = MAP_ARENA0;
 	m->arena = tr_xmalloc(m->arena_cap);
 	return (m);
 }
@@ -529,7 +533,7 @@ tr_map_bytes(const struct tr_map *m)
 size_t
 tr_map_bytes_after(const struct tr_map *m, size_t len)
 {
-	size_t	n = 1024, a = 4096;
+	size_t	n = MAP_SLOTS0, a = MAP_ARENA0;
 
 	while ((m->count + 1) * 4 > n * 3)
 		n *= 2;

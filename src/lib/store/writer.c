@@ -1015,8 +1015,9 @@ step_get(struct tr_writer *w, sqlite3_stmt *st, int64_t *id,
  * back to the heap, where (in huge pages, never trimmed: tool.c) the
  * pieces of freed maps stayed resident.  With a cap that the doubling of
  * slots or keys went past by half, and freed generations, a perf script
- * of nearly all distinct frames (bench/README, 2026-12-07) peaked at 143
- * MB, 6 real builds at 104-113 MB; now 97 and 87-93 MB, in the same time.
+ * of nearly all distinct frames (bench/README, 2026-12-07) peaked at 140
+ * MB, 6 real builds at 101-110 MB; now 95 and 85-91 MB (of 1024 kB), in
+ * the same time.
  */
 #define CACHE_CAP_BYTES		(8 << 20)	/* and long keys: at most this */
 #define CACHE_CAP_FRAME_BYTES	(24 << 20)	/* 2 x 12 MB */
