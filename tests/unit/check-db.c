@@ -153,13 +153,13 @@ raw_sql(const char *path, const char *sql)
 
 static const char *const tables[] = {
 	"callsite", "counter_run", "frame", "go_bin", "go_blocked_bin",
-	"go_blocked_stack", "go_mutex_waker", "go_sched_lat", "go_sched_long", "go_span",
+	"go_blocked_stack", "go_mutex_waker", "go_sched_lat", "go_sched_long",
 	"go_span_pack", "go_state_stack", "go_summary", "go_wait_sec",
 	"process", "profile", "sample", "sample_stack", "slice_run", "source",
 	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
-	"counter", "go_gc", "go_goroutine", "go_log", "go_region", "go_state", "go_stw",
+	"counter", "go_gc", "go_goroutine", "go_log", "go_region", "go_span", "go_state", "go_stw",
 	"go_task", "gpu_metric", "gpu_process", "perf_sample", "pprof_sample",
 	"slice", "stack", NULL
 };
@@ -200,8 +200,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 9);
-	ck_assert_int_eq(TR_DB_VERSION, 9);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 10);
+	ck_assert_int_eq(TR_DB_VERSION, 10);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -470,10 +470,13 @@ START_TEST(test_newer)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_ptr_nonnull(db);
 	tr_db_free(db);
-	raw_sql(path, "PRAGMA user_version = 10");
+	snprintf(buf, sizeof buf, "PRAGMA user_version = %d",
+	    TR_DB_VERSION + 1);
+	raw_sql(path, buf);
 	before = read_file(path, &blen);
-	snprintf(want, sizeof want, "%s: store schema version 10 is newer than "
-	    "this tracekit's (9)", path);
+	snprintf(want, sizeof want, "%s: store schema version %d is newer "
+	    "than this tracekit's (%d)", path, TR_DB_VERSION + 1,
+	    TR_DB_VERSION);
 	ck_assert_ptr_null(tr_db_open(path, 0, &err));
 	ck_assert_int_eq(err.code, TR_EDATA);
 	tr_error_format(&err, buf, sizeof buf);
@@ -583,7 +586,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 9);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 10);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -598,7 +601,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 9);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 10);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -1241,9 +1244,25 @@ schema_text(struct tr_db *db)
 	"name_id, ts); CREATE VIEW gpu_metric AS SELECT 1; CREATE VIEW " \
 	"gpu_process AS SELECT 1; "
 /*
+ * What version 10 changed: go_span a table (with its rows, in slice id
+ * order, as version 9's import wrote them), not a view; the views over
+ * the slices, whose source_id was the run's, are made again by every
+ * migration (so are left as they are).  check_migration() makes every
+ * older store so first.
+ */
+#define V10_DROP "CREATE TABLE go_span_v10 AS SELECT * FROM go_span; " \
+	"DROP VIEW go_span; CREATE TABLE go_span (source_id INTEGER NOT " \
+	"NULL REFERENCES source, kind TEXT NOT NULL, name_id INTEGER NOT " \
+	"NULL REFERENCES str, ts INTEGER NOT NULL, id INTEGER NOT NULL, " \
+	"dur INTEGER NOT NULL, task_id INTEGER NOT NULL, goid INTEGER, " \
+	"depth INTEGER, callsite_id INTEGER REFERENCES callsite, " \
+	"start_unknown INTEGER NOT NULL, unfinished INTEGER NOT NULL); " \
+	"INSERT INTO go_span SELECT * FROM go_span_v10 ORDER BY id; DROP " \
+	"TABLE go_span_v10; "
+/*
  * What version 9 changed: go_span as it was (WITHOUT ROWID, keyed by
  * name) and go_span_pack without goid_list.  check_migration() makes
- * every older store so first.
+ * every store older than 9 so first.
  */
 #define V9_DROP "ALTER TABLE go_span RENAME TO go_span_v9; CREATE TABLE " \
 	"go_span (source_id INTEGER NOT NULL REFERENCES source, kind TEXT " \
@@ -1323,7 +1342,10 @@ check_migration(char *path, struct tr_db *db, const char *drop, int from,
 	tr_error_init(&err);
 	before = rows(db);
 	want = schema_text(db);
-	ck_assert_msg(tr_db_exec(db, V9_DROP, &err) == 0, "%s", err.msg);
+	ck_assert_msg(tr_db_exec(db, V10_DROP, &err) == 0, "%s", err.msg);
+	if (from < 9)
+		ck_assert_msg(tr_db_exec(db, V9_DROP, &err) == 0, "%s",
+		    err.msg);
 	ck_assert_int_eq(tr_db_exec(db, drop, &err), 0);
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
@@ -1492,8 +1514,7 @@ v9_rows(struct tr_db *db)
 	struct tr_buf	 b;
 
 	tr_buf_init(&b);
-	rows_text(db, "SELECT rowid = (SELECT count(*) FROM go_span g WHERE "
-	    "g.id <= s.id), source_id, kind, name_id, ts, id, dur, task_id, "
+	rows_text(db, "SELECT source_id, kind, name_id, ts, id, dur, task_id, "
 	    "coalesce(goid, -1), coalesce(depth, -1), coalesce(callsite_id, "
 	    "-1), start_unknown, unfinished FROM go_span s ORDER BY id", &b);
 	rows_text(db, "SELECT source_id, kind, name_id, seq, ts, end_max, n, "
@@ -1523,6 +1544,26 @@ START_TEST(test_migrate_v8)
 	ck_assert_int_gt(q_int(db, "SELECT count(DISTINCT hex(goid_list)) "
 	    "FROM go_span_pack"), 3);
 	check_migration(path, db, "PRAGMA user_version = 8", 8, v9_rows);
+}
+END_TEST
+
+/*
+ * A store of version 9 (go_span a table the import wrote, the views'
+ * source_id the run's) of three Go traces is migrated: the same schema as
+ * a new store's, go_span's rows (now a view of the slices) those the
+ * table held.
+ */
+START_TEST(test_migrate_v9)
+{
+	static const char *const files[] = {
+		"go122-annotations.trace", "go119-fixture.trace",
+		"gen122.trace"
+	};
+	char		*path = tmp_path("v9.db");
+	struct tr_db	*db = gotrace_store(path, files, 3);
+
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span"), 19);
+	check_migration(path, db, "PRAGMA user_version = 9", 9, v9_rows);
 }
 END_TEST
 
@@ -1620,13 +1661,13 @@ START_TEST(test_migrate_v3)
 	want = schema_text(db);
 	ck_assert_int_eq(tr_db_exec(db, "DROP VIEW go_task; DROP VIEW "
 	    "go_region; DROP VIEW go_log; DROP TABLE go_bin; DROP TABLE "
-	    "go_summary; DROP TABLE go_state_stack; " V4_DROP
+	    "go_summary; DROP TABLE go_state_stack; " V10_DROP V4_DROP
 	    "PRAGMA user_version = 2", &err), 0);
 	tr_db_free(db);
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "9; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "10; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -1698,13 +1739,13 @@ START_TEST(test_migrate_v4_spans)
 	want = schema_text(db);
 	ck_assert_int_gt(q_int(db, "SELECT sum(runnable_peak) FROM go_bin"),
 	    0);
-	ck_assert_int_eq(tr_db_exec(db, V4_DROP "UPDATE go_bin SET "
+	ck_assert_int_eq(tr_db_exec(db, V10_DROP V4_DROP "UPDATE go_bin SET "
 	    "runnable_peak = runnable_peak / 2; PRAGMA user_version = 3",
 	    &err), 0);
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "9; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "10; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -2702,6 +2743,7 @@ main(void)
 	tcase_add_test(tc, test_migrate_v6);
 	tcase_add_test(tc, test_migrate_v7);
 	tcase_add_test(tc, test_migrate_v8);
+	tcase_add_test(tc, test_migrate_v9);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);

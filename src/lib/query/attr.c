@@ -2640,17 +2640,86 @@ tr_attr_open_gpu(struct tr_db *db, struct tr_sel *sel, const char *query,
 	return (a);
 }
 
+/* The time in spans of a name, by goroutine (go_span_pack). */
+struct driver_sums {
+	struct tr_imap	 idx;		/* goid -> index + 1 */
+	int64_t		*goid, *ns;
+	size_t		 n, cap;
+};
+
+static int
+driver_add(void *arg, const int64_t *ts, const int64_t *dur,
+    const int64_t *goid, const unsigned char *cut, size_t n,
+    struct tr_error *err)
+{
+	struct driver_sums	*d = arg;
+	void			*v;
+	size_t			 i;
+
+	(void)ts;
+	(void)cut;
+	(void)err;
+	for (i = 0; i < n; i++) {
+		if (goid[i] < 0)
+			continue;	/* none */
+		if ((v = tr_imap_get(&d->idx, (uint64_t)goid[i])) != NULL) {
+			d->ns[(uintptr_t)v - 1] += dur[i];
+			continue;
+		}
+		if (d->n == d->cap) {
+			d->cap = d->cap ? d->cap * 2 : 64;
+			d->goid = tr_xrealloc(d->goid, d->cap * sizeof *d->goid);
+			d->ns = tr_xrealloc(d->ns, d->cap * sizeof *d->ns);
+		}
+		d->goid[d->n] = goid[i];
+		d->ns[d->n] = dur[i];
+		tr_imap_put(&d->idx, (uint64_t)goid[i],
+		    (void *)(uintptr_t)(++d->n));
+	}
+	return (0);
+}
+
+/*
+ * The goroutines in regions or tasks named 'name_id' of the Go source
+ * with derived rows: how many, and the one longest in them (the smallest
+ * goid of a tie), read from go_span_pack.  Returns 0, or -1 with 'err'
+ * set.
+ */
+static int
+driver_packed(struct tr_attr *a, int64_t name_id, int64_t *goid,
+    int64_t *n, struct tr_error *err)
+{
+	struct driver_sums	 d;
+	size_t			 i, best = 0;
+	int			 r = -1;
+
+	memset(&d, 0, sizeof d);
+	tr_imap_init(&d.idx);
+	if (tr_derived_pack_read(a->db, a->go_source, TR_GO_CAT_REGION,
+	    name_id, INT64_MIN, INT64_MAX, driver_add, &d, err) < 0 ||
+	    tr_derived_pack_read(a->db, a->go_source, TR_GO_CAT_TASK,
+	    name_id, INT64_MIN, INT64_MAX, driver_add, &d, err) < 0)
+		goto out;
+	for (i = 1; i < d.n; i++)
+		if (d.ns[i] > d.ns[best] || (d.ns[i] == d.ns[best] &&
+		    d.goid[i] < d.goid[best]))
+			best = i;
+	*n = (int64_t)d.n;
+	if (d.n > 0)
+		*goid = d.goid[best];
+	r = 0;
+out:
+	tr_imap_release(&d.idx);
+	free(d.goid);
+	free(d.ns);
+	return (r);
+}
+
 int
 tr_attr_named_driver(struct tr_attr *a, const struct tr_sel *sel,
     const struct tr_attr_episode_args *ea, struct tr_out *out,
     int64_t *goid, struct tr_error *err)
 {
-	static const char derived[] =
-	    "SELECT goid, sum(dur) FROM go_span\n"
-	    " WHERE source_id = ?2 AND kind IN ('" TR_GO_CAT_REGION "', '"
-	    TR_GO_CAT_TASK "')\n"
-	    "   AND name_id = ?1 AND goid IS NOT NULL\n"
-	    " GROUP BY goid ORDER BY 2 DESC, goid";
 	static const char sql[] =
 	    "SELECT json_extract(s.args, '$.goid') AS g, sum(s.dur)\n"
 	    "  FROM track t CROSS JOIN slice s ON s.track_id = t.id\n"
@@ -2673,17 +2742,21 @@ tr_attr_named_driver(struct tr_attr *a, const struct tr_sel *sel,
 		    " selection" : ""));
 	if ((rc = tr_db_str_id(a->db, ea->driver, &name_id, err)) < 0)
 		return (-1);
-	if ((st = tr_db_prepare(a->db, a->derived ? derived : sql, err)) ==
-	    NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, rc == 0 ? -1 : name_id);
-	sqlite3_bind_int64(st, 2, a->go_source);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (n++ == 0)
-			*goid = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(a->db, err, "reading regions"));
+	if (a->derived) {
+		if (rc > 0 && driver_packed(a, name_id, goid, &n, err) != 0)
+			return (-1);
+	} else {
+		if ((st = tr_db_prepare(a->db, sql, err)) == NULL)
+			return (-1);
+		sqlite3_bind_int64(st, 1, rc == 0 ? -1 : name_id);
+		sqlite3_bind_int64(st, 2, a->go_source);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if (n++ == 0)
+				*goid = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return (tr_db_error(a->db, err, "reading regions"));
+	}
 	if (n == 0)
 		return (tr_error_set(err, TR_EDATA, "--driver %s: no region "
 		    "or task of that name in the Go trace (source %lld)",

@@ -39,7 +39,9 @@ const char *const tr_dk_names[TR_DK_COUNT] = {
  * WITHOUT ROWID table keyed by (source_id, kind, name_id, ts, id): its
  * rows were then written in key order after the whole trace was read,
  * about a third of a Go import's time, by the importer's thread alone.
- * The spans of a name in time order are go_span_pack's.
+ * The spans of a name in time order are go_span_pack's.  Since version
+ * 10 a view of the slices (store/db.c): this table is made only by the
+ * migrations' steps from versions 3 to 9, and dropped by the last.
  */
 #define DERIVED_V4 \
 "CREATE TABLE go_span (\n" \
@@ -249,7 +251,7 @@ struct spans;
 /* A live span waiting for its slice's id (live_span(), live_run()). */
 struct wspan {
 	int64_t		 k;		/* the slice's place in its track */
-	int64_t		 name_id, ts, dur, cs, goid, depth;
+	int64_t		 name_id, ts, dur, goid;
 	unsigned char	 task, start_unknown, unfinished;
 };
 struct trk;
@@ -353,7 +355,8 @@ struct tr_derived {
 	int64_t		 fin, nrbl;
 	int		 late;
 	/*
-	 * go_span from the slice and run hooks as the import goes, rather
+	 * The spans for go_span_pack from the slice and run hooks as the
+	 * import goes, rather
 	 * than from slice_run at the end (live; NULL: from slice_run);
 	 * ntasks: go-task tracks seen.
 	 */
@@ -931,7 +934,7 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 	if ((t = trk_get(d, track_id)) == NULL)
 		return (0);
 	if (t->type == T_TASK) {
-		/* A region or a task (not a log): its go_span row. */
+		/* A region or a task (not a log): a span to pack. */
 		t->seen++;
 		if ((cat = names_get(&d->names, category_id, err)) == NULL)
 			return (-1);
@@ -1357,7 +1360,7 @@ walk_row(sqlite3_stmt *st, rslice_fn *fn, void *arg, struct tr_error *err)
 	    sqlite3_column_int64(st, 2), fn, arg, err));
 }
 
-/* --- go_span: the tasks and regions --------------------------------- */
+/* --- go_span_pack: the tasks and regions ---------------------------- */
 
 
 /* A go-task track: its task id, and whether it began before the trace. */
@@ -1367,19 +1370,19 @@ struct task {
 };
 
 struct span {
-	int64_t		 name_id, ts, id, dur, task, goid, depth, cs;
-	int		 kind;		/* 0: region, 1: task (sorted so) */
-	int		 start_unknown, unfinished;
+	int64_t		 name_id, ts, id, dur, goid;
+	unsigned char	 kind;		/* 0: region, 1: task (sorted so) */
+	unsigned char	 start_unknown, unfinished;
 };
 
 /*
- * Each span goes into go_span as it is made, SPAN_BATCH rows a statement
- * (appended: go_span is in slice id order), and into a chunk of the
- * spans: sorted by (kind, name_id, ts, id) when full (SPAN_CHUNK, 2.6 MB),
- * spilled to a temporary file as a sorted run, and the runs merged into
- * go_span_pack at the end.  Live spans (made as the import goes, in the
- * writer thread) thus cost the importer's thread nothing but the merge.
- * The merge reads the runs SPAN_MERGE_BYTES in all at a time.
+ * Each span goes, as it is made, into a chunk of the spans: sorted by
+ * (kind, name_id, ts, id) when full (SPAN_CHUNK, 1.5 MB), spilled to a
+ * temporary file as a sorted run, and the runs merged into go_span_pack
+ * at the end.  Live spans (made as the import goes, in the writer thread)
+ * thus cost the importer's thread nothing but the merge.  The merge reads
+ * the runs SPAN_MERGE_BYTES in all at a time.  (go_span, a table written
+ * a row per span here until schema version 10, is a view of the slices.)
  */
 #define SPAN_CHUNK	(32 * 1024)
 #define SPAN_MERGE_BYTES	(4 * 1024 * 1024)
@@ -1387,7 +1390,6 @@ struct span {
 
 struct spans {
 	struct tr_db	*db;
-	sqlite3_stmt	*ins;		/* INSERT INTO go_span, ?1 bound */
 	struct span	*v;		/* the chunk being filled */
 	size_t		 n;
 	int64_t		 cat[2];	/* str ids of "region", "task" */
@@ -1399,8 +1401,6 @@ struct spans {
 	int		 spill_fd;	/* the sorted runs, or -1 */
 	size_t		*runs;		/* how many spans each has */
 	size_t		 nruns, capruns;
-	struct span	 batch[SPAN_BATCH];	/* rows for go_span */
-	size_t		 nb;
 };
 
 /* Whether "key":true is in JSON object text. */
@@ -1484,267 +1484,12 @@ spans_order(const struct span *v, size_t n)
 	return (a);
 }
 
-/*
- * A batch of spans as a table: go_span_rows, an eponymous virtual table
- * whose hidden column "rows" takes the batch (a struct span_rows bound
- * with sqlite3_bind_pointer()), so that INSERT INTO go_span SELECT ...
- * FROM go_span_rows(?2) writes a batch in one statement, without the 11
- * parameters a row of a multi-row INSERT ... VALUES binds and copies (a
- * fifth less time).
- */
-struct span_rows {
-	const struct span	*v;
-	size_t			 n;
-};
-struct srows_cur {
-	sqlite3_vtab_cursor	 base;
-	const struct span	*v;
-	size_t			 i, n;
-};
-#define SROWS_PTR	"tracekit span_rows"
-#define SROWS_ARG	11	/* the column "rows" */
-
-static int
-srows_connect(sqlite3 *sq, void *aux, int argc, const char *const *argv,
-    sqlite3_vtab **vt, char **msg)
-{
-	int	rc;
-
-	(void)aux;
-	(void)argc;
-	(void)argv;
-	(void)msg;
-	rc = sqlite3_declare_vtab(sq, "CREATE TABLE x (kind, name_id, ts, "
-	    "id, dur, task_id, goid, depth, callsite_id, start_unknown, "
-	    "unfinished, rows HIDDEN)");
-	if (rc != SQLITE_OK)
-		return (rc);
-	if ((*vt = sqlite3_malloc(sizeof **vt)) == NULL)
-		return (SQLITE_NOMEM);
-	memset(*vt, 0, sizeof **vt);
-	return (SQLITE_OK);
-}
-
-static int
-srows_disconnect(sqlite3_vtab *vt)
-{
-	sqlite3_free(vt);
-	return (SQLITE_OK);
-}
-
-/* Only with rows = ?: the batch. */
-static int
-srows_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
-{
-	int	i;
-
-	(void)vt;
-	for (i = 0; i < ix->nConstraint; i++) {
-		if (ix->aConstraint[i].iColumn != SROWS_ARG ||
-		    ix->aConstraint[i].op != SQLITE_INDEX_CONSTRAINT_EQ)
-			continue;
-		if (!ix->aConstraint[i].usable)
-			return (SQLITE_CONSTRAINT);
-		ix->aConstraintUsage[i].argvIndex = 1;
-		ix->aConstraintUsage[i].omit = 1;
-		ix->estimatedCost = 1;
-		return (SQLITE_OK);
-	}
-	return (SQLITE_CONSTRAINT);
-}
-
-static int
-srows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **cur)
-{
-	struct srows_cur	*c;
-
-	(void)vt;
-	if ((c = sqlite3_malloc(sizeof *c)) == NULL)
-		return (SQLITE_NOMEM);
-	memset(c, 0, sizeof *c);
-	*cur = &c->base;
-	return (SQLITE_OK);
-}
-
-static int
-srows_close(sqlite3_vtab_cursor *cur)
-{
-	sqlite3_free(cur);
-	return (SQLITE_OK);
-}
-
-static int
-srows_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int argc,
-    sqlite3_value **argv)
-{
-	struct srows_cur	*c = (struct srows_cur *)cur;
-	const struct span_rows	*r = NULL;
-
-	(void)idx;
-	(void)idxs;
-	if (argc == 1)
-		r = sqlite3_value_pointer(argv[0], SROWS_PTR);
-	c->v = r != NULL ? r->v : NULL;
-	c->n = r != NULL ? r->n : 0;
-	c->i = 0;
-	return (SQLITE_OK);
-}
-
-static int
-srows_next(sqlite3_vtab_cursor *cur)
-{
-	((struct srows_cur *)cur)->i++;
-	return (SQLITE_OK);
-}
-
-static int
-srows_eof(sqlite3_vtab_cursor *cur)
-{
-	const struct srows_cur	*c = (const struct srows_cur *)cur;
-
-	return (c->i >= c->n);
-}
-
-static int
-srows_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
-{
-	*rowid = (sqlite3_int64)((struct srows_cur *)cur)->i;
-	return (SQLITE_OK);
-}
-
-static void
-result_opt(sqlite3_context *cx, int64_t v, int64_t none)
-{
-	if (v == none)
-		sqlite3_result_null(cx);
-	else
-		sqlite3_result_int64(cx, v);
-}
-
-/* Span i's columns, as go_span's 2 to 12. */
-static int
-srows_column(sqlite3_vtab_cursor *cur, sqlite3_context *cx, int col)
-{
-	const struct srows_cur	*c = (const struct srows_cur *)cur;
-	const struct span	*p = &c->v[c->i];
-
-	switch (col) {
-	case 0:
-		sqlite3_result_text(cx, p->kind ? TR_GO_CAT_TASK :
-		    TR_GO_CAT_REGION, -1, SQLITE_STATIC);
-		break;
-	case 1:
-		sqlite3_result_int64(cx, p->name_id);
-		break;
-	case 2:
-		sqlite3_result_int64(cx, p->ts);
-		break;
-	case 3:
-		sqlite3_result_int64(cx, p->id);
-		break;
-	case 4:
-		sqlite3_result_int64(cx, p->dur);
-		break;
-	case 5:
-		sqlite3_result_int64(cx, p->task);
-		break;
-	case 6:
-		result_opt(cx, p->goid, -1);
-		break;
-	case 7:
-		result_opt(cx, p->depth, -1);
-		break;
-	case 8:
-		result_opt(cx, p->cs, 0);
-		break;
-	case 9:
-		sqlite3_result_int(cx, p->start_unknown);
-		break;
-	case 10:
-		sqlite3_result_int(cx, p->unfinished);
-		break;
-	default:
-		sqlite3_result_null(cx);
-		break;
-	}
-	return (SQLITE_OK);
-}
-
-static const sqlite3_module srows_module = {
-	.iVersion = 0,
-	.xConnect = srows_connect,
-	.xBestIndex = srows_best,
-	.xDisconnect = srows_disconnect,
-	.xOpen = srows_open,
-	.xClose = srows_close,
-	.xFilter = srows_filter,
-	.xNext = srows_next,
-	.xEof = srows_eof,
-	.xColumn = srows_column,
-	.xRowid = srows_rowid,
-};
-
-/*
- * The INSERT INTO go_span of a batch of rows (go_span_rows, registered
- * on the connection the first time), with sp->source_id bound to ?1.
- */
-static sqlite3_stmt *
-spans_insert(const struct spans *sp, struct tr_error *err)
-{
-	static const char	 sql[] = "INSERT INTO go_span SELECT ?1, "
-	    "kind, name_id, ts, id, dur, task_id, goid, depth, callsite_id, "
-	    "start_unknown, unfinished FROM go_span_rows(?2)";
-	sqlite3_stmt		*st = NULL;
-
-	if (sqlite3_prepare_v2(sp->db->sq, sql, -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		st = NULL;
-		if (sqlite3_create_module(sp->db->sq, "go_span_rows",
-		    &srows_module, NULL) != SQLITE_OK) {
-			tr_db_error(sp->db, err, "cannot make go_span_rows");
-			return (NULL);
-		}
-		if ((st = tr_db_prepare(sp->db, sql, err)) == NULL)
-			return (NULL);
-	}
-	sqlite3_bind_int64(st, 1, sp->source_id);
-	return (st);
-}
-
-/* The batch into go_span. */
-static int
-rows_write(struct spans *sp, struct tr_error *err)
-{
-	struct span_rows	 r;
-	sqlite3_stmt		*st = sp->ins;
-	int			 rc;
-
-	if (sp->nb == 0)
-		return (0);
-	r.v = sp->batch;
-	r.n = sp->nb;
-	sqlite3_bind_pointer(st, 2, &r, SROWS_PTR, NULL);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_bind_null(st, 2);
-	sp->nb = 0;
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(sp->db, err, "cannot write go_span"));
-	return (0);
-}
-
 static int	spans_spill(struct spans *, struct tr_error *);
 
-/*
- * Span 'p' (its id given): its go_span row to the batch, and to the chunk
- * for go_span_pack.
- */
+/* Span 'p' (its id given) to the chunk for go_span_pack. */
 static int
 spans_add(struct spans *sp, const struct span *p, struct tr_error *err)
 {
-	sp->batch[sp->nb++] = *p;
-	if (sp->nb == SPAN_BATCH && rows_write(sp, err) != 0)
-		return (-1);
 	if (sp->n == sp->chunk && spans_spill(sp, err) != 0)
 		return (-1);
 	sp->v[sp->n++] = *p;
@@ -1941,7 +1686,6 @@ spans_free(struct spans *sp)
 {
 	if (sp == NULL)
 		return;
-	sqlite3_finalize(sp->ins);
 	if (sp->spill_fd >= 0)
 		close(sp->spill_fd);
 	free(sp->runs);
@@ -1961,10 +1705,7 @@ spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
 
 	sp->db = db;
 	sp->source_id = source_id;
-	if ((sp->ins = spans_insert(sp, err)) == NULL) {
-		free(sp);
-		return (NULL);
-	}
+	(void)err;
 	/* (TRACEKIT_SPAN_CHUNK: fewer, for the tests of the merge.) */
 	sp->chunk = SPAN_CHUNK;
 	if ((e = getenv("TRACEKIT_SPAN_CHUNK")) != NULL && atoi(e) > 0 &&
@@ -1976,7 +1717,7 @@ spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
 }
 
 /*
- * A region or task: slice 'k' of go-task track 't', whose go_span row
+ * A region or task: slice 'k' of go-task track 't', whose span
  * waits for the slice's id (live_run()), as span_slice() would make it.
  */
 static int
@@ -1985,6 +1726,7 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
     int task, struct tr_error *err)
 {
 	struct wspan	*p;
+	int64_t		 depth;
 
 	(void)d;
 	(void)err;
@@ -1998,15 +1740,13 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 	p->name_id = name_id;
 	p->ts = ts;
 	p->dur = dur;
-	p->cs = cs;
-	if (!task && region_args(args, args_len, &p->goid, &p->depth)) {
+	(void)cs;
+	if (!task && region_args(args, args_len, &p->goid, &depth)) {
 		p->start_unknown = p->unfinished = 0;
 		return (0);
 	}
 	if (!json_int(args, args_len, "goid", &p->goid))
 		p->goid = -1;
-	if (task || !json_int(args, args_len, "depth", &p->depth))
-		p->depth = -1;
 	p->start_unknown = (unsigned char)(task ? t->at_start :
 	    json_true(args, args_len, "start_unknown"));
 	p->unfinished = (unsigned char)json_true(args, args_len,
@@ -2017,7 +1757,7 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 /*
  * The slices of track 'track_id' since its last run got ids 'first' on
  * ('n' of them): its waiting spans among them take theirs and go to
- * go_span and the chunk (spans_add(), in the writer thread during the
+ * the chunk (spans_add(), in the writer thread during the
  * import).
  */
 static int
@@ -2039,10 +1779,7 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 		p.ts = q->ts;
 		p.id = first + (q->k - t->given);
 		p.dur = q->dur;
-		p.task = t->ref;
 		p.goid = q->goid;
-		p.depth = q->depth;
-		p.cs = q->cs;
 		p.start_unknown = q->start_unknown;
 		p.unfinished = q->unfinished;
 		if (spans_add(d->live, &p, err) != 0)
@@ -2067,8 +1804,7 @@ spans_finish(struct spans *sp, struct tr_error *err)
 	struct tr_derived_packer	*k;
 	int				 r;
 
-	if (rows_write(sp, err) != 0 ||
-	    (k = tr_derived_packer_new(sp->db, sp->source_id, err)) == NULL)
+	if ((k = tr_derived_packer_new(sp->db, sp->source_id, err)) == NULL)
 		return (-1);
 	r = sp->nruns > 0 ? spans_merge(sp, k, err) : spans_flush(sp, k, err);
 	if (r == 0)
@@ -2086,7 +1822,7 @@ live_finish(struct tr_derived *d, struct tr_error *err)
 	return (spans_finish(d->live, err));
 }
 
-/* A task or region slice of the run being read: its go_span row. */
+/* A task or region slice of the run being read: its span, to pack. */
 static int
 span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 {
@@ -2106,12 +1842,8 @@ span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 	p.ts = s->ts;
 	p.id = sp->run_id + sp->k - 1;
 	p.dur = s->dur;
-	p.task = sp->task->id;
 	if (!json_int(s->args, s->args_len, "goid", &p.goid))
 		p.goid = -1;
-	if (kind != 0 || !json_int(s->args, s->args_len, "depth", &p.depth))
-		p.depth = -1;
-	p.cs = s->cs;
 	/* As go_task and go_region say it. */
 	p.start_unknown = kind == 1 ? sp->task->at_start :
 	    json_true(s->args, s->args_len, "start_unknown");
@@ -2120,10 +1852,10 @@ span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 }
 
 /*
- * go_span and go_span_pack for source 'source_id': one pass over its runs
+ * go_span_pack for source 'source_id': one pass over its runs
  * (without the run indexes, which trace-align drops while it moves a
  * source), reading the slices of its go-task tracks only, each span
- * written as it comes (spans_add()) and packed from the sorted runs at
+ * chunked as it comes (spans_add()) and packed from the sorted runs at
  * the end.  Memory stays flat (sorting all the spans in memory took 80
  * bytes a span: 733 MB for 9.2M regions).
  */
@@ -2223,7 +1955,7 @@ delete_rows(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	static const char *const tables[] = {
 		"go_bin", "go_summary", "go_state_stack", "go_blocked_stack",
 		"go_sched_lat", "go_sched_long", "go_wait_sec",
-		"go_mutex_waker", "go_blocked_bin", "go_span", "go_span_pack"
+		"go_mutex_waker", "go_blocked_bin", "go_span_pack"
 	};
 	sqlite3_stmt	*st;
 	char		*sql;
@@ -2425,7 +2157,7 @@ obs_watermark(void *arg, int64_t ts, struct tr_error *err)
 /*
  * The add hooks touch only the accumulator, read the store only for the
  * strings of str ids (names_get(), whose rows the writer wrote before
- * the slice that names them) and write only go_span (the run hook):
+ * the slice that names them) and write nothing (the run hook):
  * they may run in the writer's thread.  The store is read again when a
  * broken promise makes the tables be rebuilt, in tr_derived_write(),
  * which the finish hook calls in the importer's thread once the writer

@@ -16,7 +16,8 @@
  *   go_state_stack  per (state, reason, stack): count, total and longest
  *                   time (what go tool trace -pprof=sched/sync/... sums)
  *   go_span         per task and region (user annotations): name, time,
- *                   task, goroutine, depth, in slice id order
+ *                   task, goroutine, depth (a view of the slices since
+ *                   schema version 10; a table before)
  *   go_span_pack    per task or region name: the spans' times, lengths
  *                   and goroutines in time order, packed in chunks (steps)
  *
@@ -67,7 +68,8 @@ extern const char *const tr_dk_names[TR_DK_COUNT];
  * (go_span, in its form of version 9), which a v3 -> v4 migration
  * creates; then it computes them all again (tr_derived_rebuild_all():
  * go_bin's runnable_peak is exact since version 4).  The migration to
- * version 9 makes go_span again from tr_derived_schema_v4, go_span alone.
+ * version 9 makes go_span again from tr_derived_schema_v4, go_span alone;
+ * the one to 10 drops it for a view.
  */
 extern const char tr_derived_schema[];
 extern const char tr_derived_schema_v4[];
