@@ -1570,9 +1570,11 @@ v9_rows(struct tr_db *db)
 
 /*
  * A store of version 8 (go_span keyed by name, go_span_pack without the
- * goroutines) of three Go traces, some of their regions cut by the
- * trace's ends, is migrated: the same schema as a new store's, go_span's
- * rows in slice id order, go_span_pack as the import packed it.
+ * goroutines), and one of version 9 (go_span a table the import wrote, the
+ * views' source_id the run's), of three Go traces, some of their regions
+ * cut by the trace's ends, is migrated: the same schema as a new store's,
+ * go_span's rows (a view of the slices since version 10) those the table
+ * held, go_span_pack as the import packed it.
  */
 START_TEST(test_migrate_v8)
 {
@@ -1580,7 +1582,7 @@ START_TEST(test_migrate_v8)
 		"go122-annotations.trace", "go119-fixture.trace",
 		"gen122.trace"
 	};
-	char		*path = tmp_path("v8.db");
+	char		*path = tmp_path(_i == 0 ? "v8.db" : "v9.db");
 	struct tr_db	*db = gotrace_store(path, files, 3);
 
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span"), 19);
@@ -1588,27 +1590,8 @@ START_TEST(test_migrate_v8)
 	    "cut_list IS NOT NULL"), 0);
 	ck_assert_int_gt(q_int(db, "SELECT count(DISTINCT hex(goid_list)) "
 	    "FROM go_span_pack"), 3);
-	check_migration(path, db, "PRAGMA user_version = 8", 8, v9_rows);
-}
-END_TEST
-
-/*
- * A store of version 9 (go_span a table the import wrote, the views'
- * source_id the run's) of three Go traces is migrated: the same schema as
- * a new store's, go_span's rows (now a view of the slices) those the
- * table held.
- */
-START_TEST(test_migrate_v9)
-{
-	static const char *const files[] = {
-		"go122-annotations.trace", "go119-fixture.trace",
-		"gen122.trace"
-	};
-	char		*path = tmp_path("v9.db");
-	struct tr_db	*db = gotrace_store(path, files, 3);
-
-	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM go_span"), 19);
-	check_migration(path, db, "PRAGMA user_version = 9", 9, v9_rows);
+	check_migration(path, db, _i == 0 ? "PRAGMA user_version = 8" :
+	    "PRAGMA user_version = 9", 8 + _i, v9_rows);
 }
 END_TEST
 
@@ -2788,8 +2771,7 @@ main(void)
 	tcase_add_test(tc, test_migrate_v5);
 	tcase_add_test(tc, test_migrate_v6);
 	tcase_add_test(tc, test_migrate_v7);
-	tcase_add_test(tc, test_migrate_v8);
-	tcase_add_test(tc, test_migrate_v9);
+	tcase_add_loop_test(tc, test_migrate_v8, 0, 2);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);
