@@ -356,9 +356,8 @@ struct tr_derived {
 	int		 late;
 	/*
 	 * The spans for go_span_pack from the slice and run hooks as the
-	 * import goes, rather
-	 * than from slice_run at the end (live; NULL: from slice_run);
-	 * ntasks: go-task tracks seen.
+	 * import goes, rather than from slice_run at the end (live; NULL:
+	 * from slice_run); ntasks: go-task tracks seen.
 	 */
 	struct spans	*live;
 	int64_t		 ntasks;
