@@ -115,8 +115,9 @@
  */
 #define TR_DB_GO_VIEWS \
 "CREATE VIEW go_state AS\n" \
-"  SELECT s.id, t.source_id AS source_id, t.ref AS goid, s.ts, s.dur, n.s AS state,\n" \
-"         c.s AS reason, s.callsite_id, s.args, s.run_ts, s.run_end_ts\n" \
+"  SELECT s.id, t.source_id AS source_id, t.ref AS goid, s.ts, s.dur,\n" \
+"         n.s AS state, c.s AS reason, s.callsite_id, s.args, s.run_ts,\n" \
+"         s.run_end_ts\n" \
 "    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
 "    CROSS JOIN str n ON n.id = s.name_id\n" \
 "    LEFT JOIN str c ON c.id = s.category_id\n" \
@@ -128,8 +129,8 @@
 "    CROSS JOIN str n ON n.id = s.name_id\n" \
 "   WHERE t.kind = '" TR_TRACK_GO_GC "';\n" \
 "CREATE VIEW go_stw AS\n" \
-"  SELECT s.id, t.source_id AS source_id, s.ts, s.dur, n.s AS kind, c.s AS reason,\n" \
-"         s.run_ts, s.run_end_ts\n" \
+"  SELECT s.id, t.source_id AS source_id, s.ts, s.dur, n.s AS kind,\n" \
+"         c.s AS reason, s.run_ts, s.run_end_ts\n" \
 "    FROM track t CROSS JOIN slice s ON s.track_id = t.id\n" \
 "    CROSS JOIN str n ON n.id = s.name_id\n" \
 "    LEFT JOIN str c ON c.id = s.category_id\n" \

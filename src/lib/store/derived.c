@@ -260,8 +260,8 @@ static void	spans_free(struct spans *);
 static int	live_finish(struct tr_derived *, struct tr_error *);
 static int	json_true(const char *, size_t, const char *);
 static int	live_span(struct tr_derived *, struct trk *, int64_t,
-		    int64_t, int64_t, int64_t, int64_t, const char *, size_t,
-		    int, struct tr_error *);
+		    int64_t, int64_t, int64_t, const char *, size_t, int,
+		    struct tr_error *);
 
 struct gsum {
 	int64_t		 goid;
@@ -939,8 +939,8 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 			return (-1);
 		if (cat->span == 0)
 			return (0);
-		return (live_span(d, t, t->seen - 1, name_id, ts, dur,
-		    callsite_id, args, args_len, cat->span == 2, err));
+		return (live_span(d, t, t->seen - 1, name_id, ts, dur, args,
+		    args_len, cat->span == 2, err));
 	}
 	if ((nm = names_get(&d->names, name_id, err)) == NULL)
 		return (-1);
@@ -1362,9 +1362,8 @@ walk_row(sqlite3_stmt *st, rslice_fn *fn, void *arg, struct tr_error *err)
 /* --- go_span_pack: the tasks and regions ---------------------------- */
 
 
-/* A go-task track: its task id, and whether it began before the trace. */
+/* A go-task track: whether it began before the trace. */
 struct task {
-	int64_t		 id;
 	int		 at_start;
 };
 
@@ -1693,18 +1692,17 @@ spans_free(struct spans *sp)
 }
 
 /*
- * The spans of source 'source_id', written as they come (an import's live
- * ones, tr_derived_observe(), or a rebuild's, write_spans()), or NULL.
+ * The spans of source 'source_id', chunked as they come (an import's live
+ * ones, tr_derived_observe(), or a rebuild's, write_spans()).
  */
 static struct spans *
-spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
+spans_new(struct tr_db *db, int64_t source_id)
 {
 	struct spans	*sp = tr_xcalloc(1, sizeof *sp);
 	const char	*e;
 
 	sp->db = db;
 	sp->source_id = source_id;
-	(void)err;
 	/* (TRACEKIT_SPAN_CHUNK: fewer, for the tests of the merge.) */
 	sp->chunk = SPAN_CHUNK;
 	if ((e = getenv("TRACEKIT_SPAN_CHUNK")) != NULL && atoi(e) > 0 &&
@@ -1721,8 +1719,8 @@ spans_new(struct tr_db *db, int64_t source_id, struct tr_error *err)
  */
 static int
 live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
-    int64_t ts, int64_t dur, int64_t cs, const char *args, size_t args_len,
-    int task, struct tr_error *err)
+    int64_t ts, int64_t dur, const char *args, size_t args_len, int task,
+    struct tr_error *err)
 {
 	struct wspan	*p;
 	int64_t		 depth;
@@ -1739,7 +1737,6 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 	p->name_id = name_id;
 	p->ts = ts;
 	p->dur = dur;
-	(void)cs;
 	if (!task && region_args(args, args_len, &p->goid, &depth)) {
 		p->start_unknown = p->unfinished = 0;
 		return (0);
@@ -1870,15 +1867,14 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	int		 rc, r = -1, ntasks = 0;
 
 	tr_imap_init(&tasks);
-	st = tr_db_prepare(db, "SELECT id, ref, meta FROM track WHERE "
+	st = tr_db_prepare(db, "SELECT id, meta FROM track WHERE "
 	    "source_id = ?1 AND kind = '" TR_TRACK_GO_TASK "'", err);
 	if (st == NULL)
 		goto out;
 	sqlite3_bind_int64(st, 1, source_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		t = tr_xcalloc(1, sizeof *t);
-		t->id = sqlite3_column_int64(st, 1);
-		meta = (const char *)sqlite3_column_text(st, 2);
+		meta = (const char *)sqlite3_column_text(st, 1);
 		t->at_start = meta != NULL && json_true(meta, strlen(meta),
 		    "at_start");
 		tr_imap_put(&tasks, (uint64_t)sqlite3_column_int64(st, 0), t);
@@ -1896,8 +1892,7 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		r = ntasks == 0 ? 0 : -1;
 		goto out;
 	}
-	if ((sp = spans_new(db, source_id, err)) == NULL)
-		goto out;
+	sp = spans_new(db, source_id);
 	sp->cat[0] = cat[0];
 	sp->cat[1] = cat[1];
 	st = tr_db_prepare(db, "SELECT track_id, id, ts, slices FROM "
@@ -2198,10 +2193,7 @@ tr_derived_observe(struct tr_writer *w, struct tr_error *err)
 	if (!go)
 		return (0);
 	d = tr_derived_new(db, tr_writer_source_id(w));
-	if ((d->live = spans_new(db, tr_writer_source_id(w), err)) == NULL) {
-		tr_derived_free(d);
-		return (-1);
-	}
+	d->live = spans_new(db, tr_writer_source_id(w));
 	/* On failure the writer has released 'd' through the free hook. */
 	if (tr_writer_observe(w, &obs_hooks, d, err) != 0)
 		return (-1);
