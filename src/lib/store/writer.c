@@ -116,7 +116,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define OP_NV		8
 #define OP_NT		6
 #define OP_FLUSH	ST_COUNT	/* write the batches as they stand */
-#define OP_OBS_SLICE	(ST_COUNT + 1)	/* the slice hooks, no row */
+#define OP_SLICE	(ST_COUNT + 1)	/* a slice: its run, its hooks */
 #define OP_WATERMARK	(ST_COUNT + 2)	/* the watermark hooks, v[0] */
 #define OP_SLICE_RUN	(ST_COUNT + 3)	/* a run's slices (flush_run()) */
 struct op {
@@ -127,12 +127,13 @@ struct op {
 };
 
 /*
- * A slice's op (OP_OBS_SLICE), the one op made per slice: through the
- * thread it is this, not a struct op, written in place in the block (its
- * args after it, with their NUL) and read back as the hooks' struct, so
- * that neither side fills or copies the 128 bytes of a struct op (op_init()
+ * A slice's op (OP_SLICE), the one op made per slice: through the thread
+ * it is this, not a struct op, written in place in the block (its args
+ * after it, with their NUL) and read back as the hooks' struct, so that
+ * neither side fills or copies the 128 bytes of a struct op (op_init()
  * and op_put() were a third of tr_writer_add_slice()).  's.args' is set
- * by the reader.
+ * by the reader.  The writer thread puts the slice in its track's run
+ * (slice_add()) and runs its hooks: the runs are the writing side's.
  */
 struct sop {
 	int32_t		 kind, pad;
@@ -220,6 +221,7 @@ struct tr_writer {
 	int64_t				 next_slice_id;
 	struct tr_buf			 json;
 	struct tr_buf			 rjson;	/* op_exec()'s: a run's JSON */
+	struct tr_buf			 rbuf;	/* flush_run()'s: its slices */
 
 	/* Counters not yet written, a run per track and name (crun). */
 	struct tr_imap			 cruns;
@@ -283,6 +285,9 @@ int (*const tr_writer_observers[])(struct tr_writer *, struct tr_error *) = {
 	tr_derived_observe,
 	NULL
 };
+
+static int	slice_add(struct tr_writer *, const struct tr_slice *,
+		    struct tr_error *);
 
 /* Step a statement that returns no row, then reset it. */
 static int
@@ -644,7 +649,7 @@ blk_exec(struct tr_writer *w, const struct blk *b, struct tr_error *err)
 
 	while (p < end) {
 		memcpy(&so.kind, p, sizeof so.kind);
-		if (so.kind == OP_OBS_SLICE) {
+		if (so.kind == OP_SLICE) {
 			memcpy(&so, p, sizeof so);
 			p += sizeof so;
 			so.s.args = so.s.args_len > 0 ? p : NULL;
@@ -652,7 +657,7 @@ blk_exec(struct tr_writer *w, const struct blk *b, struct tr_error *err)
 				p += so.s.args_len + 1;
 			p = b->data + (((size_t)(p - b->data) + 7) &
 			    ~(size_t)7);
-			if (obs_call(w, H_SLICE, &so.s, 0, err) != 0)
+			if (slice_add(w, &so.s, err) != 0)
 				return (-1);
 			continue;
 		}
@@ -1807,19 +1812,18 @@ run_free(void *p)
 }
 
 /*
- * Write run 'r' as one row and empty it.  Its slices go to the op as they
- * are (text 0: n struct run_slice; text 1: their args), and op_exec()
- * writes them as the row's JSON (run_json()): with the writer thread,
- * there, so that the importer's thread only parses.
+ * Write run 'r' as one row and empty it: on the writing side (the writer
+ * thread, or the importer's without it), as the runs are its own.  Its
+ * slices go to the op as they are (text 0: n struct run_slice; text 1:
+ * their args), and op_exec() writes them as the row's JSON (run_json()).
  */
 static int
 flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 {
-	struct tr_buf		*j = &w->json;
+	struct tr_buf		*j = &w->rbuf;
 	const char		*t[OP_NT];
 	struct op		 op;
 	const struct run_chunk	*k;
-	char			*p;
 	int			 i, m;
 
 	if (r->n == 0)
@@ -1831,40 +1835,15 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 	op.v[4] = r->n;
 	w->next_slice_id += r->n;
 	w->run_slices -= (size_t)r->n;
-	if (w->threaded) {
-		/*
-		 * Its chunks go straight into the thread's block, as op_put()
-		 * would put them there from one buffer.
-		 */
-		op.nt = 2;
-		op.tlen[0] = (int64_t)((size_t)r->n * sizeof *k->s);
-		op.tlen[1] = (int64_t)r->args.len;
-		if ((p = blk_room(w, (sizeof op + (size_t)op.tlen[0] + 1 +
-		    r->args.len + 1 + 7) & ~(size_t)7, err)) == NULL)
-			return (-1);
-		memcpy(p, &op, sizeof op);
-		p += sizeof op;
-		for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
-			m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
-			memcpy(p, k->s, (size_t)m * sizeof *k->s);
-			p += (size_t)m * sizeof *k->s;
-		}
-		*p++ = '\0';
-		if (r->args.len > 0)
-			memcpy(p, r->args.data, r->args.len);
-		p[r->args.len] = '\0';
-	} else {
-		tr_buf_reset(j);
-		for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
-			m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
-			tr_buf_add(j, (const char *)k->s,
-			    (size_t)m * sizeof *k->s);
-		}
-		op_add_text(&op, t, j->data, j->len, 1);
-		op_add_text(&op, t, r->args.data, r->args.len, 1);
-		if (op_exec(w, &op, t, err) != 0)
-			return (-1);
+	tr_buf_reset(j);
+	for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
+		m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
+		tr_buf_add(j, (const char *)k->s, (size_t)m * sizeof *k->s);
 	}
+	op_add_text(&op, t, j->data, j->len, 1);
+	op_add_text(&op, t, r->args.data, r->args.len, 1);
+	if (op_exec(w, &op, t, err) != 0)
+		return (-1);
 	/* The chunks go back to the pool; a big args buffer goes. */
 	r->tail->next = w->free_chunks;
 	w->free_chunks = r->head;
@@ -1875,16 +1854,7 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 		tr_buf_init(&r->args);
 	} else
 		tr_buf_reset(&r->args);
-	/* With the thread, the run hooks run there after the op (op_obs()). */
-	if (w->obs_run && !w->threaded) {
-		int64_t	run[3];
-
-		run[0] = op.v[1];
-		run[1] = op.v[0];
-		run[2] = op.v[4];
-		return (obs_call(w, H_RUN, run, 0, err));
-	}
-	return (0);
+	return (op_obs(w, &op, t, err));
 }
 
 /* Write every waiting run, and forget the runs. */
@@ -1928,38 +1898,38 @@ flush_full_runs(struct tr_writer *w, struct tr_error *err)
 	return (0);
 }
 
-int64_t
-tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
-    int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
-    const char *args, struct tr_error *err)
+/*
+ * On the writing side: slice 's' into its track's run, its hooks, and the
+ * run written when full.  With the thread, the importer's thread only
+ * copies the slice into its block (tr_writer_add_slice()): finding the
+ * run, its chunks and the copy into the run's row were a third of the
+ * importer's thread on a Go trace, the busier of the two.
+ */
+static int
+slice_add(struct tr_writer *w, const struct tr_slice *sl,
+    struct tr_error *err)
 {
 	struct run		*r, **rs;
 	struct run_slice	*s;
 	struct run_chunk	*k;
-	struct sop		*q;
-	struct tr_slice		 so, *sl;
-	size_t			 alen, need;
-	char			*p;
+	size_t			 alen = sl->args_len;
 
-	if (args != NULL && *args == '\0')
-		args = NULL;
-	alen = args != NULL ? strlen(args) : 0;
 	if (w->run_slices >= run_cap(w, RUN_PENDING) &&
 	    flush_full_runs(w, err) != 0)
 		return (-1);
-	rs = &w->rcache[(uint64_t)track_id & (RUN_CACHE - 1)];
-	if ((r = *rs) != NULL && r->track_id == track_id)
+	rs = &w->rcache[(uint64_t)sl->track_id & (RUN_CACHE - 1)];
+	if ((r = *rs) != NULL && r->track_id == sl->track_id)
 		;
-	else if ((r = tr_imap_get(&w->runs, (uint64_t)track_id)) != NULL)
+	else if ((r = tr_imap_get(&w->runs, (uint64_t)sl->track_id)) != NULL)
 		*rs = r;
 	else {
 		if (w->runs.count >= run_cap(w, RUN_TRACKS) &&
 		    flush_runs(w, err) != 0)
 			return (-1);
 		r = tr_xcalloc(1, sizeof *r);
-		r->track_id = track_id;
+		r->track_id = sl->track_id;
 		tr_buf_init(&r->args);
-		tr_imap_put(&w->runs, (uint64_t)track_id, r);
+		tr_imap_put(&w->runs, (uint64_t)sl->track_id, r);
 		*rs = r;
 	}
 	if (r->n % RUN_CHUNK == 0) {
@@ -1975,59 +1945,74 @@ tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
 		r->tail = k;
 	}
 	s = &r->tail->s[r->n++ % RUN_CHUNK];
-	s->ts = ts;
-	s->dur = dur;
-	s->name_id = name_id;
-	s->category_id = category_id;
-	s->callsite_id = callsite_id;
+	s->ts = sl->ts;
+	s->dur = sl->dur;
+	s->name_id = sl->name_id;
+	s->category_id = sl->category_id;
+	s->callsite_id = sl->callsite_id;
 	s->args_len = alen;
 	if (alen > 0) {
 		/* (No NUL: the run's args go by their lengths.) */
 		if (r->args.len + alen >= r->args.cap)
 			tr_buf_reserve(&r->args, alen);
-		memcpy(r->args.data + r->args.len, args, alen);
+		memcpy(r->args.data + r->args.len, sl->args, alen);
 		r->args.len += alen;
 	}
 	w->run_slices++;
+	if (w->obs_slice && obs_call(w, H_SLICE, sl, 0, err) != 0)
+		return (-1);
+	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
+	    flush_run(w, r, err) != 0)
+		return (-1);
+	return (0);
+}
+
+int64_t
+tr_writer_add_slice(struct tr_writer *w, int64_t track_id, int64_t ts,
+    int64_t dur, int64_t name_id, int64_t category_id, int64_t callsite_id,
+    const char *args, struct tr_error *err)
+{
+	struct sop	*q;
+	struct tr_slice	 so, *sl;
+	size_t		 alen, need;
+	char		*p = NULL;
+
+	if (args != NULL && *args == '\0')
+		args = NULL;
+	alen = args != NULL ? strlen(args) : 0;
 	see_ts(w, ts);
 	see_ts(w, ts + dur);
 	w->n.slices++;
 	/*
-	 * The slice's hooks, then its run's if it is full.  With the thread
-	 * they run there (blk_exec()), on a struct sop filled in the block
-	 * (malloc()ed, and the op 8-aligned), not copied; its args follow it.
+	 * With the thread, a struct sop filled in the block (the op
+	 * 8-aligned), not copied; its args follow it.  The thread puts
+	 * it in its run and runs its hooks (blk_exec()).
 	 */
-	if (w->obs_slice) {
-		if (w->threaded) {
-			need = (sizeof *q + (alen > 0 ? alen + 1 : 0) + 7) &
-			    ~(size_t)7;
-			if ((p = blk_room(w, need, err)) == NULL)
-				return (-1);
-			q = (struct sop *)(void *)p;
-			q->kind = OP_OBS_SLICE;
-			q->pad = 0;
-			sl = &q->s;
-		} else
-			sl = &so;
-		sl->track_id = track_id;
-		sl->ts = ts;
-		sl->dur = dur;
-		sl->name_id = name_id;
-		sl->category_id = category_id;
-		sl->callsite_id = callsite_id;
-		sl->args = w->threaded ? NULL : args;
-		sl->args_len = alen;
-		if (!w->threaded) {
-			if (obs_call(w, H_SLICE, sl, 0, err) != 0)
-				return (-1);
-		} else if (alen > 0) {
-			memcpy(p + sizeof *q, args, alen);
-			p[sizeof *q + alen] = '\0';
-		}
+	if (w->threaded) {
+		need = (sizeof *q + (alen > 0 ? alen + 1 : 0) + 7) &
+		    ~(size_t)7;
+		if ((p = blk_room(w, need, err)) == NULL)
+			return (-1);
+		q = (struct sop *)(void *)p;
+		q->kind = OP_SLICE;
+		q->pad = 0;
+		sl = &q->s;
+	} else
+		sl = &so;
+	sl->track_id = track_id;
+	sl->ts = ts;
+	sl->dur = dur;
+	sl->name_id = name_id;
+	sl->category_id = category_id;
+	sl->callsite_id = callsite_id;
+	sl->args = w->threaded ? NULL : args;
+	sl->args_len = alen;
+	if (!w->threaded)
+		return (slice_add(w, sl, err));
+	if (alen > 0) {
+		memcpy(p + sizeof *q, args, alen);
+		p[sizeof *q + alen] = '\0';
 	}
-	if ((r->n == TR_SLICE_RUN || r->args.len >= RUN_ARGS) &&
-	    flush_run(w, r, err) != 0)
-		return (-1);
 	return (0);
 }
 
@@ -2056,6 +2041,7 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	tr_buf_init(&w->key);
 	tr_buf_init(&w->json);
 	tr_buf_init(&w->rjson);
+	tr_buf_init(&w->rbuf);
 	tr_imap_init(&w->runs);
 	tr_imap_init(&w->cruns);
 	tr_error_init(&w->terr);
@@ -2165,7 +2151,9 @@ tr_writer_flush(struct tr_writer *w, struct tr_error *err)
 	struct op	o;
 	int		i;
 
-	if (flush_runs(w, err) != 0 || flush_cruns(w, err) != 0)
+	/* The runs are the writer thread's until it is idle. */
+	if (wsync(w, err) != 0 || flush_runs(w, err) != 0 ||
+	    flush_cruns(w, err) != 0)
 		return (-1);
 	op_init(&o, OP_FLUSH);
 	if (op_put(w, &o, NULL, err) != 0 || wsync(w, err) != 0)
@@ -2210,6 +2198,7 @@ tr_writer_free(struct tr_writer *w)
 	chunks_free(w->free_chunks);
 	tr_buf_release(&w->json);
 	tr_buf_release(&w->rjson);
+	tr_buf_release(&w->rbuf);
 	free(w->seen);
 	free(w->seen_log);
 	free(w->host);
