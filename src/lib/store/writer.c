@@ -118,7 +118,6 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define OP_FLUSH	ST_COUNT	/* write the batches as they stand */
 #define OP_SLICE	(ST_COUNT + 1)	/* a slice: its run, its hooks */
 #define OP_WATERMARK	(ST_COUNT + 2)	/* the watermark hooks, v[0] */
-#define OP_SLICE_RUN	(ST_COUNT + 3)	/* a run's slices (flush_run()) */
 struct op {
 	int32_t		 kind, nt;
 	int64_t		 v[OP_NV];
@@ -220,8 +219,7 @@ struct tr_writer {
 	struct run_chunk		*free_chunks;
 	int64_t				 next_slice_id;
 	struct tr_buf			 json;
-	struct tr_buf			 rjson;	/* op_exec()'s: a run's JSON */
-	struct tr_buf			 rbuf;	/* flush_run()'s: its slices */
+	struct tr_buf			 rjson;	/* flush_run()'s: a run's JSON */
 
 	/* Counters not yet written, a run per track and name (crun). */
 	struct tr_imap			 cruns;
@@ -389,70 +387,66 @@ put_null(char *o)
 }
 
 /*
- * The slices of a run as slice_run.slices (trace-store(5)) into 'j': 'n'
- * (at least one) struct run_slice at 'raw' (any alignment), their args
- * in 'args'; *t0 and *end the run's (its times are from *t0).
+ * The slices of run 'r' (at least one) as slice_run.slices (trace-store(5))
+ * into 'j', from its chunks; *t0 and *end the run's (its times are from
+ * *t0).
  */
 static void
-run_json(struct tr_buf *j, const char *raw, int64_t n, const char *args,
-    int64_t *t0, int64_t *end)
+run_json(struct tr_buf *j, const struct run *r, int64_t *t0, int64_t *end)
 {
-	struct run_slice	 s;
-	size_t			 alen = 0;
+	const struct run_chunk	*k;
+	const struct run_slice	*s;
+	const char		*args = r->args.data;
 	size_t			 aoff = 0;
-	int64_t			 i;
-	int			 last;
+	int			 i, last;
 	char			*o, *start;
 
 	*t0 = INT64_MAX;
 	*end = INT64_MIN;
-	for (i = 0; i < n; i++) {
-		/* (Only the members read: the others are not copied.) */
-		memcpy(&s.ts, raw + (size_t)i * sizeof s +
-		    offsetof(struct run_slice, ts), sizeof s.ts);
-		memcpy(&s.dur, raw + (size_t)i * sizeof s +
-		    offsetof(struct run_slice, dur), sizeof s.dur);
-		memcpy(&s.args_len, raw + (size_t)i * sizeof s +
-		    offsetof(struct run_slice, args_len), sizeof s.args_len);
-		alen += s.args_len;
-		if (s.ts < *t0)
-			*t0 = s.ts;
-		if (s.ts + s.dur > *end)
-			*end = s.ts + s.dur;
+	for (k = r->head, i = 0; i < r->n; i++) {
+		s = &k->s[i % RUN_CHUNK];
+		if (s->ts < *t0)
+			*t0 = s->ts;
+		if (s->ts + s->dur > *end)
+			*end = s->ts + s->dur;
+		if (i % RUN_CHUNK == RUN_CHUNK - 1)
+			k = k->next;
 	}
 	/* Each slice: 5 numbers of 20 characters at most, 10 more, args. */
 	tr_buf_reset(j);
-	o = start = tr_buf_reserve(j, (size_t)n * 110 + alen + 2);
+	o = start = tr_buf_reserve(j, (size_t)r->n * 110 + r->args.len + 2);
 	*o++ = '[';
-	for (i = 0; i < n; i++) {
-		memcpy(&s, raw + (size_t)i * sizeof s, sizeof s);
+	for (k = r->head, i = 0; i < r->n; i++) {
+		s = &k->s[i % RUN_CHUNK];
+		if (i % RUN_CHUNK == RUN_CHUNK - 1)
+			k = k->next;
 		if (i > 0)
 			*o++ = ',';
 		*o++ = '[';
 		/* (Not negative: tr_put_uint() without tr_put_int()'s call.) */
-		o = tr_put_uint(o, (uint64_t)(s.ts - *t0));
+		o = tr_put_uint(o, (uint64_t)(s->ts - *t0));
 		*o++ = ',';
-		o = tr_put_int(o, s.dur);
+		o = tr_put_int(o, s->dur);
 		*o++ = ',';
-		o = tr_put_id(o, s.name_id);
+		o = tr_put_id(o, s->name_id);
 		/* The last field present; the ones after it are left out. */
-		last = s.args_len ? 5 : s.callsite_id > 0 ? 4 :
-		    s.category_id > 0 ? 3 : 2;
+		last = s->args_len ? 5 : s->callsite_id > 0 ? 4 :
+		    s->category_id > 0 ? 3 : 2;
 		if (last >= 3) {
 			*o++ = ',';
-			o = s.category_id > 0 ? tr_put_id(o, s.category_id) :
+			o = s->category_id > 0 ? tr_put_id(o, s->category_id) :
 			    put_null(o);
 		}
 		if (last >= 4) {
 			*o++ = ',';
-			o = s.callsite_id > 0 ? tr_put_id(o, s.callsite_id) :
+			o = s->callsite_id > 0 ? tr_put_id(o, s->callsite_id) :
 			    put_null(o);
 		}
 		if (last == 5) {
 			*o++ = ',';
-			memcpy(o, args + aoff, s.args_len);
-			o += s.args_len;
-			aoff += s.args_len;
+			memcpy(o, args + aoff, s->args_len);
+			o += s->args_len;
+			aoff += s->args_len;
 		}
 		*o++ = ']';
 	}
@@ -471,7 +465,6 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
     struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	int64_t		 t0, end;
 	int		 i, p, nv;
 
 	switch (o->kind) {
@@ -482,18 +475,6 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 		return (0);
 	case OP_WATERMARK:
 		return (0);
-	case OP_SLICE_RUN:
-		run_json(&w->rjson, t[0], o->v[4], t[1], &t0, &end);
-		st = w->st[ST_SLICE];
-		sqlite3_bind_int64(st, 1, o->v[0]);
-		sqlite3_bind_int64(st, 2, o->v[1]);
-		sqlite3_bind_int64(st, 3, t0);
-		sqlite3_bind_int64(st, 4, end);
-		sqlite3_bind_int64(st, 5, o->v[4]);
-		sqlite3_bind_text(st, 6, w->rjson.data, (int)w->rjson.len,
-		    SQLITE_STATIC);
-		sqlite3_bind_int64(st, 7, w->source_id);
-		return (step_done(w, st, err));
 	case ST_TRACK_META:
 		st = w->st[ST_TRACK_META];
 		sqlite3_bind_int64(st, 1, o->v[0]);
@@ -597,16 +578,8 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 {
 	struct tr_track		tk;
 	struct tr_sample	sm;
-	int64_t			run[3];
 
 	switch (o->kind) {
-	case OP_SLICE_RUN:
-		if (!w->obs_run)
-			return (0);
-		run[0] = o->v[1];
-		run[1] = o->v[0];
-		run[2] = o->v[4];
-		return (obs_call(w, H_RUN, run, 0, err));
 	case ST_TRACK:
 		if (!w->obs_track)
 			return (0);
@@ -1814,35 +1787,31 @@ run_free(void *p)
 /*
  * Write run 'r' as one row and empty it: on the writing side (the writer
  * thread, or the importer's without it), as the runs are its own.  Its
- * slices go to the op as they are (text 0: n struct run_slice; text 1:
- * their args), and op_exec() writes them as the row's JSON (run_json()).
+ * slices are written from its chunks as the row's JSON (run_json()).
  */
 static int
 flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 {
-	struct tr_buf		*j = &w->rbuf;
-	const char		*t[OP_NT];
-	struct op		 op;
-	const struct run_chunk	*k;
-	int			 i, m;
+	sqlite3_stmt	*st = w->st[ST_SLICE];
+	int64_t		 run[3], t0, end;
 
 	if (r->n == 0)
 		return (0);
-	/* (Its ts and end_ts are found as its JSON is written.) */
-	op_init(&op, OP_SLICE_RUN);
-	op.v[0] = w->next_slice_id;
-	op.v[1] = r->track_id;
-	op.v[4] = r->n;
+	run[0] = r->track_id;
+	run[1] = w->next_slice_id;
+	run[2] = r->n;
 	w->next_slice_id += r->n;
 	w->run_slices -= (size_t)r->n;
-	tr_buf_reset(j);
-	for (k = r->head, i = 0; i < r->n; k = k->next, i += m) {
-		m = r->n - i < RUN_CHUNK ? r->n - i : RUN_CHUNK;
-		tr_buf_add(j, (const char *)k->s, (size_t)m * sizeof *k->s);
-	}
-	op_add_text(&op, t, j->data, j->len, 1);
-	op_add_text(&op, t, r->args.data, r->args.len, 1);
-	if (op_exec(w, &op, t, err) != 0)
+	run_json(&w->rjson, r, &t0, &end);
+	sqlite3_bind_int64(st, 1, run[1]);
+	sqlite3_bind_int64(st, 2, run[0]);
+	sqlite3_bind_int64(st, 3, t0);
+	sqlite3_bind_int64(st, 4, end);
+	sqlite3_bind_int64(st, 5, run[2]);
+	sqlite3_bind_text(st, 6, w->rjson.data, (int)w->rjson.len,
+	    SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, w->source_id);
+	if (step_done(w, st, err) != 0)
 		return (-1);
 	/* The chunks go back to the pool; a big args buffer goes. */
 	r->tail->next = w->free_chunks;
@@ -1854,7 +1823,7 @@ flush_run(struct tr_writer *w, struct run *r, struct tr_error *err)
 		tr_buf_init(&r->args);
 	} else
 		tr_buf_reset(&r->args);
-	return (op_obs(w, &op, t, err));
+	return (w->obs_run ? obs_call(w, H_RUN, run, 0, err) : 0);
 }
 
 /* Write every waiting run, and forget the runs. */
@@ -2041,7 +2010,6 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	tr_buf_init(&w->key);
 	tr_buf_init(&w->json);
 	tr_buf_init(&w->rjson);
-	tr_buf_init(&w->rbuf);
 	tr_imap_init(&w->runs);
 	tr_imap_init(&w->cruns);
 	tr_error_init(&w->terr);
@@ -2198,7 +2166,6 @@ tr_writer_free(struct tr_writer *w)
 	chunks_free(w->free_chunks);
 	tr_buf_release(&w->json);
 	tr_buf_release(&w->rjson);
-	tr_buf_release(&w->rbuf);
 	free(w->seen);
 	free(w->seen_log);
 	free(w->host);
