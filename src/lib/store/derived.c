@@ -1787,6 +1787,16 @@ live_run(struct tr_derived *d, int64_t track_id, int64_t first, int64_t n,
 		    sizeof *t->wait);
 	t->nwait -= i;
 	t->given += n;
+	/*
+	 * An array emptied gives its memory back: a thousand task tracks
+	 * that each once had a run's spans waiting kept 12 MB of a 90 MB
+	 * import's peak (11 MB Go trace).
+	 */
+	if (t->nwait == 0 && t->capwait > 64) {
+		free(t->wait);
+		t->wait = NULL;
+		t->capwait = 0;
+	}
 	return (0);
 }
 
