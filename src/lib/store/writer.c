@@ -152,7 +152,10 @@ struct sop {
  * and on a 152 MB one: 32 blocks 2.16 s and 9.08 s, peak RSS 90 and 97
  * MB; 48 blocks 2.06 s and 8.47 s, 93 and 99 MB; 64 blocks 1.97 s and
  * 8.66 s, 95 and 101 MB; 96 blocks 1.88 s and 8.68 s, 99 and 105 MB.
- * 48 keeps the peak under issue 17's 100 MB.
+ * 48 keeps the peak under issue 17's 100 MB.  Since the runs are the
+ * writer thread's (slice_add()), 16 blocks of 32 kB made a 29 MB trace's
+ * import 1.66-1.80 s against 1.41-1.58 s with 48 of 128 kB: the two
+ * sides still take turns being the slower.
  */
 #define BLOCK	(128 * 1024)
 #define RUN_CACHE	1024
