@@ -1390,10 +1390,6 @@ struct spans {
 	struct tr_db	*db;
 	struct span	*v;		/* the chunk being filled */
 	size_t		 n;
-	int64_t		 cat[2];	/* str ids of "region", "task" */
-	int64_t		 run_id;	/* the run being read */
-	const struct task *task;	/* its track's */
-	int64_t		 k;		/* the slice's index in its run */
 	int64_t		 source_id;
 	size_t		 chunk;		/* spans a run (SPAN_CHUNK) */
 	int		 spill_fd;	/* the sorted runs, or -1 */
@@ -1828,54 +1824,68 @@ live_finish(struct tr_derived *d, struct tr_error *err)
 	return (spans_finish(d->live, err));
 }
 
-/* A task or region slice of the run being read: its span, to pack. */
+/* The go-task slices of a source as spans (walk_spans()). */
+typedef int span_fn(void *, const struct span *, struct tr_error *);
+struct swalk {
+	int64_t		 cat[2];	/* str ids of "region", "task" */
+	int64_t		 run_id;	/* the run being read */
+	const struct task *task;	/* its track's */
+	int64_t		 k;		/* the slice's index in its run */
+	span_fn		*fn;
+	void		*arg;
+};
+
+/* A task or region slice of the run being read: its span, to 'fn'. */
 static int
 span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 {
-	struct spans	*sp = arg;
+	struct swalk	*w = arg;
 	struct span	 p;
 	int		 kind;
 
-	sp->k++;
-	if (s->cat_id == sp->cat[0] && s->cat_id > 0)
+	w->k++;
+	if (s->cat_id == w->cat[0] && s->cat_id > 0)
 		kind = 0;
-	else if (s->cat_id == sp->cat[1] && s->cat_id > 0)
+	else if (s->cat_id == w->cat[1] && s->cat_id > 0)
 		kind = 1;
 	else
 		return (0);	/* a log */
 	p.kind = kind;
 	p.name_id = s->name_id;
 	p.ts = s->ts;
-	p.id = sp->run_id + sp->k - 1;
+	p.id = w->run_id + w->k - 1;
 	p.dur = s->dur;
 	if (!json_int(s->args, s->args_len, "goid", &p.goid))
 		p.goid = -1;
 	/* As go_task and go_region say it. */
-	p.start_unknown = kind == 1 ? sp->task->at_start :
+	p.start_unknown = kind == 1 ? w->task->at_start :
 	    json_true(s->args, s->args_len, "start_unknown");
 	p.unfinished = json_true(s->args, s->args_len, "unfinished");
-	return (spans_add(sp, &p, err));
+	return (w->fn(w->arg, &p, err));
 }
 
 /*
- * go_span_pack for source 'source_id': one pass over its runs
- * (without the run indexes, which trace-align drops while it moves a
- * source), reading the slices of its go-task tracks only, each span
- * chunked as it comes (spans_add()) and packed from the sorted runs at
- * the end.  Memory stays flat (sorting all the spans in memory took 80
- * bytes a span: 733 MB for 9.2M regions).
+ * The spans of source 'source_id', from the slices of its go-task tracks
+ * (what the go_span view gives), to 'fn' in the order of the runs read:
+ * with 'by_track', through slice_run's track index, only the go-task
+ * tracks' runs; else one pass over all its runs (without the run indexes,
+ * which trace-align drops while it moves a source).  Returns how many
+ * go-task tracks it has, or -1 with 'err' set.
  */
 static int
-write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
+walk_spans(struct tr_db *db, int64_t source_id, int by_track, span_fn *fn,
+    void *arg, struct tr_error *err)
 {
-	struct spans	*sp = NULL;
+	struct swalk	 w;
 	struct tr_imap	 tasks;		/* track id -> struct task */
 	struct task	*t;
 	sqlite3_stmt	*st = NULL;
 	const char	*meta;
-	int64_t		 cat[2];
 	int		 rc, r = -1, ntasks = 0;
 
+	memset(&w, 0, sizeof w);
+	w.fn = fn;
+	w.arg = arg;
 	tr_imap_init(&tasks);
 	st = tr_db_prepare(db, "SELECT id, meta FROM track WHERE "
 	    "source_id = ?1 AND kind = '" TR_TRACK_GO_TASK "'", err);
@@ -1897,16 +1907,16 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		goto out;
 	}
 	if (ntasks == 0 ||
-	    tr_db_str_id(db, TR_GO_CAT_REGION, &cat[0], err) < 0 ||
-	    tr_db_str_id(db, TR_GO_CAT_TASK, &cat[1], err) < 0) {
+	    tr_db_str_id(db, TR_GO_CAT_REGION, &w.cat[0], err) < 0 ||
+	    tr_db_str_id(db, TR_GO_CAT_TASK, &w.cat[1], err) < 0) {
 		r = ntasks == 0 ? 0 : -1;
 		goto out;
 	}
-	sp = spans_new(db, source_id);
-	sp->cat[0] = cat[0];
-	sp->cat[1] = cat[1];
-	st = tr_db_prepare(db, "SELECT track_id, id, ts, slices FROM "
-	    "slice_run WHERE source_id = ?1", err);
+	st = tr_db_prepare(db, by_track ? "SELECT r.track_id, r.id, r.ts, "
+	    "r.slices FROM track t CROSS JOIN slice_run r ON r.track_id = "
+	    "t.id WHERE t.source_id = ?1 AND t.kind = '" TR_TRACK_GO_TASK "'" :
+	    "SELECT track_id, id, ts, slices FROM slice_run WHERE "
+	    "source_id = ?1", err);
 	if (st == NULL)
 		goto out;
 	sqlite3_bind_int64(st, 1, source_id);
@@ -1914,27 +1924,87 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 		t = tr_imap_get(&tasks, (uint64_t)sqlite3_column_int64(st, 0));
 		if (t == NULL)
 			continue;
-		sp->task = t;
-		sp->run_id = sqlite3_column_int64(st, 1);
-		sp->k = 0;
+		w.task = t;
+		w.run_id = sqlite3_column_int64(st, 1);
+		w.k = 0;
 		if (walk_run((const char *)sqlite3_column_text(st, 3),
 		    (size_t)sqlite3_column_bytes(st, 3),
-		    sqlite3_column_int64(st, 2), sp->run_id, span_slice, sp,
+		    sqlite3_column_int64(st, 2), w.run_id, span_slice, &w,
 		    err) != 0)
 			goto out;
 	}
-	sqlite3_finalize(st);
-	st = NULL;
 	if (rc != SQLITE_DONE) {
 		tr_db_error(db, err, "cannot read the source's slices");
 		goto out;
 	}
-	r = spans_finish(sp, err);
+	r = ntasks;
 out:
 	sqlite3_finalize(st);
-	spans_free(sp);
 	tr_imap_free(&tasks, free);
 	return (r);
+}
+
+static int
+span_chunk(void *arg, const struct span *p, struct tr_error *err)
+{
+	return (spans_add(arg, p, err));
+}
+
+/*
+ * go_span_pack for source 'source_id': one pass over its runs, each span
+ * chunked as it comes (spans_add()) and packed from the sorted runs at
+ * the end.  Memory stays flat (sorting all the spans in memory took 80
+ * bytes a span: 733 MB for 9.2M regions).
+ */
+static int
+write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
+{
+	struct spans	*sp = spans_new(db, source_id);
+	int		 r;
+
+	if ((r = walk_spans(db, source_id, 0, span_chunk, sp, err)) > 0)
+		r = spans_finish(sp, err);
+	spans_free(sp);
+	return (r < 0 ? -1 : 0);
+}
+
+/* tr_derived_spans()'s: the spans of one kind and name. */
+struct sone {
+	int			 kind;
+	int64_t			 name_id;
+	tr_derived_span_fn	*fn;
+	void			*arg;
+};
+
+static int
+span_one(void *arg, const struct span *p, struct tr_error *err)
+{
+	struct sone		*o = arg;
+	struct tr_derived_span	 q;
+
+	if (p->kind != o->kind || p->name_id != o->name_id)
+		return (0);
+	q.id = p->id;
+	q.ts = p->ts;
+	q.dur = p->dur;
+	q.goid = p->goid;
+	q.start_unknown = p->start_unknown;
+	q.unfinished = p->unfinished;
+	return (o->fn(o->arg, &q, err));
+}
+
+int
+tr_derived_spans(struct tr_db *db, int64_t source_id, int task,
+    int64_t name_id, tr_derived_span_fn *fn, void *arg,
+    struct tr_error *err)
+{
+	struct sone	o;
+
+	o.kind = task ? 1 : 0;
+	o.name_id = name_id;
+	o.fn = fn;
+	o.arg = arg;
+	return (walk_spans(db, source_id, 1, span_one, &o, err) < 0 ? -1 : 0);
 }
 
 /* --- rebuilding ------------------------------------------------------ */

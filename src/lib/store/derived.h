@@ -99,6 +99,23 @@ int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
 extern const char tr_derived_pack_schema[];
 int	tr_derived_pack_rebuild(struct tr_db *, int64_t source_id,
 	    struct tr_error *);
+
+/*
+ * The spans of the go_span view (trace-store(5)) of source 'source_id' of
+ * one kind (regions, or tasks with 'task') and name 'name_id', read from
+ * the go-task tracks' slice runs with the runs' own reader instead of
+ * SQL's JSON functions: 'fn' for each, in the order of the runs (callers
+ * sort).  goid -1: none.  Returns 0, fn's -1, or -1 with 'err' set.
+ */
+struct tr_derived_span {
+	int64_t	id, ts, dur, goid;
+	int	start_unknown, unfinished;
+};
+typedef int tr_derived_span_fn(void *, const struct tr_derived_span *,
+	    struct tr_error *);
+int	tr_derived_spans(struct tr_db *, int64_t source_id, int task,
+	    int64_t name_id, tr_derived_span_fn *, void *, struct tr_error *);
+
 /*
  * The packing itself, for the merge of the spans' sorted runs (an import,
  * a rebuild): _new() deletes the source's rows as _rebuild() does, _add()
