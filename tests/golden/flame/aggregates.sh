@@ -14,6 +14,23 @@ trace-query -F csv sql "SELECT count(*) AS sources, sum(s.n = a.n AND
     (source_id)"
 trace-query -F csv sql "SELECT (SELECT count(*) FROM sample) AS samples,
     (SELECT count(*) FROM sample_stack) AS stacks"
+# They are summed in C (derived-stack.c): exactly the rows of SQL's GROUP
+# BY, NULL profiles (perf) and threads (pprof) included, in its order.
+trace-query -F csv sql "WITH g AS (SELECT source_id, event_id, profile_id,
+    thread_id, callsite_id, count(*) AS samples, sum(value) AS value,
+    min(id) AS first_id FROM sample GROUP BY 1, 2, 3, 4, 5)
+    SELECT (SELECT count(*) FROM (SELECT * FROM sample_stack EXCEPT
+    SELECT * FROM g)) AS not_grouped, (SELECT count(*) FROM (SELECT * FROM
+    g EXCEPT SELECT * FROM sample_stack)) AS missing,
+    (SELECT count(*) FROM sample_stack WHERE profile_id IS NULL) AS
+    no_profile, (SELECT count(*) FROM sample_stack WHERE thread_id IS NULL)
+    AS no_thread"
+trace-query -F csv sql "SELECT count(*) AS out_of_order FROM sample_stack a
+    JOIN sample_stack b ON b.rowid = a.rowid + 1 WHERE
+    (a.source_id, a.event_id, coalesce(a.profile_id, -1),
+    coalesce(a.thread_id, -1), coalesce(a.callsite_id, -1)) >=
+    (b.source_id, b.event_id, coalesce(b.profile_id, -1),
+    coalesce(b.thread_id, -1), coalesce(b.callsite_id, -1))"
 both() {
 	trace-flame "$@" > agg.out 2> agg.err
 	echo $? >> agg.err
