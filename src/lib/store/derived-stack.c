@@ -196,8 +196,8 @@ tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
 			k[c] = column_key(st, c);
 		if (aggs_add(&a, k, sqlite3_column_int64(st, 5),
 		    sqlite3_column_int64(st, 6)) != 0) {
-			tr_error_set(err, TR_EDATA, "cannot write per-stack "
-			    "aggregates: integer overflow");
+			tr_error_set(err, TR_EDATA, "the values of one "
+			    "stack's samples sum past 2^63-1 (sample_stack)");
 			goto out;
 		}
 	}
