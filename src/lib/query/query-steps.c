@@ -432,7 +432,11 @@ steps_sort(struct steps *s)
 	free(v);
 }
 
-/* load_spans()'s reading of one source's spans (tr_derived_spans()). */
+/*
+ * A span that load_spans() read of one source (tr_derived_spans(), or a
+ * row of the go-task slices): a step if the selection has it, else left
+ * out, counted when the trace cut it; the first in time order kept.
+ */
 struct lspan {
 	const struct tr_sel	*sel;
 	struct steps		*out;
@@ -444,7 +448,7 @@ static int
 lspan_add(void *arg, const struct tr_derived_span *p, struct tr_error *err)
 {
 	struct lspan	*l = arg;
-	/* (A span without a goroutine reads as 0, as from SQL's NULL.) */
+	/* (A span without a goroutine reads as 0, as SQL's NULL does.) */
 	int64_t		 g = p->goid < 0 ? 0 : p->goid;
 
 	(void)err;
@@ -490,10 +494,12 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 	    "   AND s.name_id = ?1 AND s.ts <= ?4\n"
 	    "   AND s.category_id = (SELECT id FROM str WHERE s = ?3)\n"
 	    " ORDER BY s.ts, s.id";
-	sqlite3_stmt	*st = NULL;
-	int64_t		*src = NULL, name_id = -1, has;
-	int		 nsrc, k, rc = SQLITE_DONE, r = -1, found;
-	int		 sorted = 1;
+	struct lspan		 l;
+	struct tr_derived_span	 q;
+	sqlite3_stmt		*st = NULL;
+	int64_t			*src = NULL, name_id = -1, has;
+	int			 nsrc, k, rc = SQLITE_DONE, r = -1, found;
+	int			 sorted = 1;
 
 	*goid = -1;
 	*ncut = 0;
@@ -505,55 +511,44 @@ load_spans(struct tr_db *db, const struct tr_sel *sel, const char *name,
 			continue;
 		if ((has = tr_derived_present(db, src[k], err)) < 0)
 			goto out;
+		l.sel = sel;
+		l.out = out;
+		l.ncut = ncut;
+		l.first_ts = 0;
+		l.first_id = l.first_goid = -1;
 		if (has) {
-			struct lspan	l;
-
-			l.sel = sel;
-			l.out = out;
-			l.ncut = ncut;
-			l.first_ts = 0;
-			l.first_id = l.first_goid = -1;
 			if (tr_derived_spans(db, src[k], task, name_id,
 			    lspan_add, &l, err) != 0)
 				goto out;
-			if (*goid < 0 && l.first_id >= 0) {
-				*goid = l.first_goid;
-				*gsrc = src[k];
-			}
 			sorted = 0;
-			continue;
-		}
-		if ((st = tr_db_prepare(db, slices, err)) == NULL)
-			goto out;
-		sqlite3_bind_int64(st, 1, name_id);
-		sqlite3_bind_int64(st, 2, src[k]);
-		sqlite3_bind_text(st, 3, task ? TR_GO_CAT_TASK :
-		    TR_GO_CAT_REGION, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, sel->has_to ? sel->to : INT64_MAX);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t	ts = sqlite3_column_int64(st, 1);
-			int64_t	dur = sqlite3_column_int64(st, 2);
-			int64_t	g = sqlite3_column_int64(st, 3);
-
-			if (!tr_sel_overlaps(sel, ts, ts + dur) ||
-			    (sel->goid >= 0 && g != sel->goid))
-				continue;
-			if (sqlite3_column_int(st, 4)) {
-				(*ncut)++;
-				continue;
+		} else {
+			if ((st = tr_db_prepare(db, slices, err)) == NULL)
+				goto out;
+			sqlite3_bind_int64(st, 1, name_id);
+			sqlite3_bind_int64(st, 2, src[k]);
+			sqlite3_bind_text(st, 3, task ? TR_GO_CAT_TASK :
+			    TR_GO_CAT_REGION, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 4, sel->has_to ? sel->to :
+			    INT64_MAX);
+			while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+				q.id = sqlite3_column_int64(st, 0);
+				q.ts = sqlite3_column_int64(st, 1);
+				q.dur = sqlite3_column_int64(st, 2);
+				q.goid = sqlite3_column_int64(st, 3);
+				q.start_unknown = sqlite3_column_int(st, 4);
+				q.unfinished = 0;
+				(void)lspan_add(&l, &q, err);
 			}
-			steps_add(out, ts, dur, sqlite3_column_int64(st, 0),
-			    1);
-			if (*goid < 0) {
-				*goid = g;
-				*gsrc = src[k];
+			sqlite3_finalize(st);
+			st = NULL;
+			if (rc != SQLITE_DONE) {
+				tr_db_error(db, err, "reading regions");
+				goto out;
 			}
 		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc != SQLITE_DONE) {
-			tr_db_error(db, err, "reading regions");
-			goto out;
+		if (*goid < 0 && l.first_id >= 0) {
+			*goid = l.first_goid;
+			*gsrc = src[k];
 		}
 	}
 	if ((nsrc > 1 || !sorted) && out->n > 1)

@@ -1410,6 +1410,28 @@ json_true(const char *s, size_t len, const char *key)
 	return (0);
 }
 
+/*
+ * A task's or region's goroutine (-1: none), and whether the trace cut it,
+ * from its slice's args, as go_task and go_region give them (a task's
+ * start_unknown is its track's at_start).
+ */
+static void
+span_args(const char *args, size_t len, int task, int at_start,
+    int64_t *goid, unsigned char *start_unknown, unsigned char *unfinished)
+{
+	int64_t	depth;
+
+	if (!task && region_args(args, len, goid, &depth)) {
+		*start_unknown = *unfinished = 0;
+		return;
+	}
+	if (!json_int(args, len, "goid", goid))
+		*goid = -1;
+	*start_unknown = (unsigned char)(task ? at_start :
+	    json_true(args, len, "start_unknown"));
+	*unfinished = (unsigned char)json_true(args, len, "unfinished");
+}
+
 /* The primary key's order: kind ('region' < 'task'), name, ts, id. */
 static int
 span_cmp(const void *x, const void *y)
@@ -1719,7 +1741,6 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
     struct tr_error *err)
 {
 	struct wspan	*p;
-	int64_t		 depth;
 
 	(void)d;
 	(void)err;
@@ -1733,16 +1754,8 @@ live_span(struct tr_derived *d, struct trk *t, int64_t k, int64_t name_id,
 	p->name_id = name_id;
 	p->ts = ts;
 	p->dur = dur;
-	if (!task && region_args(args, args_len, &p->goid, &depth)) {
-		p->start_unknown = p->unfinished = 0;
-		return (0);
-	}
-	if (!json_int(args, args_len, "goid", &p->goid))
-		p->goid = -1;
-	p->start_unknown = (unsigned char)(task ? t->at_start :
-	    json_true(args, args_len, "start_unknown"));
-	p->unfinished = (unsigned char)json_true(args, args_len,
-	    "unfinished");
+	span_args(args, args_len, task, t->at_start, &p->goid,
+	    &p->start_unknown, &p->unfinished);
 	return (0);
 }
 
@@ -1831,6 +1844,8 @@ struct swalk {
 	int64_t		 run_id;	/* the run being read */
 	const struct task *task;	/* its track's */
 	int64_t		 k;		/* the slice's index in its run */
+	int		 kind;		/* only this kind and name; -1: all */
+	int64_t		 name_id;
 	span_fn		*fn;
 	void		*arg;
 };
@@ -1850,31 +1865,31 @@ span_slice(void *arg, const struct rslice *s, struct tr_error *err)
 		kind = 1;
 	else
 		return (0);	/* a log */
-	p.kind = kind;
+	if (w->kind >= 0 && (kind != w->kind || s->name_id != w->name_id))
+		return (0);
+	p.kind = (unsigned char)kind;
 	p.name_id = s->name_id;
 	p.ts = s->ts;
 	p.id = w->run_id + w->k - 1;
 	p.dur = s->dur;
-	if (!json_int(s->args, s->args_len, "goid", &p.goid))
-		p.goid = -1;
-	/* As go_task and go_region say it. */
-	p.start_unknown = kind == 1 ? w->task->at_start :
-	    json_true(s->args, s->args_len, "start_unknown");
-	p.unfinished = json_true(s->args, s->args_len, "unfinished");
+	span_args(s->args, s->args_len, kind, w->task->at_start, &p.goid,
+	    &p.start_unknown, &p.unfinished);
 	return (w->fn(w->arg, &p, err));
 }
 
 /*
- * The spans of source 'source_id', from the slices of its go-task tracks
- * (what the go_span view gives), to 'fn' in the order of the runs read:
+ * The spans of source 'source_id' (only those of 'kind', 0 region or 1
+ * task, and 'name_id' when kind is not -1), from the slices of its go-task
+ * tracks (what the go_span view gives), to 'fn' in the order of the runs
+ * read:
  * with 'by_track', through slice_run's track index, only the go-task
  * tracks' runs; else one pass over all its runs (without the run indexes,
  * which trace-align drops while it moves a source).  Returns how many
  * go-task tracks it has, or -1 with 'err' set.
  */
 static int
-walk_spans(struct tr_db *db, int64_t source_id, int by_track, span_fn *fn,
-    void *arg, struct tr_error *err)
+walk_spans(struct tr_db *db, int64_t source_id, int by_track, int kind,
+    int64_t name_id, span_fn *fn, void *arg, struct tr_error *err)
 {
 	struct swalk	 w;
 	struct tr_imap	 tasks;		/* track id -> struct task */
@@ -1884,6 +1899,8 @@ walk_spans(struct tr_db *db, int64_t source_id, int by_track, span_fn *fn,
 	int		 rc, r = -1, ntasks = 0;
 
 	memset(&w, 0, sizeof w);
+	w.kind = kind;
+	w.name_id = name_id;
 	w.fn = fn;
 	w.arg = arg;
 	tr_imap_init(&tasks);
@@ -1962,16 +1979,15 @@ write_spans(struct tr_db *db, int64_t source_id, struct tr_error *err)
 	struct spans	*sp = spans_new(db, source_id);
 	int		 r;
 
-	if ((r = walk_spans(db, source_id, 0, span_chunk, sp, err)) > 0)
+	if ((r = walk_spans(db, source_id, 0, -1, 0, span_chunk, sp,
+	    err)) > 0)
 		r = spans_finish(sp, err);
 	spans_free(sp);
 	return (r < 0 ? -1 : 0);
 }
 
-/* tr_derived_spans()'s: the spans of one kind and name. */
+/* tr_derived_spans()'s: a span as its caller takes it. */
 struct sone {
-	int			 kind;
-	int64_t			 name_id;
 	tr_derived_span_fn	*fn;
 	void			*arg;
 };
@@ -1982,8 +1998,6 @@ span_one(void *arg, const struct span *p, struct tr_error *err)
 	struct sone		*o = arg;
 	struct tr_derived_span	 q;
 
-	if (p->kind != o->kind || p->name_id != o->name_id)
-		return (0);
 	q.id = p->id;
 	q.ts = p->ts;
 	q.dur = p->dur;
@@ -2000,11 +2014,10 @@ tr_derived_spans(struct tr_db *db, int64_t source_id, int task,
 {
 	struct sone	o;
 
-	o.kind = task ? 1 : 0;
-	o.name_id = name_id;
 	o.fn = fn;
 	o.arg = arg;
-	return (walk_spans(db, source_id, 1, span_one, &o, err) < 0 ? -1 : 0);
+	return (walk_spans(db, source_id, 1, task ? 1 : 0, name_id, span_one,
+	    &o, err) < 0 ? -1 : 0);
 }
 
 /* --- rebuilding ------------------------------------------------------ */
