@@ -152,10 +152,12 @@ raw_sql(const char *path, const char *sql)
 /* --- opening the store ---------------------------------------------- */
 
 static const char *const tables[] = {
-	"callsite", "counter_run", "frame", "go_bin", "go_blocked_bin",
+	"callsite", "counter_run", "fold_node", "frame", "go_bin",
+	"go_blocked_bin",
 	"go_blocked_stack", "go_mutex_waker", "go_sched_lat", "go_sched_long",
 	"go_span_pack", "go_state_stack", "go_summary", "go_wait_sec",
-	"process", "profile", "sample", "sample_stack", "slice_run", "source",
+	"process", "profile", "sample", "sample_fold", "sample_stack",
+	"slice_run", "source",
 	"str", "thread", "track", NULL
 };
 static const char *const views[] = {
@@ -200,8 +202,8 @@ START_TEST(test_create)
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 1);
 	ck_assert_str_eq(db->path, path);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 10);
-	ck_assert_int_eq(TR_DB_VERSION, 10);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 11);
+	ck_assert_int_eq(TR_DB_VERSION, 11);
 	check_names(db, "table", tables);
 	check_names(db, "view", views);
 	/* Every view works on an empty store. */
@@ -586,7 +588,7 @@ START_TEST(test_empty_file)
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
 	ck_assert_int_eq(db->created, 0);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 10);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 11);
 	check_names(db, "table", tables);
 	tr_db_free(db);
 	free(path);
@@ -646,7 +648,7 @@ START_TEST(test_memory)
 	tr_error_init(&err);
 	db = tr_db_open(":memory:", 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
-	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 10);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 11);
 	check_names(db, "view", views);
 	tr_db_free(db);
 }
@@ -1288,6 +1290,8 @@ schema_text(struct tr_db *db)
 	"counter_v8; CREATE INDEX counter_track_ts ON counter (track_id, " \
 	"name_id, ts); CREATE VIEW gpu_metric AS SELECT 1; CREATE VIEW " \
 	"gpu_process AS SELECT 1; "
+/* The tables of version 11: the folds.  check_migration() drops them. */
+#define V11_DROP "DROP TABLE sample_fold; DROP TABLE fold_node; "
 /*
  * What version 10 changed: go_span a table (with its rows, in slice id
  * order, as version 9's import wrote them), not a view; the views over
@@ -1387,7 +1391,10 @@ check_migration(char *path, struct tr_db *db, const char *drop, int from,
 	tr_error_init(&err);
 	before = rows(db);
 	want = schema_text(db);
-	ck_assert_msg(tr_db_exec(db, V10_DROP, &err) == 0, "%s", err.msg);
+	ck_assert_msg(tr_db_exec(db, V11_DROP, &err) == 0, "%s", err.msg);
+	if (from < 10)
+		ck_assert_msg(tr_db_exec(db, V10_DROP, &err) == 0, "%s",
+		    err.msg);
 	if (from < 9)
 		ck_assert_msg(tr_db_exec(db, V9_DROP, &err) == 0, "%s",
 		    err.msg);
@@ -1595,6 +1602,57 @@ START_TEST(test_migrate_v8)
 }
 END_TEST
 
+/* The folds' rows, as text. */
+static char *
+v11_rows(struct tr_db *db)
+{
+	struct tr_buf	 b;
+
+	tr_buf_init(&b);
+	rows_text(db, "SELECT * FROM fold_node ORDER BY id", &b);
+	rows_text(db, "SELECT * FROM sample_fold ORDER BY rowid", &b);
+	return (b.data != NULL ? b.data : tr_xstrdup(""));
+}
+
+/*
+ * A store of version 10 (no folds) of perf scripts and pprof profiles is
+ * migrated: the same schema as a new store's, the same folds, row for row
+ * and id for id, as the imports made, one source after the other.
+ */
+START_TEST(test_migrate_v10)
+{
+	static const char *const files[] = { "core/small.perf.txt",
+	    "core/small2.perf.txt",
+	    "perf/flamegraph/perf-vertx-stacks-01.txt.gz",
+	    "pprof/sample.cpu.pb.gz" };
+	const char		*data = getenv("TR_DATA");
+	char			*path = tmp_path("v10.db"), *f;
+	struct tr_import_opts	 opts;
+	struct tr_import_result	 res;
+	struct tr_error		 err;
+	struct tr_db		*db;
+	size_t			 i;
+
+	tr_error_init(&err);
+	db = tr_db_open(path, 0, &err);
+	ck_assert_msg(db != NULL, "%s", err.msg);
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		f = tr_xasprintf("%s/%s", data ? data : "tests/data", files[i]);
+		tr_import_opts_init(&opts);
+		ck_assert_msg(tr_import_file(db, f, NULL, &opts, &res,
+		    &err) == 0, "%s", err.msg);
+		free(f);
+	}
+	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT source_id) FROM "
+	    "sample_fold"), 4);
+	/* Fewer folds than aggregates: frames fold by name. */
+	ck_assert_int_lt(q_int(db, "SELECT count(*) FROM sample_fold"),
+	    q_int(db, "SELECT count(*) FROM sample_stack"));
+	check_migration(path, db, "PRAGMA user_version = 10", 10,
+	    v11_rows);
+}
+END_TEST
+
 /*
  * A store of version 7 (counters a row each) of a Go trace and GPU logs
  * is migrated: the same schema as a new store's, the same points in the
@@ -1689,13 +1747,13 @@ START_TEST(test_migrate_v3)
 	want = schema_text(db);
 	ck_assert_int_eq(tr_db_exec(db, "DROP VIEW go_task; DROP VIEW "
 	    "go_region; DROP VIEW go_log; DROP TABLE go_bin; DROP TABLE "
-	    "go_summary; DROP TABLE go_state_stack; " V10_DROP V4_DROP
-	    "PRAGMA user_version = 2", &err), 0);
+	    "go_summary; DROP TABLE go_state_stack; " V11_DROP V10_DROP
+	    V4_DROP "PRAGMA user_version = 2", &err), 0);
 	tr_db_free(db);
 	/* The readers ask for the migration, and change nothing. */
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 2 is older than "
-	    "10; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "11; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, TR_DB_READONLY | TR_DB_NOCREATE, &err);
 	ck_assert_ptr_null(db);
@@ -1767,13 +1825,13 @@ START_TEST(test_migrate_v4_spans)
 	want = schema_text(db);
 	ck_assert_int_gt(q_int(db, "SELECT sum(runnable_peak) FROM go_bin"),
 	    0);
-	ck_assert_int_eq(tr_db_exec(db, V10_DROP V4_DROP "UPDATE go_bin SET "
-	    "runnable_peak = runnable_peak / 2; PRAGMA user_version = 3",
-	    &err), 0);
+	ck_assert_int_eq(tr_db_exec(db, V11_DROP V10_DROP V4_DROP "UPDATE "
+	    "go_bin SET runnable_peak = runnable_peak / 2; PRAGMA "
+	    "user_version = 3", &err), 0);
 	tr_db_free(db);
 	ck_assert_ptr_null(tr_db_open(path, TR_DB_READONLY, &err));
 	ck_assert_msg(strstr(err.msg, "store schema version 3 is older than "
-	    "10; run trace-import once to migrate it") != NULL, "%s", err.msg);
+	    "11; run trace-import once to migrate it") != NULL, "%s", err.msg);
 	tr_error_init(&err);
 	db = tr_db_open(path, 0, &err);
 	ck_assert_msg(db != NULL, "%s", err.msg);
@@ -2772,6 +2830,7 @@ main(void)
 	tcase_add_test(tc, test_migrate_v6);
 	tcase_add_test(tc, test_migrate_v7);
 	tcase_add_loop_test(tc, test_migrate_v8, 0, 2);
+	tcase_add_test(tc, test_migrate_v10);
 	tcase_add_test(tc, test_migrate_v4_spans);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ti, setup_tmp, teardown_tmp);

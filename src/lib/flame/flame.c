@@ -48,9 +48,13 @@ struct fold {
 	struct tr_error			*err;
 	sqlite3_stmt			*thread_st;
 
-	/* The call site tree, by id: parent and frame. */
+	/*
+	 * The call site tree, by id: parent and frame; the tree of the
+	 * folds' nodes instead when 'folds' (fold_ok()).
+	 */
 	int64_t		*parent, *frame;
 	int64_t		 ncs;
+	int		 folds;
 	/*
 	 * Folded frame names by frame id and Java-ness ("" = skipped),
 	 * borrowed from fstr: the distinct names, owned, interned by their
@@ -510,6 +514,7 @@ classify(struct tr_db *db, struct group *g, struct tr_error *err)
 
 /* The groups of the selection, by their first sample. */
 static int	agg_ok(const struct tr_sel *);
+static int	fold_sel_ok(struct tr_db *, const struct tr_sel *);
 
 static int
 load_groups(struct tr_db *db, const struct tr_sel *sel, struct group **out,
@@ -527,8 +532,8 @@ load_groups(struct tr_db *db, const struct tr_sel *sel, struct group **out,
 	tr_buf_printf(&sql, "SELECT s.source_id, s.event_id, min(s.%s), "
 	    "(SELECT e.s FROM str e WHERE e.id = s.event_id), (SELECT "
 	    "so.format FROM source so WHERE so.id = s.source_id) FROM %s "
-	    "s WHERE 1", agg_ok(sel) ? "first_id" : "id", agg_ok(sel) ?
-	    "sample_stack" : "sample");
+	    "s WHERE 1", agg_ok(sel) ? "first_id" : "id", fold_sel_ok(db,
+	    sel) ? "sample_fold" : agg_ok(sel) ? "sample_stack" : "sample");
 	tr_sel_sample_where(sel, &sql);
 	tr_buf_adds(&sql, " GROUP BY s.source_id, s.event_id ORDER BY 3");
 	st = tr_db_prepare(db, sql.data, err);
@@ -759,6 +764,41 @@ agg_ok(const struct tr_sel *sel)
 	    sel->nlabels == 0 && sel->goid < 0);
 }
 
+/*
+ * Whether the folds (sample_fold, by fold_node) hold what 'sel' picks:
+ * what the per-stack aggregates hold, but a thread there stands for all
+ * threads of its name, so not a choice of threads, processes or
+ * commands.  (With TRACEKIT_NO_FOLDS=1, never: the tests compare.)  A
+ * store of a schema before version 11 that could not be migrated (read
+ * only) has none.
+ */
+static int
+fold_sel_ok(struct tr_db *db, const struct tr_sel *sel)
+{
+	const char	*e = getenv("TRACEKIT_NO_FOLDS");
+	int64_t		 v;
+
+	if (e != NULL && *e != '\0' && strcmp(e, "0") != 0)
+		return (0);
+	if (!agg_ok(sel) || sel->pid >= 0 || sel->tid >= 0 ||
+	    sel->comm != NULL || sel->gpu >= 0)
+		return (0);
+	return (tr_db_int(db, "SELECT count(*) FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'sample_fold'", &v, NULL) == 0 &&
+	    v > 0);
+}
+
+/*
+ * Whether the folds name the stacks as 'o' would: the root frame is the
+ * command at most, and no frame shows its address.
+ */
+static int
+fold_ok(struct tr_db *db, const struct tr_sel *sel,
+    const struct tr_flame_fold_opts *o)
+{
+	return (!o->pid && !o->tid && !o->addrs && fold_sel_ok(db, sel));
+}
+
 static sqlite3_stmt *
 sel_prepare(struct tr_db *db, const char *table, const struct tr_sel *sel,
     const struct tr_flame_pick *pick, const char *cols, const char *tail,
@@ -807,8 +847,10 @@ load_callsites(struct fold *f, int64_t max)
 	f->ncs = max;
 	f->parent = tr_xcalloc((size_t)max + 1, sizeof *f->parent);
 	f->frame = tr_xcalloc((size_t)max + 1, sizeof *f->frame);
-	if ((st = tr_db_prepare(f->db, "SELECT id, parent_id, frame_id FROM "
-	    "callsite WHERE id <= ?1", f->err)) == NULL)
+	if ((st = tr_db_prepare(f->db, f->folds ? "SELECT id, parent_id, "
+	    "frame_id FROM fold_node WHERE id <= ?1" : "SELECT id, "
+	    "parent_id, frame_id FROM callsite WHERE id <= ?1",
+	    f->err)) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, max);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -871,9 +913,11 @@ sum_samples(struct fold *f, const struct tr_sel *sel,
 	void		*v;
 	int		 rc, fits, agg = agg_ok(sel);
 
-	if ((st = sel_prepare(f->db, agg ? "sample_stack" : "sample",
-	    sel, pick, "s.callsite_id, s.thread_id, s.value", NULL,
-	    f->err)) == NULL)
+	f->folds = fold_ok(f->db, sel, f->o);
+	if ((st = sel_prepare(f->db, f->folds ? "sample_fold" : agg ?
+	    "sample_stack" : "sample", sel, pick, f->folds ? "s.node_id, "
+	    "s.thread_id, s.value" : "s.callsite_id, s.thread_id, s.value",
+	    NULL, f->err)) == NULL)
 		return (-1);
 	aggs = tr_map_new();
 	tr_imap_init(&small);

@@ -696,7 +696,8 @@ migrate(struct tr_db *db, struct tr_error *err)
 		    tr_db_exec(db, tr_derived_sched_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_stack_schema, err) != 0 ||
 		    tr_db_exec(db, tr_derived_pack_schema, err) != 0 ||
-		    tr_db_exec(db, tr_derived_sched_schema_v7, err) != 0)
+		    tr_db_exec(db, tr_derived_sched_schema_v7, err) != 0 ||
+		    tr_db_exec(db, tr_derived_fold_schema, err) != 0)
 			goto fail;
 		version = TR_DB_VERSION;
 	}
@@ -788,6 +789,12 @@ migrate(struct tr_db *db, struct tr_error *err)
 		version = 9;
 	/* Version 10: go_span a view, the views' source_id the track's. */
 	if (version == 9 && tr_db_exec(db, migrate_v10, err) != 0)
+		goto mfail;
+	if (version == 9)
+		version = 10;
+	/* Version 11: the folds, from the per-stack aggregates. */
+	if (version == 10 && (tr_db_exec(db, tr_derived_fold_schema,
+	    err) != 0 || tr_derived_fold_rebuild(db, -1, err) != 0))
 		goto mfail;
 	if (tr_db_exec(db, "PRAGMA user_version = "
 	    TR_DB_STRINGIFY(TR_DB_VERSION), err) != 0)

@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 
-#define TR_DB_VERSION	10	/* PRAGMA user_version of this schema */
+#define TR_DB_VERSION	11	/* PRAGMA user_version of this schema */
 #define TR_SLICE_RUN	256	/* slices in a row of slice_run, at most */
 #define TR_DB_STRINGIFY(x)	TR_DB_STRINGIFY_(x)
 #define TR_DB_STRINGIFY_(x)	#x

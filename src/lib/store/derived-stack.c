@@ -108,9 +108,13 @@ aggs_grow(struct aggs *a)
 	}
 }
 
-/* Sample 'id' of key 'k' and value 'value' into its aggregate. */
+/*
+ * 'n' samples of key 'k', their values summing to 'value' and the first
+ * 'id', into their aggregate.
+ */
 static int
-aggs_add(struct aggs *a, const int64_t *k, int64_t value, int64_t id)
+aggs_add(struct aggs *a, const int64_t *k, int64_t n, int64_t value,
+    int64_t id)
 {
 	struct agg	*g;
 	size_t		 j, mask;
@@ -123,7 +127,7 @@ aggs_add(struct aggs *a, const int64_t *k, int64_t value, int64_t id)
 	for (j = agg_hash(k) & mask; a->slot[j] != 0; j = (j + 1) & mask) {
 		g = &a->v[a->slot[j] - 1];
 		if (memcmp(g->key, k, sizeof g->key) == 0) {
-			g->n++;
+			g->n += n;
 			if (__builtin_add_overflow(g->sum, value, &g->sum))
 				return (-1);
 			if (id < g->first)
@@ -137,7 +141,7 @@ aggs_add(struct aggs *a, const int64_t *k, int64_t value, int64_t id)
 	}
 	g = &a->v[a->n];
 	memcpy(g->key, k, sizeof g->key);
-	g->n = 1;
+	g->n = n;
 	g->sum = value;
 	g->first = id;
 	a->slot[j] = (uint32_t)++a->n;
@@ -172,6 +176,440 @@ column_key(sqlite3_stmt *st, int i)
 	    sqlite3_column_int64(st, i));
 }
 
+/* --- the folds (version 11) ------------------------------------------- */
+
+const char tr_derived_fold_schema[] =
+"CREATE TABLE fold_node (\n"
+"  id INTEGER PRIMARY KEY,\n"
+"  parent_id INTEGER REFERENCES fold_node,\n"
+"  frame_id INTEGER NOT NULL REFERENCES frame,\n"
+"  depth INTEGER NOT NULL\n"
+");\n"
+"CREATE TABLE sample_fold (\n"
+"  source_id INTEGER NOT NULL REFERENCES source,\n"
+"  event_id INTEGER NOT NULL REFERENCES str,\n"
+"  profile_id INTEGER REFERENCES profile,\n"
+"  thread_id INTEGER REFERENCES thread,\n"
+"  node_id INTEGER REFERENCES fold_node,\n"
+"  samples INTEGER NOT NULL,\n"
+"  value INTEGER NOT NULL,\n"
+"  first_id INTEGER NOT NULL\n"
+");\n"
+"CREATE INDEX sample_fold_source ON sample_fold (source_id, event_id);\n";
+
+/*
+ * The folds: the per-stack aggregates once more, by what a flame graph
+ * names rather than by address.  A frame stands for every frame of its
+ * name and module (the first of them, by id), a thread for every thread
+ * of its name (the first), and the call sites whose frames so stand for
+ * the same ones share a node of fold_node, a tree of the same shape as
+ * callsite's.  A real recording has a frame per address: the 152 MB perf
+ * script of a Go build has 445k call sites under 124k aggregates, which
+ * fold to 8.4k names (stackcollapse-perf.pl's lines), and trace-flame's
+ * default graph reads those.  Ids stay: a frame or thread that stands for
+ * others is the first of its kind, and later ones have larger ids.
+ */
+struct fold_ctx {
+	struct tr_db	*db;
+	struct tr_error	*err;
+	int64_t		*cs_parent, *cs_frame;	/* by call site id */
+	uint32_t	*cs_node;		/* node + 1 by call site */
+	int64_t		 ncs;			/* largest call site id */
+	uint32_t	*frame_rep;		/* by frame id (0: itself) */
+	int64_t		 nframes;
+	uint32_t	*thread_rep;		/* by thread id (0: itself) */
+	int64_t		 nthreads;
+	struct tr_imap	 kids;	/* parent node << 32 | frame -> node + 1 */
+	uint32_t	*node_depth;	/* by node id */
+	size_t		 capdepth;
+	int64_t		 next;	/* the next node's id */
+	sqlite3_stmt	*ins;
+	int64_t		*walk;
+	size_t		 capwalk;
+};
+
+static void
+node_set_depth(struct fold_ctx *c, int64_t nd, int64_t depth)
+{
+	size_t	cap = c->capdepth;
+
+	if ((size_t)nd >= cap) {
+		while ((size_t)nd >= cap)
+			cap = cap ? cap * 2 : 4096;
+		c->node_depth = tr_xrealloc(c->node_depth,
+		    cap * sizeof *c->node_depth);
+		memset(c->node_depth + c->capdepth, 0,
+		    (cap - c->capdepth) * sizeof *c->node_depth);
+		c->capdepth = cap;
+	}
+	c->node_depth[nd] = depth < 0 ? 0 : depth >= (int64_t)UINT32_MAX ?
+	    UINT32_MAX : (uint32_t)depth;
+}
+
+static int
+fold_bad(struct fold_ctx *c, const char *what, int64_t id)
+{
+	return (tr_error_set_line(c->err, TR_EDATA, c->db->path, 0, 0,
+	    "store is inconsistent: %s %lld (fold_node)", what,
+	    (long long)id));
+}
+
+/* The call sites up to the largest one, and the nodes already made. */
+static int
+fold_load(struct fold_ctx *c, int64_t maxcs)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id, p, fr, v;
+	int		 rc;
+
+	if (maxcs >= (int64_t)UINT32_MAX - 1)
+		return (fold_bad(c, "a sample names call site", maxcs));
+	c->ncs = maxcs;
+	c->cs_parent = tr_xcalloc((size_t)maxcs + 1, sizeof *c->cs_parent);
+	c->cs_frame = tr_xcalloc((size_t)maxcs + 1, sizeof *c->cs_frame);
+	c->cs_node = tr_xcalloc((size_t)maxcs + 1, sizeof *c->cs_node);
+	if ((st = tr_db_prepare(c->db, "SELECT id, parent_id, frame_id FROM "
+	    "callsite WHERE id <= ?1", c->err)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, maxcs);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((id = sqlite3_column_int64(st, 0)) < 1)
+			continue;
+		c->cs_parent[id] = sqlite3_column_int64(st, 1);
+		c->cs_frame[id] = sqlite3_column_int64(st, 2);
+		/* (-1: a row; its parent and frame are checked in use.) */
+		if (c->cs_frame[id] == 0)
+			c->cs_frame[id] = -1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(c->db, c->err, "cannot read call sites"));
+	if ((st = tr_db_prepare(c->db, "SELECT id, coalesce(parent_id, 0), "
+	    "frame_id, depth FROM fold_node", c->err)) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		p = sqlite3_column_int64(st, 1);
+		fr = sqlite3_column_int64(st, 2);
+		if (id < 1 || id >= (int64_t)UINT32_MAX - 1 || p < 0 ||
+		    p >= (int64_t)UINT32_MAX || fr < 0 ||
+		    fr >= (int64_t)UINT32_MAX) {
+			sqlite3_finalize(st);
+			return (fold_bad(c, "node", id));
+		}
+		tr_imap_put(&c->kids, (uint64_t)p << 32 | (uint64_t)fr,
+		    (void *)(uintptr_t)(id + 1));
+		node_set_depth(c, id, sqlite3_column_int64(st, 3));
+		if (id >= c->next)
+			c->next = id + 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(c->db, c->err, "cannot read fold nodes"));
+	if (c->next == 0)
+		c->next = 1;
+	if (tr_db_int(c->db, "SELECT coalesce(max(id), 0) FROM frame", &v,
+	    c->err) != 0)
+		return (-1);
+	if (v >= (int64_t)UINT32_MAX - 1)
+		return (fold_bad(c, "frame", v));
+	c->nframes = v;
+	return (0);
+}
+
+/*
+ * Which frame stands for each: the first of its name and module, read in
+ * the order of the frames' unique index (name, module, ...), where the
+ * frames of one name and module are next to each other.
+ */
+static int
+fold_frames(struct fold_ctx *c)
+{
+	sqlite3_stmt	*st;
+	struct tr_buf	 name, module;
+	const char	*n, *m;
+	int64_t		 id, *grp = NULL, min = 0;
+	size_t		 ng = 0, cap = 0, i, nl, ml;
+	int		 rc, same;
+
+	c->frame_rep = tr_xcalloc((size_t)c->nframes + 1,
+	    sizeof *c->frame_rep);
+	if ((st = tr_db_prepare(c->db, "SELECT id, name, module FROM frame "
+	    "ORDER BY name, module", c->err)) == NULL)
+		return (-1);
+	tr_buf_init(&name);
+	tr_buf_init(&module);
+	for (;;) {
+		rc = sqlite3_step(st);
+		same = 0;
+		n = m = NULL;
+		nl = ml = 0;
+		if (rc == SQLITE_ROW) {
+			n = (const char *)sqlite3_column_text(st, 1);
+			nl = (size_t)sqlite3_column_bytes(st, 1);
+			m = (const char *)sqlite3_column_text(st, 2);
+			ml = (size_t)sqlite3_column_bytes(st, 2);
+			same = ng > 0 && nl == name.len && ml == module.len &&
+			    (nl == 0 || memcmp(n, name.data, nl) == 0) &&
+			    (ml == 0 || memcmp(m, module.data, ml) == 0);
+		}
+		if (!same && ng > 0) {
+			for (i = 0; i < ng; i++)
+				if (grp[i] <= c->nframes)
+					c->frame_rep[grp[i]] = (uint32_t)min;
+			ng = 0;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		if ((id = sqlite3_column_int64(st, 0)) < 1 || id > c->nframes)
+			continue;
+		if (ng == 0) {
+			tr_buf_reset(&name);
+			tr_buf_reset(&module);
+			if (nl > 0)
+				tr_buf_add(&name, n, nl);
+			if (ml > 0)
+				tr_buf_add(&module, m, ml);
+			min = id;
+		}
+		if (ng == cap) {
+			cap = cap ? cap * 2 : 64;
+			grp = tr_xrealloc(grp, cap * sizeof *grp);
+		}
+		grp[ng++] = id;
+		if (id < min)
+			min = id;
+	}
+	sqlite3_finalize(st);
+	tr_buf_release(&name);
+	tr_buf_release(&module);
+	free(grp);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(c->db, c->err, "cannot read frames"));
+	return (0);
+}
+
+/* The node of call site 'cs' (0: none), making what is new; -1 on error. */
+static int64_t
+fold_node(struct fold_ctx *c, int64_t cs)
+{
+	int64_t		 x, nd, fr, depth;
+	size_t		 n = 0;
+	uint64_t	 key;
+	void		*v;
+	int		 rc;
+
+	if (cs == 0)
+		return (0);
+	/* Up to a call site with a node (or the root), then down. */
+	for (x = cs; x != 0; x = c->cs_parent[x]) {
+		if (x < 0 || x > c->ncs || c->cs_frame[x] == 0 ||
+		    n > (size_t)c->ncs)
+			return (fold_bad(c, "call site", x));
+		if (c->cs_node[x] != 0)
+			break;
+		if (n == c->capwalk) {
+			c->capwalk = c->capwalk ? c->capwalk * 2 : 128;
+			c->walk = tr_xrealloc(c->walk,
+			    c->capwalk * sizeof *c->walk);
+		}
+		c->walk[n++] = x;
+	}
+	nd = x == 0 ? 0 : (int64_t)c->cs_node[x] - 1;
+	/* A node's depth is its call site's: a frame a level, root 0. */
+	depth = nd == 0 ? -1 : (int64_t)c->node_depth[nd];
+	while (n-- > 0) {
+		x = c->walk[n];
+		fr = c->cs_frame[x];
+		if (fr >= 1 && fr <= c->nframes && c->frame_rep[fr] != 0)
+			fr = c->frame_rep[fr];
+		if (fr < 0 || fr >= (int64_t)UINT32_MAX)
+			return (fold_bad(c, "call site", x));
+		key = (uint64_t)nd << 32 | (uint64_t)fr;
+		if ((v = tr_imap_get(&c->kids, key)) != NULL)
+			nd = (int64_t)((uintptr_t)v - 1);
+		else {
+			if (c->next >= (int64_t)UINT32_MAX - 1)
+				return (fold_bad(c, "node", c->next));
+			sqlite3_bind_int64(c->ins, 1, c->next);
+			if (nd == 0)
+				sqlite3_bind_null(c->ins, 2);
+			else
+				sqlite3_bind_int64(c->ins, 2, nd);
+			sqlite3_bind_int64(c->ins, 3, fr);
+			sqlite3_bind_int64(c->ins, 4, depth + 1);
+			rc = sqlite3_step(c->ins);
+			sqlite3_reset(c->ins);
+			if (rc != SQLITE_DONE)
+				return (tr_db_error(c->db, c->err,
+				    "cannot write fold nodes"));
+			nd = c->next++;
+			tr_imap_put(&c->kids, key, (void *)(uintptr_t)(nd + 1));
+			node_set_depth(c, nd, depth + 1);
+		}
+		depth = c->node_depth[nd];
+		c->cs_node[x] = (uint32_t)nd + 1;
+	}
+	return (nd);
+}
+
+/* Which thread stands for each: the first of its name. */
+static int
+fold_threads(struct fold_ctx *c)
+{
+	sqlite3_stmt	*st;
+	const char	*n;
+	char		*last = NULL;
+	int64_t		 id, rep = 0, v;
+	int		 rc;
+
+	if (tr_db_int(c->db, "SELECT coalesce(max(id), 0) FROM thread", &v,
+	    c->err) != 0)
+		return (-1);
+	if (v >= (int64_t)UINT32_MAX - 1)
+		return (fold_bad(c, "thread", v));
+	c->nthreads = v;
+	c->thread_rep = tr_xcalloc((size_t)v + 1, sizeof *c->thread_rep);
+	if ((st = tr_db_prepare(c->db, "SELECT id, name FROM thread "
+	    "ORDER BY name, id", c->err)) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((id = sqlite3_column_int64(st, 0)) < 1 || id > c->nthreads)
+			continue;
+		if ((n = (const char *)sqlite3_column_text(st, 1)) == NULL)
+			n = "";
+		if (last == NULL || strcmp(last, n) != 0) {
+			free(last);
+			last = tr_xstrdup(n);
+			rep = id;
+		}
+		c->thread_rep[id] = (uint32_t)rep;
+	}
+	sqlite3_finalize(st);
+	free(last);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(c->db, c->err, "cannot read threads"));
+	return (0);
+}
+
+/* Write the aggregates of 'a' (sorted) into 'table'. */
+static int
+aggs_write(struct tr_db *db, const struct aggs *a, const char *table,
+    const char *what, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	char		 sql[128];
+	size_t		 i;
+	int		 c, rc;
+
+	snprintf(sql, sizeof sql, "INSERT INTO %s VALUES (?1, ?2, ?3, ?4, "
+	    "?5, ?6, ?7, ?8)", table);
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	for (i = 0; i < a->n; i++) {
+		for (c = 0; c < 5; c++)
+			bind_key(st, c + 1, a->v[i].key[c]);
+		sqlite3_bind_int64(st, 6, a->v[i].n);
+		sqlite3_bind_int64(st, 7, a->v[i].sum);
+		sqlite3_bind_int64(st, 8, a->v[i].first);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return (tr_db_error(db, err, what));
+		}
+	}
+	sqlite3_finalize(st);
+	return (0);
+}
+
+static void
+fold_release(struct fold_ctx *c)
+{
+	sqlite3_finalize(c->ins);
+	free(c->cs_parent);
+	free(c->cs_frame);
+	free(c->cs_node);
+	free(c->frame_rep);
+	free(c->thread_rep);
+	free(c->node_depth);
+	free(c->walk);
+	tr_imap_release(&c->kids);
+}
+
+/*
+ * The folds of the per-stack aggregates 'a' (sorted, of source
+ * 'source_id', or of every source when it is -1), written.
+ */
+static int
+fold_write(struct tr_db *db, const struct aggs *a, int64_t source_id,
+    struct tr_error *err)
+{
+	const char	*where = source_id >= 0 ? " WHERE source_id = ?1" : "";
+	struct fold_ctx	 c;
+	struct aggs	 f;
+	int64_t		 k[5], maxcs = 0, t, nd;
+	size_t		 i;
+	int		 r = -1;
+
+	memset(&c, 0, sizeof c);
+	memset(&f, 0, sizeof f);
+	c.db = db;
+	c.err = err;
+	tr_imap_init(&c.kids);
+	if (run(db, "DELETE FROM sample_fold", where, "", source_id,
+	    "cannot delete the folds", err) != 0)
+		return (-1);
+	for (i = 0; i < a->n; i++)
+		if (a->v[i].key[4] > maxcs)
+			maxcs = a->v[i].key[4];
+	if (fold_load(&c, maxcs) != 0 || fold_frames(&c) != 0 ||
+	    fold_threads(&c) != 0)
+		goto out;
+	if ((c.ins = tr_db_prepare(db, "INSERT INTO fold_node VALUES (?1, "
+	    "?2, ?3, ?4)", err)) == NULL)
+		goto out;
+	for (i = 0; i < a->n; i++) {
+		memcpy(k, a->v[i].key, sizeof k);
+		t = k[3];
+		if (t >= 1 && t <= c.nthreads && c.thread_rep[t] != 0)
+			k[3] = c.thread_rep[t];
+		if (k[4] != INT64_MIN) {
+			if ((nd = fold_node(&c, k[4])) < 0)
+				goto out;
+			k[4] = nd;
+		}
+		if (aggs_add(&f, k, a->v[i].n, a->v[i].sum,
+		    a->v[i].first) != 0) {
+			tr_error_set(err, TR_EDATA, "the values of one "
+			    "stack's samples sum past 2^63-1 (sample_fold)");
+			goto out;
+		}
+	}
+	free(f.slot);
+	f.slot = NULL;
+	if (f.n > 1)
+		qsort(f.v, f.n, sizeof *f.v, agg_cmp);
+	r = aggs_write(db, &f, "sample_fold", "cannot write the folds", err);
+out:
+	fold_release(&c);
+	free(f.slot);
+	free(f.v);
+	return (r);
+}
+
+/* Whether the store has the folds (version 11; not while migrating). */
+static int
+has_folds(struct tr_db *db, struct tr_error *err)
+{
+	int64_t	v;
+
+	if (tr_db_int(db, "SELECT count(*) FROM sqlite_master WHERE type = "
+	    "'table' AND name = 'sample_fold'", &v, err) != 0)
+		return (-1);
+	return (v > 0);
+}
+
 int
 tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
     struct tr_error *err)
@@ -181,10 +619,11 @@ tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
 	sqlite3_stmt	*st = NULL;
 	char		 sql[512];
 	int64_t		 k[5];
-	size_t		 i;
-	int		 c, rc, r = -1;
+	int		 c, rc, r = -1, folds;
 
 	memset(&a, 0, sizeof a);
+	if ((folds = has_folds(db, err)) < 0)
+		return (-1);
 	if (run(db, "DELETE FROM sample_stack", where, "", source_id,
 	    "cannot delete per-stack aggregates", err) != 0)
 		return (-1);
@@ -197,7 +636,7 @@ tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (c = 0; c < 5; c++)
 			k[c] = column_key(st, c);
-		if (aggs_add(&a, k, sqlite3_column_int64(st, 5),
+		if (aggs_add(&a, k, 1, sqlite3_column_int64(st, 5),
 		    sqlite3_column_int64(st, 6)) != 0) {
 			tr_error_set(err, TR_EDATA, "the values of one "
 			    "stack's samples sum past 2^63-1 (sample_stack)");
@@ -214,28 +653,54 @@ tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
 	a.slot = NULL;
 	if (a.n > 1)
 		qsort(a.v, a.n, sizeof *a.v, agg_cmp);
-	st = tr_db_prepare(db, "INSERT INTO sample_stack VALUES (?1, ?2, ?3, "
-	    "?4, ?5, ?6, ?7, ?8)", err);
-	if (st == NULL)
+	if (aggs_write(db, &a, "sample_stack", "cannot write per-stack "
+	    "aggregates", err) != 0 ||
+	    (folds && fold_write(db, &a, source_id, err) != 0))
 		goto out;
-	for (i = 0; i < a.n; i++) {
-		for (c = 0; c < 5; c++)
-			bind_key(st, c + 1, a.v[i].key[c]);
-		sqlite3_bind_int64(st, 6, a.v[i].n);
-		sqlite3_bind_int64(st, 7, a.v[i].sum);
-		sqlite3_bind_int64(st, 8, a.v[i].first);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE) {
-			tr_db_error(db, err, "cannot write per-stack "
-			    "aggregates");
-			goto out;
-		}
-	}
 	r = 0;
 out:
 	sqlite3_finalize(st);
 	free(a.slot);
+	free(a.v);
+	return (r);
+}
+
+int
+tr_derived_fold_rebuild(struct tr_db *db, int64_t source_id,
+    struct tr_error *err)
+{
+	const char	*where = source_id >= 0 ? " WHERE source_id = ?1" : "";
+	struct aggs	 a;
+	sqlite3_stmt	*st;
+	char		 sql[512];
+	size_t		 c;
+	int		 rc, r = -1;
+
+	memset(&a, 0, sizeof a);
+	snprintf(sql, sizeof sql, "SELECT source_id, event_id, profile_id, "
+	    "thread_id, callsite_id, samples, value, first_id FROM "
+	    "sample_stack%s", where);
+	if ((st = tr_db_prepare(db, sql, err)) == NULL)
+		return (-1);
+	if (source_id >= 0)
+		sqlite3_bind_int64(st, 1, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (a.n == a.cap) {
+			a.cap = a.cap ? a.cap * 2 : 4096;
+			a.v = tr_xrealloc(a.v, a.cap * sizeof *a.v);
+		}
+		for (c = 0; c < 5; c++)
+			a.v[a.n].key[c] = column_key(st, (int)c);
+		a.v[a.n].n = sqlite3_column_int64(st, 5);
+		a.v[a.n].sum = sqlite3_column_int64(st, 6);
+		a.v[a.n].first = sqlite3_column_int64(st, 7);
+		a.n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		tr_db_error(db, err, "cannot read the per-stack aggregates");
+	else
+		r = fold_write(db, &a, source_id, err);
 	free(a.v);
 	return (r);
 }

@@ -87,6 +87,19 @@ int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
 	    struct tr_error *);
 
 /*
+ * Version 11: the folds, fold_node and sample_fold (store/derived-stack.c;
+ * trace-store(5)): the per-stack aggregates by what a flame graph names,
+ * a frame standing for those of its name and module, a thread for those
+ * of its name.  tr_derived_stack_rebuild() writes them too once the store
+ * has them; tr_derived_fold_rebuild() deletes source 'source_id''s rows
+ * (every source's when it is -1) and folds its sample_stack rows again,
+ * in the migration to version 11.  Returns 0, or -1 with 'err' set.
+ */
+extern const char tr_derived_fold_schema[];
+int	tr_derived_fold_rebuild(struct tr_db *, int64_t source_id,
+	    struct tr_error *);
+
+/*
  * Version 6: go_span_pack (store/derived-pack.c; trace-store(5)), the
  * start times, lengths and (since version 9) goroutines of the tasks and
  * regions of each name in time order, in chunks of TR_DERIVED_PACK_CHUNK

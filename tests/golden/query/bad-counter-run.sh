@@ -1,8 +1,8 @@
 # A store whose counter runs are damaged (two runs' JSON broken by hand:
-# tests/data/core/bad-v10-points.db): the analyses that read them fail
+# tests/data/core/bad-v11-points.db): the analyses that read them fail
 # with the store and the run named, exit status 1, and leave the store as
 # it was; the counter view fails too.
-cp data/core/bad-v10-points.db bad.db && chmod u+w bad.db || exit 99
+cp data/core/bad-v11-points.db bad.db && chmod u+w bad.db || exit 99
 sum=$(cksum < bad.db)
 trace-query -d bad.db -F csv gpu-idle
 echo "gpu-idle: $?"
