@@ -156,12 +156,12 @@ BEGIN {
 			if (!((w[i], sc) in mine))
 				continue
 			split(mine[w[i], sc], m, " ")
-			printf "%-12s %-3s %7s | %-12s %7.2f %7.2f %7.1f | ",
+			printf "%-12s %-3s %7s | %-12s %7.3f %7.2f %7.1f | ",
 			    label[w[i]], sc, size[w[i], sc], mname[w[i]],
 			    m[1], m[2], m[3] / 1024
 			if ((w[i], sc) in peer) {
 				split(peer[w[i], sc], p, " ")
-				printf "%-21s %7.2f %7.2f %7.1f | %s %s\n",
+				printf "%-21s %7.3f %7.2f %7.1f | %s %s\n",
 				    pname[w[i]], p[1], p[2], p[3] / 1024,
 				    ratio(p[1], m[1]), ratio(p[2], m[2])
 			} else

@@ -4,10 +4,11 @@
 # Time trace-import and trace-flame on a large real `perf script` output and,
 # when FlameGraph's scripts are at $FLAMEGRAPH_DIR, stackcollapse-perf.pl and
 # flamegraph.pl on the same input; print medians and ratios.  Without an
-# argument, record a compile of tracekit itself with `perf record -g` (or,
-# when perf cannot record, repeat the perf fixtures of tests/data) until the
-# text reaches $BENCH_MB megabytes.  Never part of make check.  See
-# bench/README.
+# argument, record a compile of tracekit itself with `perf record -g` (or
+# of Go's gofmt and its packages with BENCH_WORKLOAD=go: deep stacks, a
+# kilobyte of text a sample; or, when perf cannot record, repeat the perf
+# fixtures of tests/data) until the text reaches $BENCH_MB megabytes.
+# Never part of make check.  See bench/README.
 #
 # Environment:
 #   TR_BINDIR       directory of trace-import and trace-flame (default: PATH,
@@ -16,6 +17,11 @@
 #   BENCH_RUNS      runs of each command; the median is shown (default 3)
 #   BENCH_MB        size of the generated input in MB (default 300)
 #   BENCH_FREQ      perf record frequency in Hz (default 4999)
+#   BENCH_WORKLOAD  what is recorded: tracekit (default: a build of it with
+#                   gcc, whose stacks are short: no frame pointers) or go
+#                   (`go build -a cmd/gofmt`: the Go compiler keeps frame
+#                   pointers, so the stacks are deep, as in issue 17's
+#                   374 MB recording of a compile)
 #   BENCH_DIR       scratch directory (default: a new one under $TMPDIR;
 #                   removed at the end unless BENCH_KEEP=1)
 #   BENCH_SUMMARY   file to which a line per command is appended:
@@ -27,6 +33,13 @@ set -u
 # configure and build tracekit out of tree in $BENCH_DIR/build, or clean
 # and rebuild it there.  Only the CPU work matters, not whether it builds.
 if [ "${1:-}" = --workload-round ]; then
+	if [ "${BENCH_WORKLOAD:-tracekit}" = go ]; then
+		# -a: every package compiled again, in a cache of our own.
+		mkdir -p "${BENCH_DIR:?}/gocache" || exit 1
+		GOCACHE=$BENCH_DIR/gocache GOFLAGS= go build -a -o /dev/null \
+		    cmd/gofmt >/dev/null 2>&1
+		exit 0
+	fi
 	srcdir=$(cd "$(dirname "$0")/.." && pwd)
 	mkdir -p "${BENCH_DIR:?}/build" && cd "$BENCH_DIR/build" || exit 1
 	if [ -f Makefile ]; then
@@ -54,6 +67,13 @@ case $runs in
 esac
 case $target_mb in
 ''|*[!0-9]*|0) die "BENCH_MB must be a positive number, got '$target_mb'" ;;
+esac
+workload=${BENCH_WORKLOAD:-tracekit}
+case $workload in
+tracekit) ;;
+go) command -v go >/dev/null 2>&1 ||
+	die "BENCH_WORKLOAD=go needs go on PATH (Debian: golang-go)" ;;
+*) die "BENCH_WORKLOAD must be tracekit or go, got '$workload'" ;;
 esac
 
 # The tools: $TR_BINDIR, else a build tree we stand in, else PATH.
@@ -117,7 +137,9 @@ else
 	    perf record -q -F "$freq" -g -o "$work/probe.data" -- true \
 	    >/dev/null 2>&1 && [ -x "$srcdir/configure" ]; then
 		rm -f "$work/probe.data"
-		echo "recording one build of tracekit to size the input..." >&2
+		what="tracekit"
+		[ "$workload" = go ] && what="gofmt (go build -a)"
+		echo "recording one build of $what to size the input..." >&2
 		record 1 || die "perf record or perf script failed"
 		per=$(wc -c < "$input")
 		[ "$per" -gt 0 ] || die "perf script printed nothing"
@@ -127,7 +149,7 @@ else
 			    "each)..." >&2
 			record "$rounds" || die "perf record or perf script failed"
 		fi
-		how="perf record -F $freq -g of $rounds build(s) of tracekit"
+		how="perf record -F $freq -g of $rounds build(s) of $what"
 	else
 		rm -f "$work/probe.data"
 		echo "perf cannot record here: repeating the perf fixtures" >&2
@@ -150,7 +172,9 @@ fi
 # ---- measuring -------------------------------------------------------------
 
 # measure NAME OUT CMD...: run CMD BENCH_RUNS times with stdout to OUT; keep
-# "wall_seconds maxrss_kb cpu_seconds" per run in $work/NAME.runs.
+# "wall_seconds maxrss_kb cpu_seconds" per run in $work/NAME.runs.  The
+# wall time is date's, to the millisecond (GNU time's is to 10 ms, and a
+# graph from the folds takes 20-30 ms); the CPU time GNU time's.
 measure() {
 	name=$1 out=$2
 	shift 2
@@ -159,14 +183,16 @@ measure() {
 	while [ $i -lt "$runs" ]; do
 		[ "$name" = import ] && rm -f "$work/trace.db" \
 		    "$work/trace.db-wal" "$work/trace.db-shm"
+		t0=$(date +%s%N)
 		if ! /usr/bin/time -f '%e %M %U %S' -o "$work/time.out" "$@" \
 		    > "$out" 2> "$work/$name.err"; then
 			echo "perf-import.sh: $name failed:" >&2
 			tail -n 5 "$work/$name.err" >&2
 			return 1
 		fi
-		tail -n 1 "$work/time.out" |
-		    awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' \
+		t1=$(date +%s%N)
+		tail -n 1 "$work/time.out" | awk -v ns=$((t1 - t0)) \
+		    '{ printf "%.3f %s %.2f\n", ns / 1e9, $2, $3 + $4 }' \
 		    >> "$work/$name.runs"
 		i=$((i + 1))
 	done

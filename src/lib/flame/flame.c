@@ -67,6 +67,7 @@ struct fold {
 	char		**fstr;
 	size_t		 nfstr, capfstr;
 	unsigned char	*need;		/* by frame: 1 << java, wanted */
+	int64_t		 nneed;		/* frames wanted */
 	unsigned char	*walked;	/* by call site: the same, marked */
 	int64_t		 nframes;
 
@@ -229,8 +230,11 @@ need_frames(struct fold *f, int64_t cs, int java)
 	for (; cs > 0 && cs <= f->ncs && !(f->walked[cs] & bit);
 	    cs = f->parent[cs]) {
 		f->walked[cs] |= bit;
-		if (f->frame[cs] >= 1 && f->frame[cs] <= f->nframes)
+		if (f->frame[cs] >= 1 && f->frame[cs] <= f->nframes) {
+			if (f->need[f->frame[cs]] == 0)
+				f->nneed++;
 			f->need[f->frame[cs]] |= bit;
+		}
 	}
 }
 
@@ -253,37 +257,64 @@ intern_name(struct fold *f, char *s)
 	return ((uint32_t)f->nfstr++);
 }
 
-/* Name every needed frame, in one pass over the frame table. */
+/* Name frame 'id' (needed), from the row at 'st'. */
+static void
+name_row(struct fold *f, sqlite3_stmt *st, int64_t id)
+{
+	const char	*name, *module;
+	uint32_t	 k;
+	int		 java;
+
+	name = (const char *)sqlite3_column_text(st, 1);
+	module = (const char *)sqlite3_column_text(st, 2);
+	for (java = 0; java < 2; java++)
+		if (f->need[id] & (1 << java)) {
+			k = intern_name(f, name_frame(f->o, name ? name : "",
+			    module ? module : "", sqlite3_column_int64(st, 3),
+			    java));
+			f->fname[java][id] = f->fstr[k];
+			f->fid[java][id] = k + 1;
+		}
+}
+
+/*
+ * Name every needed frame: in one pass over the frame table, or, when few
+ * of them are needed (a graph from the folds needs the frames that stand
+ * for others: 1k of 32k in a perf recording of a Go build), one by one.
+ */
 static int
 name_frames(struct fold *f)
 {
 	sqlite3_stmt	*st;
-	const char	*name, *module;
 	int64_t		 id;
-	uint32_t	 k;
-	int		 rc, java;
+	int		 rc, few = f->nneed < f->nframes / 8;
 
 	/* Name 0 is "": a frame left out. */
 	f->fids = tr_map_new();
 	intern_name(f, tr_xstrdup(""));
-	if ((st = tr_db_prepare(f->db, "SELECT id, name, module, addr FROM "
+	if ((st = tr_db_prepare(f->db, few ? "SELECT id, name, module, addr "
+	    "FROM frame WHERE id = ?1" : "SELECT id, name, module, addr FROM "
 	    "frame WHERE id <= ?1", f->err)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(st, 1, f->nframes);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (id < 1 || id > f->nframes || f->need[id] == 0)
-			continue;
-		name = (const char *)sqlite3_column_text(st, 1);
-		module = (const char *)sqlite3_column_text(st, 2);
-		for (java = 0; java < 2; java++)
-			if (f->need[id] & (1 << java)) {
-				k = intern_name(f, name_frame(f->o,
-				    name ? name : "", module ? module : "",
-				    sqlite3_column_int64(st, 3), java));
-				f->fname[java][id] = f->fstr[k];
-				f->fid[java][id] = k + 1;
+	if (few) {
+		rc = SQLITE_DONE;
+		for (id = 1; id <= f->nframes && rc == SQLITE_DONE; id++) {
+			if (f->need[id] == 0)
+				continue;
+			sqlite3_bind_int64(st, 1, id);
+			if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+				name_row(f, st, id);
+				rc = SQLITE_DONE;
 			}
+			sqlite3_reset(st);
+		}
+	} else {
+		sqlite3_bind_int64(st, 1, f->nframes);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			id = sqlite3_column_int64(st, 0);
+			if (id >= 1 && id <= f->nframes && f->need[id] != 0)
+				name_row(f, st, id);
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -751,7 +782,7 @@ tr_flame_sel_prepare(struct tr_db *db, const struct tr_sel *sel,
  * it may choose sources, events, profiles and threads, which they keep,
  * but not by a sample's time or labels, which they do not.  With
  * TRACEKIT_NO_AGGREGATES=1 in the environment, never (the tests compare
- * the two ways; bench/perf-import.sh times both).
+ * the two ways).
  */
 static int
 agg_ok(const struct tr_sel *sel)
