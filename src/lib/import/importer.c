@@ -484,7 +484,7 @@ tr_import_input(struct tr_db *db, struct tr_input *in,
 	res->ts_max = n->ts_max;
 	/* The per-stack aggregates, once for the whole input. */
 	if (n->samples > 0 && tr_derived_stack_rebuild(db, ctx.source_id,
-	    err) != 0) {
+	    n->callsites, err) != 0) {
 		/* (Its sums overflow: the input's fault, said as such.) */
 		if (err->code == TR_EDATA && err->source[0] == '\0')
 			snprintf(err->source, sizeof err->source, "%s",

@@ -752,7 +752,7 @@ migrate(struct tr_db *db, struct tr_error *err)
 	}
 	/* Version 5: the per-stack aggregates, summed from the samples. */
 	if (version == 4 && (tr_db_exec(db, tr_derived_stack_schema,
-	    err) != 0 || tr_derived_stack_rebuild(db, -1, err) != 0))
+	    err) != 0 || tr_derived_stack_rebuild(db, -1, -1, err) != 0))
 		goto mfail;
 	if (version == 4)
 		version = 5;

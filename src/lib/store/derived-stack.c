@@ -203,18 +203,28 @@ const char tr_derived_fold_schema[] =
  * name and module (the first of them, by id), a thread for every thread
  * of its name (the first), and the call sites whose frames so stand for
  * the same ones share a node of fold_node, a tree of the same shape as
- * callsite's.  A real recording has a frame per address: the 152 MB perf
- * script of a Go build has 445k call sites under 124k aggregates, which
- * fold to 8.4k names (stackcollapse-perf.pl's lines), and trace-flame's
+ * callsite's.  A real recording has a frame per address of each unknown
+ * symbol (stripped code: Debian's Go compiler), and as many call sites:
+ * the 152 MB perf script of a Go build has 44k frames of 2.3k names and
+ * modules, 445k call sites under 124k aggregates, which fold to 8.4k rows
+ * (stackcollapse-perf.pl's lines) under 26k nodes, and trace-flame's
  * default graph reads those.  Ids stay: a frame or thread that stands for
  * others is the first of its kind, and later ones have larger ids.
  */
 struct fold_ctx {
 	struct tr_db	*db;
 	struct tr_error	*err;
-	int64_t		*cs_parent, *cs_frame;	/* by call site id */
-	uint32_t	*cs_node;		/* node + 1 by call site */
-	int64_t		 ncs;			/* largest call site id */
+	/*
+	 * The call sites from 'lo' (the input's new ones, when the caller
+	 * knows) to 'ncs', the largest a sample names, by id - lo; older
+	 * ones are read one by one ('get') and their nodes kept in 'old':
+	 * memory goes with the input, not the store.
+	 */
+	int64_t		*cs_parent, *cs_frame;
+	uint32_t	*cs_node;		/* node + 1 */
+	int64_t		 lo, ncs;
+	sqlite3_stmt	*get;
+	struct tr_imap	 old;			/* call site -> node + 1 */
 	uint32_t	*frame_rep;		/* by frame id (0: itself) */
 	int64_t		 nframes;
 	uint32_t	*thread_rep;		/* by thread id (0: itself) */
@@ -224,7 +234,7 @@ struct fold_ctx {
 	size_t		 capdepth;
 	int64_t		 next;	/* the next node's id */
 	sqlite3_stmt	*ins;
-	int64_t		*walk;
+	int64_t		*walk;			/* call site, frame pairs */
 	size_t		 capwalk;
 };
 
@@ -260,21 +270,29 @@ fold_load(struct fold_ctx *c, int64_t maxcs)
 {
 	sqlite3_stmt	*st;
 	int64_t		 id, p, fr, v;
+	size_t		 n;
 	int		 rc;
 
 	if (maxcs >= (int64_t)UINT32_MAX - 1)
 		return (fold_bad(c, "a sample names call site", maxcs));
 	c->ncs = maxcs;
-	c->cs_parent = tr_xcalloc((size_t)maxcs + 1, sizeof *c->cs_parent);
-	c->cs_frame = tr_xcalloc((size_t)maxcs + 1, sizeof *c->cs_frame);
-	c->cs_node = tr_xcalloc((size_t)maxcs + 1, sizeof *c->cs_node);
+	if (c->lo < 1)
+		c->lo = 1;
+	else if (c->lo > maxcs + 1)
+		c->lo = maxcs + 1;
+	n = (size_t)(maxcs - c->lo + 1);
+	c->cs_parent = tr_xcalloc(n + 1, sizeof *c->cs_parent);
+	c->cs_frame = tr_xcalloc(n + 1, sizeof *c->cs_frame);
+	c->cs_node = tr_xcalloc(n + 1, sizeof *c->cs_node);
 	if ((st = tr_db_prepare(c->db, "SELECT id, parent_id, frame_id FROM "
-	    "callsite WHERE id <= ?1", c->err)) == NULL)
+	    "callsite WHERE id BETWEEN ?1 AND ?2", c->err)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(st, 1, maxcs);
+	sqlite3_bind_int64(st, 1, c->lo);
+	sqlite3_bind_int64(st, 2, maxcs);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((id = sqlite3_column_int64(st, 0)) < 1)
+		if ((id = sqlite3_column_int64(st, 0)) < c->lo || id > maxcs)
 			continue;
+		id -= c->lo;
 		c->cs_parent[id] = sqlite3_column_int64(st, 1);
 		c->cs_frame[id] = sqlite3_column_int64(st, 2);
 		/* (-1: a row; its parent and frame are checked in use.) */
@@ -308,6 +326,9 @@ fold_load(struct fold_ctx *c, int64_t maxcs)
 		return (tr_db_error(c->db, c->err, "cannot read fold nodes"));
 	if (c->next == 0)
 		c->next = 1;
+	if ((c->get = tr_db_prepare(c->db, "SELECT parent_id, frame_id FROM "
+	    "callsite WHERE id = ?1", c->err)) == NULL)
+		return (-1);
 	if (tr_db_int(c->db, "SELECT coalesce(max(id), 0) FROM frame", &v,
 	    c->err) != 0)
 		return (-1);
@@ -389,38 +410,88 @@ fold_frames(struct fold_ctx *c)
 	return (0);
 }
 
+/*
+ * Call site 'x''s parent and frame: 1, 0 when there is no such call site,
+ * -1 on error.
+ */
+static int
+cs_get(struct fold_ctx *c, int64_t x, int64_t *parent, int64_t *frame)
+{
+	int	rc;
+
+	if (x < 1 || x > c->ncs)
+		return (0);
+	if (x >= c->lo) {
+		*parent = c->cs_parent[x - c->lo];
+		*frame = c->cs_frame[x - c->lo];
+		return (*frame != 0);
+	}
+	sqlite3_bind_int64(c->get, 1, x);
+	if ((rc = sqlite3_step(c->get)) == SQLITE_ROW) {
+		*parent = sqlite3_column_int64(c->get, 0);
+		*frame = sqlite3_column_int64(c->get, 1);
+		if (*frame == 0)
+			*frame = -1;
+	}
+	sqlite3_reset(c->get);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return (tr_db_error(c->db, c->err, "cannot read call sites"));
+	return (rc == SQLITE_ROW);
+}
+
+/* The node + 1 of call site 'x' (1 <= x <= ncs), 0 when not yet known. */
+static uint32_t
+cs_node(const struct fold_ctx *c, int64_t x)
+{
+	if (x >= c->lo)
+		return (c->cs_node[x - c->lo]);
+	return ((uint32_t)(uintptr_t)tr_imap_get(&c->old, (uint64_t)x));
+}
+
+static void
+cs_node_set(struct fold_ctx *c, int64_t x, int64_t nd)
+{
+	if (x >= c->lo)
+		c->cs_node[x - c->lo] = (uint32_t)nd + 1;
+	else
+		tr_imap_put(&c->old, (uint64_t)x, (void *)(uintptr_t)(nd + 1));
+}
+
 /* The node of call site 'cs' (0: none), making what is new; -1 on error. */
 static int64_t
 fold_node(struct fold_ctx *c, int64_t cs)
 {
-	int64_t		 x, nd, fr, depth;
+	int64_t		 x, p, nd, fr, depth;
 	size_t		 n = 0;
 	uint64_t	 key;
+	uint32_t	 known = 0;
 	void		*v;
 	int		 rc;
 
 	if (cs == 0)
 		return (0);
 	/* Up to a call site with a node (or the root), then down. */
-	for (x = cs; x != 0; x = c->cs_parent[x]) {
-		if (x < 0 || x > c->ncs || c->cs_frame[x] == 0 ||
-		    n > (size_t)c->ncs)
+	for (x = cs; x != 0; x = p) {
+		if (n / 2 > (size_t)c->ncs)
 			return (fold_bad(c, "call site", x));
-		if (c->cs_node[x] != 0)
+		if (x >= 1 && x <= c->ncs && (known = cs_node(c, x)) != 0)
 			break;
-		if (n == c->capwalk) {
+		if ((rc = cs_get(c, x, &p, &fr)) <= 0)
+			return (rc < 0 ? -1 : fold_bad(c, "call site", x));
+		if (n + 2 > c->capwalk) {
 			c->capwalk = c->capwalk ? c->capwalk * 2 : 128;
 			c->walk = tr_xrealloc(c->walk,
 			    c->capwalk * sizeof *c->walk);
 		}
 		c->walk[n++] = x;
+		c->walk[n++] = fr;
 	}
-	nd = x == 0 ? 0 : (int64_t)c->cs_node[x] - 1;
+	nd = x == 0 ? 0 : (int64_t)known - 1;
 	/* A node's depth is its call site's: a frame a level, root 0. */
 	depth = nd == 0 ? -1 : (int64_t)c->node_depth[nd];
-	while (n-- > 0) {
-		x = c->walk[n];
-		fr = c->cs_frame[x];
+	while (n > 0) {
+		fr = c->walk[--n];
+		x = c->walk[--n];
 		if (fr >= 1 && fr <= c->nframes && c->frame_rep[fr] != 0)
 			fr = c->frame_rep[fr];
 		if (fr < 0 || fr >= (int64_t)UINT32_MAX)
@@ -448,7 +519,7 @@ fold_node(struct fold_ctx *c, int64_t cs)
 			node_set_depth(c, nd, depth + 1);
 		}
 		depth = c->node_depth[nd];
-		c->cs_node[x] = (uint32_t)nd + 1;
+		cs_node_set(c, x, nd);
 	}
 	return (nd);
 }
@@ -527,6 +598,8 @@ static void
 fold_release(struct fold_ctx *c)
 {
 	sqlite3_finalize(c->ins);
+	sqlite3_finalize(c->get);
+	tr_imap_release(&c->old);
 	free(c->cs_parent);
 	free(c->cs_frame);
 	free(c->cs_node);
@@ -543,7 +616,7 @@ fold_release(struct fold_ctx *c)
  */
 static int
 fold_write(struct tr_db *db, const struct aggs *a, int64_t source_id,
-    struct tr_error *err)
+    int64_t new_callsites, struct tr_error *err)
 {
 	const char	*where = source_id >= 0 ? " WHERE source_id = ?1" : "";
 	struct fold_ctx	 c;
@@ -557,12 +630,20 @@ fold_write(struct tr_db *db, const struct aggs *a, int64_t source_id,
 	c.db = db;
 	c.err = err;
 	tr_imap_init(&c.kids);
+	tr_imap_init(&c.old);
 	if (run(db, "DELETE FROM sample_fold", where, "", source_id,
 	    "cannot delete the folds", err) != 0)
 		return (-1);
 	for (i = 0; i < a->n; i++)
 		if (a->v[i].key[4] > maxcs)
 			maxcs = a->v[i].key[4];
+	/* The input's new call sites are the last ids. */
+	if (new_callsites >= 0) {
+		if (tr_db_int(db, "SELECT coalesce(max(id), 0) FROM callsite",
+		    &c.lo, err) != 0)
+			goto out;
+		c.lo -= new_callsites - 1;
+	}
 	if (fold_load(&c, maxcs) != 0 || fold_frames(&c) != 0 ||
 	    fold_threads(&c) != 0)
 		goto out;
@@ -612,7 +693,7 @@ has_folds(struct tr_db *db, struct tr_error *err)
 
 int
 tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
-    struct tr_error *err)
+    int64_t new_callsites, struct tr_error *err)
 {
 	const char	*where = source_id >= 0 ? " WHERE source_id = ?1" : "";
 	struct aggs	 a;
@@ -655,7 +736,8 @@ tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
 		qsort(a.v, a.n, sizeof *a.v, agg_cmp);
 	if (aggs_write(db, &a, "sample_stack", "cannot write per-stack "
 	    "aggregates", err) != 0 ||
-	    (folds && fold_write(db, &a, source_id, err) != 0))
+	    (folds && fold_write(db, &a, source_id, new_callsites,
+	    err) != 0))
 		goto out;
 	r = 0;
 out:
@@ -700,7 +782,7 @@ tr_derived_fold_rebuild(struct tr_db *db, int64_t source_id,
 	if (rc != SQLITE_DONE)
 		tr_db_error(db, err, "cannot read the per-stack aggregates");
 	else
-		r = fold_write(db, &a, source_id, err);
+		r = fold_write(db, &a, source_id, -1, err);
 	free(a.v);
 	return (r);
 }

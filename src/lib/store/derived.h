@@ -79,12 +79,14 @@ extern const char tr_derived_schema_v4[];
  * (store/derived-stack.c; trace-store(5)).  tr_derived_stack_rebuild()
  * deletes source 'source_id''s rows (every source's when it is -1) and
  * sums its samples again, inside the caller's write transaction: at the
- * end of each import and in the migration to version 5.  Returns 0, or -1
- * with 'err' set.
+ * end of each import and in the migration to version 5.  An import says
+ * how many call sites it added ('new_callsites', the last ids; -1: not
+ * known): the folds read those at once and older ones one by one.
+ * Returns 0, or -1 with 'err' set.
  */
 extern const char tr_derived_stack_schema[];
 int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
-	    struct tr_error *);
+	    int64_t new_callsites, struct tr_error *);
 
 /*
  * Version 11: the folds, fold_node and sample_fold (store/derived-stack.c;
