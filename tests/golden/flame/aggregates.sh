@@ -28,12 +28,16 @@ trace-query -F csv sql "WITH g AS (SELECT source_id, event_id, profile_id,
     (SELECT count(*) FROM sample_stack WHERE profile_id IS NULL) AS
     no_profile, (SELECT count(*) FROM sample_stack WHERE thread_id IS NULL)
     AS no_thread"
-trace-query -F csv sql "SELECT count(*) AS out_of_order FROM sample_stack a
-    JOIN sample_stack b ON b.rowid = a.rowid + 1 WHERE
-    (a.source_id, a.event_id, coalesce(a.profile_id, -1),
-    coalesce(a.thread_id, -1), coalesce(a.callsite_id, -1)) >=
-    (b.source_id, b.event_id, coalesce(b.profile_id, -1),
-    coalesce(b.thread_id, -1), coalesce(b.callsite_id, -1))"
+# in_order TABLE STACK: rows in key order, STACK the key's last column
+in_order() {
+	trace-query -F csv sql "SELECT count(*) AS out_of_order FROM $1 a
+	    JOIN $1 b ON b.rowid = a.rowid + 1 WHERE
+	    (a.source_id, a.event_id, coalesce(a.profile_id, -1),
+	    coalesce(a.thread_id, -1), coalesce(a.$2, -1)) >=
+	    (b.source_id, b.event_id, coalesce(b.profile_id, -1),
+	    coalesce(b.thread_id, -1), coalesce(b.$2, -1))"
+}
+in_order sample_stack callsite_id
 # The folds: a frame stands for those of its name and module, a thread for
 # those of its name, each the first of them; the call sites whose frames
 # so stand for the same ones share a node.  Checked against the same
@@ -67,12 +71,7 @@ trace-query -F csv sql "WITH RECURSIVE
       SELECT * FROM want)) AS not_folded, (SELECT count(*) FROM sample_fold f
       LEFT JOIN np ON np.id = f.node_id WHERE f.node_id IS NOT NULL AND
       np.id IS NULL) AS lost_nodes"
-trace-query -F csv sql "SELECT count(*) AS out_of_order FROM sample_fold a
-    JOIN sample_fold b ON b.rowid = a.rowid + 1 WHERE
-    (a.source_id, a.event_id, coalesce(a.profile_id, -1),
-    coalesce(a.thread_id, -1), coalesce(a.node_id, -1)) >=
-    (b.source_id, b.event_id, coalesce(b.profile_id, -1),
-    coalesce(b.thread_id, -1), coalesce(b.node_id, -1))"
+in_order sample_fold node_id
 both() {
 	trace-flame "$@" > fld.out 2> fld.err
 	echo $? >> fld.err
