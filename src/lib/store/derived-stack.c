@@ -758,10 +758,31 @@ tr_derived_fold_rebuild(struct tr_db *db, int64_t source_id,
 	size_t		 c;
 	int		 rc, r = -1;
 
+	/*
+	 * Every source: one after the other, in the order they were
+	 * imported (the nodes are those the imports made), each in memory
+	 * alone.
+	 */
+	if (source_id < 0) {
+		if (run(db, "DELETE FROM sample_fold", "", "", -1,
+		    "cannot delete the folds", err) != 0 ||
+		    (st = tr_db_prepare(db, "SELECT DISTINCT source_id FROM "
+		    "sample_stack ORDER BY 1", err)) == NULL)
+			return (-1);
+		r = 0;
+		while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW)
+			r = tr_derived_fold_rebuild(db,
+			    sqlite3_column_int64(st, 0), err);
+		sqlite3_finalize(st);
+		if (r == 0 && rc != SQLITE_DONE)
+			r = tr_db_error(db, err, "cannot read the per-stack "
+			    "aggregates");
+		return (r);
+	}
 	memset(&a, 0, sizeof a);
 	snprintf(sql, sizeof sql, "SELECT source_id, event_id, profile_id, "
 	    "thread_id, callsite_id, samples, value, first_id FROM "
-	    "sample_stack%s", where);
+	    "sample_stack%s ORDER BY rowid", where);
 	if ((st = tr_db_prepare(db, sql, err)) == NULL)
 		return (-1);
 	if (source_id >= 0)

@@ -94,8 +94,9 @@ int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
  * a frame standing for those of its name and module, a thread for those
  * of its name.  tr_derived_stack_rebuild() writes them too once the store
  * has them; tr_derived_fold_rebuild() deletes source 'source_id''s rows
- * (every source's when it is -1) and folds its sample_stack rows again,
- * in the migration to version 11.  Returns 0, or -1 with 'err' set.
+ * (every source's, one by one, when it is -1) and folds its sample_stack
+ * rows again, in the migration to version 11.  Returns 0, or -1 with
+ * 'err' set.
  */
 extern const char tr_derived_fold_schema[];
 int	tr_derived_fold_rebuild(struct tr_db *, int64_t source_id,
