@@ -461,7 +461,7 @@ cs_node_set(struct fold_ctx *c, int64_t x, int64_t nd)
 static int64_t
 fold_node(struct fold_ctx *c, int64_t cs)
 {
-	int64_t		 x, p, nd, fr, depth;
+	int64_t		 x, p = 0, nd, fr = 0, depth;
 	size_t		 n = 0;
 	uint64_t	 key;
 	uint32_t	 known = 0;
