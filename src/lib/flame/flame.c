@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "store/derived.h"
 
 void
 tr_flame_fold_opts_init(struct tr_flame_fold_opts *o)
@@ -256,7 +257,7 @@ intern_name(struct fold *f, char *s)
 	}
 	f->fstr[f->nfstr] = s;
 	f->flen[f->nfstr] = strlen(s);
-	tr_map_put(f->fids, s, strlen(s), (int64_t)f->nfstr);
+	tr_map_put(f->fids, s, f->flen[f->nfstr], (int64_t)f->nfstr);
 	return ((uint32_t)f->nfstr++);
 }
 
@@ -810,16 +811,13 @@ static int
 fold_sel_ok(struct tr_db *db, const struct tr_sel *sel)
 {
 	const char	*e = getenv("TRACEKIT_NO_FOLDS");
-	int64_t		 v;
 
 	if (e != NULL && *e != '\0' && strcmp(e, "0") != 0)
 		return (0);
 	if (!agg_ok(sel) || sel->pid >= 0 || sel->tid >= 0 ||
 	    sel->comm != NULL || sel->gpu >= 0)
 		return (0);
-	return (tr_db_int(db, "SELECT count(*) FROM sqlite_master WHERE "
-	    "type = 'table' AND name = 'sample_fold'", &v, NULL) == 0 &&
-	    v > 0);
+	return (tr_derived_has_folds(db, NULL) > 0);
 }
 
 /*

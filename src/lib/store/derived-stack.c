@@ -264,12 +264,27 @@ fold_bad(struct fold_ctx *c, const char *what, int64_t id)
 	    (long long)id));
 }
 
+/* The largest id of 'table' (frame, thread), which must fit 32 bits. */
+static int
+fold_max_id(struct fold_ctx *c, const char *table, int64_t *v)
+{
+	char	sql[64];
+
+	snprintf(sql, sizeof sql, "SELECT coalesce(max(id), 0) FROM %s",
+	    table);
+	if (tr_db_int(c->db, sql, v, c->err) != 0)
+		return (-1);
+	if (*v >= (int64_t)UINT32_MAX - 1)
+		return (fold_bad(c, table, *v));
+	return (0);
+}
+
 /* The call sites up to the largest one, and the nodes already made. */
 static int
 fold_load(struct fold_ctx *c, int64_t maxcs)
 {
 	sqlite3_stmt	*st;
-	int64_t		 id, p, fr, v;
+	int64_t		 id, p, fr;
 	size_t		 n;
 	int		 rc;
 
@@ -329,13 +344,7 @@ fold_load(struct fold_ctx *c, int64_t maxcs)
 	if ((c->get = tr_db_prepare(c->db, "SELECT parent_id, frame_id FROM "
 	    "callsite WHERE id = ?1", c->err)) == NULL)
 		return (-1);
-	if (tr_db_int(c->db, "SELECT coalesce(max(id), 0) FROM frame", &v,
-	    c->err) != 0)
-		return (-1);
-	if (v >= (int64_t)UINT32_MAX - 1)
-		return (fold_bad(c, "frame", v));
-	c->nframes = v;
-	return (0);
+	return (fold_max_id(c, "frame", &c->nframes));
 }
 
 /*
@@ -531,16 +540,13 @@ fold_threads(struct fold_ctx *c)
 	sqlite3_stmt	*st;
 	const char	*n;
 	char		*last = NULL;
-	int64_t		 id, rep = 0, v;
+	int64_t		 id, rep = 0;
 	int		 rc;
 
-	if (tr_db_int(c->db, "SELECT coalesce(max(id), 0) FROM thread", &v,
-	    c->err) != 0)
+	if (fold_max_id(c, "thread", &c->nthreads) != 0)
 		return (-1);
-	if (v >= (int64_t)UINT32_MAX - 1)
-		return (fold_bad(c, "thread", v));
-	c->nthreads = v;
-	c->thread_rep = tr_xcalloc((size_t)v + 1, sizeof *c->thread_rep);
+	c->thread_rep = tr_xcalloc((size_t)c->nthreads + 1,
+	    sizeof *c->thread_rep);
 	if ((st = tr_db_prepare(c->db, "SELECT id, name FROM thread "
 	    "ORDER BY name, id", c->err)) == NULL)
 		return (-1);
@@ -679,9 +685,8 @@ out:
 	return (r);
 }
 
-/* Whether the store has the folds (version 11; not while migrating). */
-static int
-has_folds(struct tr_db *db, struct tr_error *err)
+int
+tr_derived_has_folds(struct tr_db *db, struct tr_error *err)
 {
 	int64_t	v;
 
@@ -703,7 +708,7 @@ tr_derived_stack_rebuild(struct tr_db *db, int64_t source_id,
 	int		 c, rc, r = -1, folds;
 
 	memset(&a, 0, sizeof a);
-	if ((folds = has_folds(db, err)) < 0)
+	if ((folds = tr_derived_has_folds(db, err)) < 0)
 		return (-1);
 	if (run(db, "DELETE FROM sample_stack", where, "", source_id,
 	    "cannot delete per-stack aggregates", err) != 0)

@@ -101,6 +101,11 @@ int	tr_derived_stack_rebuild(struct tr_db *, int64_t source_id,
 extern const char tr_derived_fold_schema[];
 int	tr_derived_fold_rebuild(struct tr_db *, int64_t source_id,
 	    struct tr_error *);
+/*
+ * Whether the store has the folds: 1, 0 (a store not yet migrated to
+ * version 11, or while it is), or -1 with 'err' (may be NULL) set.
+ */
+int	tr_derived_has_folds(struct tr_db *, struct tr_error *);
 
 /*
  * Version 6: go_span_pack (store/derived-pack.c; trace-store(5)), the
