@@ -33,6 +33,7 @@
 #define SC_PREFIX	256		/* bytes that find a block's slot */
 #define FL_SLOTS	16384		/* frame texts remembered, by hash */
 #define FL_BYTES	(4 << 20)	/* and the most text they keep */
+#define PV_SLOTS	64		/* threads' last stacks kept */
 
 struct tok {
 	const char	*p;
@@ -107,8 +108,15 @@ struct ps {
 	int			 after_frame;	/* last line was a frame */
 	int64_t			*ids;		/* frame ids, leaf first */
 	size_t			 capids;
-	int64_t			*prev, *prevcs;	/* last stack: frames, sites */
-	size_t			 nprev, capprev;
+	/*
+	 * The last stack resolved of each thread (by tid, PV_SLOTS of them):
+	 * its frames and call sites, root first.
+	 */
+	struct pv_stack {
+		int64_t		 tid;
+		int64_t		*ids, *cs;
+		size_t		 n, cap;
+	}			*pv;
 	struct sc_slot		*sc;		/* stack text -> call site */
 	size_t			 sc_bytes;
 	uint64_t		 sc_clock;	/* for sc_slot.used */
@@ -710,6 +718,7 @@ resolve_stack(struct ps *ps)
 {
 	const char	*p = ps->stk.data, *end = p + ps->stk.len, *nl, *e;
 	struct sc_slot	*sc;
+	struct pv_stack	*pv;
 	size_t		 n = 0, i;
 	int64_t		 t, cs;
 	uint64_t	 h;
@@ -745,27 +754,32 @@ resolve_stack(struct ps *ps)
 		ps->ids[n - 1 - i] = t;
 	}
 	/*
-	 * Consecutive stacks share their roots: start from the deepest call
-	 * site the last stack resolved had in common with this one.
+	 * A thread's consecutive stacks share their roots: start from the
+	 * deepest call site the thread's last stack had in common with this
+	 * one.  (By the previous sample alone, whatever its thread, the
+	 * stacks of a build's parallel compilers shared a third as many.)
 	 */
-	for (i = 0; i < n && i < ps->nprev && ps->prev[i] == ps->ids[i]; i++)
-		;
-	if (n > ps->capprev) {
-		ps->capprev = ps->capids;
-		ps->prev = tr_xrealloc(ps->prev, ps->capprev *
-		    sizeof *ps->prev);
-		ps->prevcs = tr_xrealloc(ps->prevcs, ps->capprev *
-		    sizeof *ps->prevcs);
+	pv = &ps->pv[(uint64_t)ps->tid % PV_SLOTS];
+	if (pv->tid != ps->tid) {
+		pv->tid = ps->tid;
+		pv->n = 0;
 	}
-	cs = i > 0 ? ps->prevcs[i - 1] : 0;
+	for (i = 0; i < n && i < pv->n && pv->ids[i] == ps->ids[i]; i++)
+		;
+	if (n > pv->cap) {
+		pv->cap = ps->capids;
+		pv->ids = tr_xrealloc(pv->ids, pv->cap * sizeof *pv->ids);
+		pv->cs = tr_xrealloc(pv->cs, pv->cap * sizeof *pv->cs);
+	}
+	cs = i > 0 ? pv->cs[i - 1] : 0;
 	for (; i < n; i++) {
 		if ((cs = tr_writer_add_callsite(ps->wr, cs, ps->ids[i],
 		    (int64_t)i, ps->err)) < 0)
 			return (-1);
-		ps->prev[i] = ps->ids[i];
-		ps->prevcs[i] = cs;
+		pv->ids[i] = ps->ids[i];
+		pv->cs[i] = cs;
 	}
-	ps->nprev = n;
+	pv->n = n;
 	if (ps->blk_end == 0 &&
 	    sc_room(ps, sc = sc_victim(ps, h), ps->stk.len)) {
 		memcpy(sc->text, ps->stk.data, ps->stk.len);
@@ -1539,8 +1553,12 @@ ps_release(struct ps *ps)
 	size_t	i;
 
 	free(ps->ids);
-	free(ps->prev);
-	free(ps->prevcs);
+	if (ps->pv != NULL)
+		for (i = 0; i < PV_SLOTS; i++) {
+			free(ps->pv[i].ids);
+			free(ps->pv[i].cs);
+		}
+	free(ps->pv);
 	tr_buf_release(&ps->stk);
 	tr_buf_release(&ps->blk);
 	tr_buf_release(&ps->ph);
@@ -1578,6 +1596,7 @@ run(struct tr_import *ctx, struct tr_input *in, struct tr_error *err)
 	ps.sc = tr_xcalloc(SC_SLOTS, sizeof *ps.sc);
 	ps.sc_first = tr_xcalloc(SC_SLOTS, sizeof *ps.sc_first);
 	ps.fl = tr_xcalloc(FL_SLOTS, sizeof *ps.fl);
+	ps.pv = tr_xcalloc(PV_SLOTS, sizeof *ps.pv);
 	tr_buf_init(&ps.fl_text);
 	tr_buf_init(&ps.t_comm);
 	tr_buf_init(&ps.e_name);

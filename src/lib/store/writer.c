@@ -993,10 +993,16 @@ step_get(struct tr_writer *w, sqlite3_stmt *st, int64_t *id,
  * perf script of 22 builds of this tree (349 MB, 1.1M frames, 2.3M call
  * sites) looked 280,000 of them up again in the store when the caches
  * were emptied whole, and those lookups stopped the writer thread.
+ * A call site takes 16 bytes (cs_slot): with 384k of them, 288k call
+ * sites of a perf record of a Go build (95 MB) did not fit in one
+ * generation, and the same text four times over went through the
+ * generations in a cycle, each call site looked up again in the store
+ * until the writer thread stopped (2.4 s; with 768k, 1.4 s, the same
+ * peak RSS).
  */
 #define CACHE_CAP_STRS		(64 * 1024)
 #define CACHE_CAP_FRAMES	(256 * 1024)
-#define CACHE_CAP_CALLSITES	(384 * 1024)	/* 2 x 6 MB: see cs_put() */
+#define CACHE_CAP_CALLSITES	(768 * 1024)	/* 2 x 8 MB: see cs_put() */
 #define CACHE_CAP_THREADS	(64 * 1024)
 /*
  * The bytes are a bound, not a trigger: a cache is emptied (or a
@@ -1242,19 +1248,33 @@ tr_writer_add_frame(struct tr_writer *w, const struct tr_frame *f,
 
 /*
  * The call sites' cache, (parent, frame) -> id, in a table of its own:
- * 24 bytes a slot and no key to compare byte by byte, where tr_map took
+ * 16 bytes a slot and no key to compare byte by byte, where tr_map took
  * 32 and a copy of the key (a third of the import's interning time went
- * to the call sites, and their cache was the first to be emptied).
- * Linear probing; the table doubles up to 4/3 of half the cap, and takes
- * the older generation's place when that is reached.
+ * to the call sites, and their cache was the first to be emptied).  A slot
+ * packs the three ids, 40 bits for the parent and the frame, 48 for the
+ * call site (cs_fits()): k = parent | the frame's low 24 bits << 40, v =
+ * the frame's high 16 bits | id << 16.  Larger ids are never cached; their
+ * call sites are looked up in the store.  Linear probing; the table
+ * doubles up to 4/3 of half the cap, and takes the older generation's
+ * place when that is reached.
  */
 struct cs_slot {
-	int64_t	parent, frame, id;	/* id 0: free */
+	uint64_t	k, v;		/* v >> 16, the id, 0: free */
 };
 struct cs_map {
 	struct cs_slot	*slots;
 	size_t		 nslots, count;	/* nslots: a power of two */
 };
+
+#define CS_ID_BITS	40
+#define CS_ID_MAX	((1LL << CS_ID_BITS) - 1)
+
+static int
+cs_fits(int64_t parent, int64_t frame, int64_t id)
+{
+	return (parent >= 0 && parent <= CS_ID_MAX && frame >= 0 &&
+	    frame <= CS_ID_MAX && id >= 0 && id < (1LL << 48));
+}
 
 static struct cs_map *
 cs_new(void)
@@ -1275,25 +1295,40 @@ cs_free(struct cs_map *m)
 }
 
 static size_t
-cs_hash(int64_t parent, int64_t frame)
+cs_hash(uint64_t k, uint64_t fhi)
 {
-	uint64_t	h = (uint64_t)parent * 0x9e3779b97f4a7c15ULL ^
-	    (uint64_t)frame * 0xc2b2ae3d27d4eb4fULL;
+	uint64_t	h = k * 0x9e3779b97f4a7c15ULL ^
+	    fhi * 0xc2b2ae3d27d4eb4fULL;
 
 	return ((size_t)(h ^ h >> 29));
+}
+
+/* The slot of (parent, frame), which cs_fits(), or the free one to use. */
+static struct cs_slot *
+cs_slot_of(const struct cs_map *m, uint64_t k, uint64_t fhi)
+{
+	size_t		 i = cs_hash(k, fhi) & (m->nslots - 1);
+	struct cs_slot	*s;
+
+	for (;; i = (i + 1) & (m->nslots - 1)) {
+		s = &m->slots[i];
+		if (s->v >> 16 == 0 || (s->k == k && (s->v & 0xffff) == fhi))
+			return (s);
+	}
 }
 
 static struct cs_slot *
 cs_find(const struct cs_map *m, int64_t parent, int64_t frame)
 {
-	size_t		 i = cs_hash(parent, frame) & (m->nslots - 1);
-	struct cs_slot	*s;
+	return (cs_slot_of(m, (uint64_t)parent | (uint64_t)frame << 40,
+	    (uint64_t)frame >> 24));
+}
 
-	for (;; i = (i + 1) & (m->nslots - 1)) {
-		s = &m->slots[i];
-		if (s->id == 0 || (s->parent == parent && s->frame == frame))
-			return (s);
-	}
+/* The cached id of (parent, frame), which cs_fits(), or 0. */
+static int64_t
+cs_get(const struct cs_map *m, int64_t parent, int64_t frame)
+{
+	return ((int64_t)(cs_find(m, parent, frame)->v >> 16));
 }
 
 static void
@@ -1304,6 +1339,8 @@ cs_put(struct tr_writer *w, int64_t parent, int64_t frame, int64_t id)
 	size_t		 n, i, cap = half(w->cache_cap > 0 ? w->cache_cap :
 			    CACHE_CAP_CALLSITES);
 
+	if (!cs_fits(parent, frame, id))
+		return;
 	if (m->count >= cap) {
 		/* The newer generation becomes the older (see gen_put()). */
 		if (w->callsites_old != NULL) {
@@ -1321,17 +1358,16 @@ cs_put(struct tr_writer *w, int64_t parent, int64_t frame, int64_t id)
 		m->nslots *= 2;
 		m->slots = tr_xcalloc(m->nslots, sizeof *m->slots);
 		for (i = 0; i < n; i++)
-			if (old[i].id != 0)
-				*cs_find(m, old[i].parent, old[i].frame) =
+			if (old[i].v >> 16 != 0)
+				*cs_slot_of(m, old[i].k, old[i].v & 0xffff) =
 				    old[i];
 		free(old);
 	}
 	s = cs_find(m, parent, frame);
-	if (s->id == 0)
+	if (s->v >> 16 == 0)
 		m->count++;
-	s->parent = parent;
-	s->frame = frame;
-	s->id = id;
+	s->k = (uint64_t)parent | (uint64_t)frame << 40;
+	s->v = (uint64_t)frame >> 24 | (uint64_t)id << 16;
 }
 
 int64_t
@@ -1342,21 +1378,22 @@ tr_writer_add_callsite(struct tr_writer *w, int64_t parent,
 	sqlite3_stmt	*st;
 	struct op	 o;
 	uint64_t	 h;
-	int		 r;
+	int		 r, fits;
 
 	key[0] = parent;
 	key[1] = frame_id;
-	if ((id = cs_find(w->callsites, parent, frame_id)->id) != 0)
+	fits = cs_fits(parent, frame_id, 0);
+	if (fits && (id = cs_get(w->callsites, parent, frame_id)) != 0)
 		return (id);
-	if (w->callsites_old != NULL && (id = cs_find(w->callsites_old,
-	    parent, frame_id)->id) != 0) {
+	if (fits && w->callsites_old != NULL &&
+	    (id = cs_get(w->callsites_old, parent, frame_id)) != 0) {
 		cs_put(w, parent, frame_id, id);
 		return (id);
 	}
 	r = 0;
 	h = seen_hash(SEEN_CS, key, sizeof key);
 	if ((parent <= w->old[ID_CS] && frame_id <= w->old[ID_FRAME]) ||
-	    (w->cs_evicted && seen_maybe(w, h))) {
+	    !fits || (w->cs_evicted && seen_maybe(w, h))) {
 		st = w->st[ST_CS_GET];
 		bind_id(st, 1, parent);
 		sqlite3_bind_int64(st, 2, frame_id);
