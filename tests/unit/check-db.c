@@ -775,6 +775,56 @@ writer_mem(struct tr_db **db)
 	return (w);
 }
 
+/*
+ * Ids past what the call sites' cache packs (40 bits: writer.c cs_fits())
+ * are looked up in the store instead: each call site is still added once,
+ * and found again with the id it was given.
+ */
+START_TEST(test_writer_big_ids)
+{
+	const int64_t		 far = 1099511627776LL;	/* 2^40 */
+	struct tr_error		 err;
+	struct tr_db		*db;
+	struct tr_writer	*w;
+	struct tr_frame		 f;
+	int64_t			 fa, fb, ca, cb, cf;
+	int			 i;
+
+	tr_error_init(&err);
+	db = tr_db_open(":memory:", 0, &err);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(tr_db_exec(db, "BEGIN; INSERT INTO source (path, "
+	    "format, hash, size, imported_at) VALUES ('x', 'test', 'h', 0, "
+	    "'now'); INSERT INTO frame (id, name) VALUES (1099511627776, "
+	    "'far'); INSERT INTO callsite (id, parent_id, frame_id, depth) "
+	    "VALUES (1099511627776, NULL, 1099511627776, 0)", &err), 0);
+	w = tr_writer_new(db, 1, 0, 0, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	memset(&f, 0, sizeof f);
+	f.name = "a";
+	f.name_len = 1;
+	fa = tr_writer_add_frame(w, &f, &err);
+	f.name = "b";
+	fb = tr_writer_add_frame(w, &f, &err);
+	ck_assert_int_eq(fa, far + 1);
+	ck_assert_int_eq(fb, far + 2);
+	for (i = 0; i < 3; i++) {
+		ca = tr_writer_add_callsite(w, 0, fa, 0, &err);
+		cb = tr_writer_add_callsite(w, ca, fb, 1, &err);
+		cf = tr_writer_add_callsite(w, far, fa, 1, &err);
+		ck_assert_int_eq(ca, far + 1);
+		ck_assert_int_eq(cb, far + 2);
+		ck_assert_int_eq(cf, far + 3);
+	}
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM callsite"), 4);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM callsite WHERE "
+	    "parent_id = 1099511627777 AND frame_id = 1099511627778 AND "
+	    "depth = 1"), 1);
+	tr_writer_free(w);
+	tr_db_free(db);
+}
+END_TEST
+
 /* An observer of the writer sees each row, and its finish and free. */
 struct obs_log {
 	int	tracks, samples, slices, counters, finished, freed;
@@ -2839,6 +2889,7 @@ main(void)
 	tcase_add_test(ti, test_writer_observers_full);
 	tcase_add_test(ti, test_writer_thread_observe);
 	tcase_add_test(ti, test_import_cache_evict);
+	tcase_add_test(ti, test_writer_big_ids);
 	tcase_add_test(ti, test_import_cache_evict_many);
 	tcase_add_test(ti, test_import_thread);
 	tcase_add_test(ti, test_import_thread_fail);
