@@ -1016,7 +1016,7 @@ step_get(struct tr_writer *w, sqlite3_stmt *st, int64_t *id,
  * the same time.
  */
 #define CACHE_CAP_BYTES		(8 << 20)	/* and long keys: at most this */
-#define CACHE_CAP_FRAME_BYTES	(24 << 20)	/* 2 x 12 MB */
+#define CACHE_CAP_FRAME_BYTES	(20 << 20)	/* 2 x 10 MB */
 
 static size_t
 cap(const struct tr_writer *w, size_t dflt)
