@@ -322,7 +322,8 @@ node_add(struct fold_ctx *c, int64_t nd, uint32_t parent, uint32_t frame,
 	uint32_t	*k;
 
 	if ((size_t)nd >= c->capnode || c->nkid + 2 > c->capkid * 3 / 4)
-		node_room(c, c->nkid * 2 + 2, (size_t)nd * 2 + 2);
+		node_room(c, c->nkid * 2 + 2, (size_t)nd >= c->capnode ?
+		    (size_t)nd * 2 + 2 : 0);
 	c->node[nd].parent = parent;
 	c->node[nd].frame = frame;
 	c->node[nd].depth = depth < 0 ? 0 : depth >= (int64_t)UINT32_MAX ?
