@@ -1317,11 +1317,23 @@ cs_slot_of(const struct cs_map *m, uint64_t k, uint64_t fhi)
 	}
 }
 
+/* The slot that holds (parent, frame) -> id, packed as said above. */
+static struct cs_slot
+cs_pack(int64_t parent, int64_t frame, int64_t id)
+{
+	struct cs_slot	s;
+
+	s.k = (uint64_t)parent | (uint64_t)frame << 40;
+	s.v = (uint64_t)frame >> 24 | (uint64_t)id << 16;
+	return (s);
+}
+
 static struct cs_slot *
 cs_find(const struct cs_map *m, int64_t parent, int64_t frame)
 {
-	return (cs_slot_of(m, (uint64_t)parent | (uint64_t)frame << 40,
-	    (uint64_t)frame >> 24));
+	struct cs_slot	key = cs_pack(parent, frame, 0);
+
+	return (cs_slot_of(m, key.k, key.v));
 }
 
 /* The cached id of (parent, frame), which cs_fits(), or 0. */
@@ -1366,8 +1378,7 @@ cs_put(struct tr_writer *w, int64_t parent, int64_t frame, int64_t id)
 	s = cs_find(m, parent, frame);
 	if (s->v >> 16 == 0)
 		m->count++;
-	s->k = (uint64_t)parent | (uint64_t)frame << 40;
-	s->v = (uint64_t)frame >> 24 | (uint64_t)id << 16;
+	*s = cs_pack(parent, frame, id);
 }
 
 int64_t
