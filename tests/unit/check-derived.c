@@ -1202,6 +1202,78 @@ START_TEST(test_thread_equals_single)
 }
 END_TEST
 
+/*
+ * A goroutine that ends ("$.ended" in its track's meta) is let go as it
+ * ends, its go_summary row written then (tr_derived_ended()), so that
+ * the import holds only the goroutines alive at once.  For every good Go
+ * trace of tests/data/gotrace: every ended goroutine track is let go,
+ * one by one, and every table is the same as when the tables are
+ * computed again from the store (tr_derived_rebuild()), which keeps
+ * every goroutine to the end.
+ */
+START_TEST(test_ended_equals_rebuild)
+{
+	const char	*dir = getenv("TR_DATA");
+	char		*path, *a, *b;
+	DIR		*d;
+	struct dirent	*e;
+	struct tr_import_opts	 o;
+	struct tr_import_result	 res;
+	struct tr_error	 err;
+	struct tr_db	*db;
+	int64_t		 before, ended, total = 0;
+	int		 n = 0;
+
+	path = tr_xasprintf("%s/gotrace", dir ? dir : "tests/data");
+	d = opendir(path);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL) {
+		size_t	len = strlen(e->d_name);
+		char	*f;
+
+		if (len < 7 || strcmp(e->d_name + len - 6, ".trace") != 0)
+			continue;
+		f = tr_xasprintf("%s/%s", path, e->d_name);
+		tr_error_init(&err);
+		db = tr_db_open(":memory:", 0, &err);
+		ck_assert_msg(db != NULL, "%s", err.msg);
+		tr_import_opts_init(&o);
+		before = tr_derived_ended_goroutines;
+		if (tr_import_file(db, f, NULL, &o, &res, &err) != 0 ||
+		    test_store_int(db, "SELECT count(*) FROM go_bin") == 0) {
+			tr_db_free(db);
+			free(f);
+			continue;
+		}
+		ended = test_store_int(db, "SELECT count(*) FROM track WHERE "
+		    "kind = 'goroutine' AND json_extract(meta, '$.ended') "
+		    "IS NOT NULL");
+		ck_assert_msg(tr_derived_ended_goroutines - before == ended,
+		    "%s: %lld goroutines let go of %lld ended", e->d_name,
+		    (long long)(tr_derived_ended_goroutines - before),
+		    (long long)ended);
+		total += ended;
+		a = dump_all(db);
+		ck_assert_msg(tr_derived_rebuild(db, 1, &err) == 0, "%s",
+		    err.msg);
+		ck_assert_int_eq(tr_derived_ended_goroutines - before, ended);
+		b = dump_all(db);
+		ck_assert_msg(strcmp(a, b) == 0, "%s: the tables differ from "
+		    "those computed again", e->d_name);
+		free(a);
+		free(b);
+		tr_db_free(db);
+		free(f);
+		n++;
+	}
+	closedir(d);
+	free(path);
+	ck_assert_int_ge(n, 10);
+	/* (143 goroutines end in these traces.) */
+	ck_assert_int_ge(total, 100);
+}
+END_TEST
+
 /* A store of schema version 1: the migration computes the tables. */
 START_TEST(test_migrate_v1)
 {
@@ -1245,6 +1317,7 @@ main(void)
 	tcase_add_loop_test(tc, test_spilled_spans, 0, n);
 	tcase_add_loop_test(tc, test_watermark, 0, n);
 	tcase_add_test(tc, test_thread_equals_single);
+	tcase_add_test(tc, test_ended_equals_rebuild);
 	tcase_add_test(tc, test_align_moves_bins);
 	tcase_add_test(tc, test_pack_chunks);
 	tcase_add_test(tc, test_steps_pack);

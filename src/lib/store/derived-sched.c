@@ -1012,6 +1012,28 @@ tr_dsched_finish(struct tr_dsched *s)
 }
 
 void
+tr_dsched_ended(struct tr_dsched *s, int64_t track_id)
+{
+	struct dg	**slot = &s->dc[(uint64_t)track_id & (NDCACHE - 1)];
+	struct dg	*g;
+	size_t		 j;
+
+	if ((g = tr_imap_del(&s->gs, (uint64_t)track_id)) == NULL)
+		return;
+	/* What tr_dsched_finish() and write_wakers() would do at the end. */
+	for (j = 0; j < g->npend; j++)
+		gen_interval(s, g->pend[j].m, g->pend[j].b, g->pend[j].e,
+		    g->pend[j].cs, g->fr);
+	if (g->mu_dur > 0)
+		mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
+	if (s->last == g)
+		s->last = NULL;
+	if (*slot == g)
+		*slot = NULL;
+	dg_free(g);
+}
+
+void
 tr_dsched_charges(struct tr_dsched *s, int gen, int kind,
     void (*fn)(void *, int64_t, int64_t, int64_t), void *arg)
 {

@@ -258,6 +258,8 @@ struct trk;
 struct tr_derived;
 static void	spans_free(struct spans *);
 static int	live_finish(struct tr_derived *, struct tr_error *);
+static int	summary_row(struct tr_derived *, const struct trk *,
+		    struct tr_error *);
 static int	json_true(const char *, size_t, const char *);
 static int	live_span(struct tr_derived *, struct trk *, int64_t,
 		    int64_t, int64_t, int64_t, const char *, size_t, int,
@@ -361,6 +363,8 @@ struct tr_derived {
 	 */
 	struct spans	*live;
 	int64_t		 ntasks;
+	/* go_summary's insert, for the goroutines that end as they come. */
+	sqlite3_stmt	*sum;
 	/*
 	 * In front of 'tracks' and 'stack_map' (direct-mapped, by a cheap
 	 * hash): the map's lookup is paid when a key is new to the cache.
@@ -417,6 +421,7 @@ tr_derived_free(struct tr_derived *d)
 	tr_dsched_free(d->sched);
 	free(d->bins);
 	spans_free(d->live);
+	sqlite3_finalize(d->sum);
 	free(d);
 }
 
@@ -748,6 +753,7 @@ has_unfinished(const char *s, size_t len)
 }
 
 int64_t	tr_derived_late_rebuilds;
+int64_t	tr_derived_ended_goroutines;
 int64_t	tr_derived_span_runs;
 
 int
@@ -1006,6 +1012,30 @@ tr_derived_sample(struct tr_derived *d, int64_t ts, struct tr_error *err)
 	return (bins_count(d, ts, 2, err));
 }
 
+int
+tr_derived_ended(struct tr_derived *d, int64_t track_id,
+    struct tr_error *err)
+{
+	struct trk	*t;
+
+	if ((t = trk_get(d, track_id)) == NULL || t->type != T_GOROUTINE)
+		return (0);
+	/* What tr_derived_write() would do for it at the end. */
+	if (t->g->states > 0 && !t->g->unfinished &&
+	    bins_count(d, t->g->last, 1, err) != 0)
+		return (-1);
+	if (summary_row(d, t, err) != 0)
+		return (-1);
+	tr_dsched_ended(d->sched, track_id);
+	if (tr_imap_get(&d->goids, (uint64_t)t->g->goid) == t)
+		tr_imap_del(&d->goids, (uint64_t)t->g->goid);
+	tr_imap_del(&d->tracks, (uint64_t)track_id);
+	d->tc[cslot((uint64_t)track_id)] = NULL;
+	trk_free(t);
+	tr_derived_ended_goroutines++;
+	return (0);
+}
+
 /* --- writing --------------------------------------------------------- */
 
 static int
@@ -1072,43 +1102,63 @@ write_bins(struct tr_derived *d, struct tr_error *err)
 	return (0);
 }
 
+/* go_summary's insert (d->sum), prepared the first time. */
+static sqlite3_stmt *
+summary_stmt(struct tr_derived *d, struct tr_error *err)
+{
+	if (d->sum != NULL)
+		return (d->sum);
+	d->sum = tr_db_prepare(d->db, "INSERT INTO go_summary VALUES (?1, "
+	    "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+	    "?16)", err);
+	if (d->sum != NULL)
+		sqlite3_bind_int64(d->sum, 1, d->source_id);
+	return (d->sum);
+}
+
+/* Goroutine t's go_summary row, if it had a state. */
 static int
-write_summary(struct tr_derived *d, struct tr_error *err)
+summary_row(struct tr_derived *d, const struct trk *t, struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	uint64_t	*keys;
-	struct trk	*t;
-	size_t		 n, i;
-	int		 k, rc = SQLITE_DONE;
+	int		 k, rc;
 
-	st = tr_db_prepare(d->db, "INSERT INTO go_summary VALUES (?1, ?2, "
-	    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-	    err);
-	if (st == NULL)
+	if (t->g->states == 0)
+		return (0);
+	if ((st = summary_stmt(d, err)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(st, 1, d->source_id);
-	keys = tr_imap_keys(&d->tracks, &n);
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		t = tr_imap_get(&d->tracks, keys[i]);
-		if (t->type != T_GOROUTINE || t->g->states == 0)
-			continue;
-		sqlite3_bind_int64(st, 2, t->id);
-		sqlite3_bind_int64(st, 3, t->g->goid);
-		sqlite3_bind_int64(st, 4, t->g->first);
-		sqlite3_bind_int64(st, 5, t->g->last);
-		for (k = 0; k < TR_DK_GOROUTINE; k++)
-			sqlite3_bind_int64(st, 6 + k, t->g->ns[k]);
-		sqlite3_bind_int64(st, 14, t->g->assist);
-		sqlite3_bind_int64(st, 15, t->g->states);
-		sqlite3_bind_int(st, 16, !t->g->unfinished);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-	}
-	free(keys);
-	sqlite3_finalize(st);
+	sqlite3_bind_int64(st, 2, t->id);
+	sqlite3_bind_int64(st, 3, t->g->goid);
+	sqlite3_bind_int64(st, 4, t->g->first);
+	sqlite3_bind_int64(st, 5, t->g->last);
+	for (k = 0; k < TR_DK_GOROUTINE; k++)
+		sqlite3_bind_int64(st, 6 + k, t->g->ns[k]);
+	sqlite3_bind_int64(st, 14, t->g->assist);
+	sqlite3_bind_int64(st, 15, t->g->states);
+	sqlite3_bind_int(st, 16, !t->g->unfinished);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(d->db, err, "cannot write go_summary"));
 	return (0);
+}
+
+static int
+write_summary(struct tr_derived *d, struct tr_error *err)
+{
+	uint64_t	*keys;
+	struct trk	*t;
+	size_t		 n, i;
+	int		 rc = 0;
+
+	keys = tr_imap_keys(&d->tracks, &n);
+	for (i = 0; i < n && rc == 0; i++) {
+		t = tr_imap_get(&d->tracks, keys[i]);
+		if (t->type == T_GOROUTINE)
+			rc = summary_row(d, t, err);
+	}
+	free(keys);
+	return (rc);
 }
 
 static int
@@ -2222,6 +2272,16 @@ obs_run(void *arg, int64_t track_id, int64_t first, int64_t n,
 }
 
 static int
+obs_meta(void *arg, int64_t track_id, const char *path, int64_t value,
+    struct tr_error *err)
+{
+	(void)value;
+	if (strcmp(path, "$.ended") != 0)
+		return (0);
+	return (tr_derived_ended(arg, track_id, err));
+}
+
+static int
 obs_finish(void *arg, struct tr_writer *w, struct tr_error *err)
 {
 	(void)w;
@@ -2259,6 +2319,7 @@ static const struct tr_writer_hooks obs_hooks = {
 	.free = obs_free,
 	.on_thread = 1,
 	.run = obs_run,
+	.meta = obs_meta,
 };
 
 int

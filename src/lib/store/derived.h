@@ -199,6 +199,16 @@ int	tr_derived_slice(struct tr_derived *, int64_t track_id, int64_t ts,
 /* A sample with a time stamp. */
 int	tr_derived_sample(struct tr_derived *, int64_t ts, struct tr_error *);
 /*
+ * Goroutine track 'track_id' ended (the Go sink's "$.ended"): no slice
+ * of it is to come, nor a GC assist of its goroutine.  Its go_summary
+ * row is written now and what the accumulator held for it let go, so
+ * that its memory follows the goroutines alive at once rather than all
+ * the trace had.  Optional: without it they wait for
+ * tr_derived_write(), with the same rows.  Returns 0, or -1 with 'err'.
+ */
+int	tr_derived_ended(struct tr_derived *, int64_t track_id,
+	    struct tr_error *);
+/*
  * No runnable state to come starts before 'ts' (the importer's promise,
  * tr_writer_watermark()): the bins that end by then are final, their
  * runnable edges freed, so that the accumulator's memory follows the
@@ -221,6 +231,8 @@ int	tr_derived_present(struct tr_db *, int64_t source_id,
 int	tr_derived_seconds(int64_t lo, int64_t hi, int64_t *a, int64_t *b);
 /* How many times a broken promise made the tables be computed again. */
 extern int64_t	tr_derived_late_rebuilds;
+/* How many goroutines tr_derived_ended() let go (for the tests). */
+extern int64_t	tr_derived_ended_goroutines;
 /*
  * How many sorted runs of live go_span rows were spilled to a temporary
  * file and merged (for the tests; TRACEKIT_SPAN_CHUNK makes runs small).
@@ -380,6 +392,11 @@ void	tr_dsched_free(struct tr_dsched *);
 /* A goroutine track, and its creation stack (0: unknown). */
 void	tr_dsched_goroutine(struct tr_dsched *, int64_t track_id,
 	    int64_t create_cs);
+/*
+ * Goroutine track 'track_id' has no state to come (tr_derived_ended()):
+ * what waits for the end of the trace is charged now and it is let go.
+ */
+void	tr_dsched_ended(struct tr_dsched *, int64_t track_id);
 /*
  * A slice of a goroutine track, each goroutine's in their order:
  * 'cls' TR_DSCHED_*, 'reason' the string of category 'cat' (NULL: none;

@@ -245,7 +245,7 @@ struct tr_writer {
 	void				*obs_arg[TR_WRITER_MAXOBS];
 	/* Any observer of this kind of row: the add path skips the loop. */
 	int				 obs_track, obs_sample, obs_slice;
-	int				 obs_counter, obs_run;
+	int				 obs_counter, obs_run, obs_meta;
 
 	/*
 	 * The writer thread (tr_writer_thread()).  Under 'mu': the queue,
@@ -537,12 +537,18 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 
 /* --- the observers' add hooks: in the importer's thread or the writer's */
 
-enum { H_TRACK, H_SAMPLE, H_SLICE, H_WATERMARK, H_RUN };
+enum { H_TRACK, H_SAMPLE, H_SLICE, H_WATERMARK, H_RUN, H_META };
+
+/* What the meta hook is given (tr_writer_set_track_meta()). */
+struct meta_row {
+	int64_t		 track_id, value;
+	const char	*path;
+};
 
 /*
  * Call hook 'h' of every observer that has it, on 'row' (a struct
  * tr_track, tr_sample or tr_slice; a run's track id, first slice id and
- * count) or 'ts' (a watermark).
+ * count; a struct meta_row) or 'ts' (a watermark).
  */
 static int
 obs_call(struct tr_writer *w, int h, const void *row, int64_t ts,
@@ -567,6 +573,10 @@ obs_call(struct tr_writer *w, int h, const void *row, int64_t ts,
 			rc = k->run(a, ((const int64_t *)row)[0],
 			    ((const int64_t *)row)[1],
 			    ((const int64_t *)row)[2], err);
+		else if (h == H_META && k->meta != NULL)
+			rc = k->meta(a, ((const struct meta_row *)row)->track_id,
+			    ((const struct meta_row *)row)->path,
+			    ((const struct meta_row *)row)->value, err);
 	}
 	return (rc != 0 ? -1 : 0);
 }
@@ -590,6 +600,7 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 {
 	struct tr_track		tk;
 	struct tr_sample	sm;
+	struct meta_row		mr;
 
 	switch (o->kind) {
 	case ST_TRACK:
@@ -619,6 +630,13 @@ op_obs(struct tr_writer *w, const struct op *o, const char *const *t,
 		return (obs_call(w, H_SAMPLE, &sm, 0, err));
 	case OP_WATERMARK:
 		return (obs_call(w, H_WATERMARK, NULL, o->v[0], err));
+	case ST_TRACK_META:
+		if (!w->obs_meta)
+			return (0);
+		mr.track_id = o->v[0];
+		mr.value = o->v[1];
+		mr.path = op_str(o, t, 0);
+		return (obs_call(w, H_META, &mr, 0, err));
 	}
 	return (0);
 }
@@ -1649,12 +1667,22 @@ tr_writer_set_track_meta(struct tr_writer *w, int64_t track_id,
 {
 	const char	*t[OP_NT];
 	struct op	 o;
+	struct meta_row	 mr;
 
 	op_init(&o, ST_TRACK_META);
 	o.v[0] = track_id;
 	o.v[1] = value;
 	op_add_text(&o, t, path, strlen(path), 1);
-	return (op_put(w, &o, t, err));
+	if (op_put(w, &o, t, err) != 0)
+		return (-1);
+	/* With the thread, the hooks run there after the op (op_obs()). */
+	if (w->obs_meta && !w->threaded) {
+		mr.track_id = track_id;
+		mr.value = value;
+		mr.path = path;
+		return (obs_call(w, H_META, &mr, 0, err));
+	}
+	return (0);
 }
 
 /*
@@ -2137,6 +2165,7 @@ tr_writer_observe(struct tr_writer *w, const struct tr_writer_hooks *h,
 	w->obs_slice |= h->slice != NULL;
 	w->obs_counter |= h->counter != NULL;
 	w->obs_run |= h->run != NULL;
+	w->obs_meta |= h->meta != NULL;
 	return (0);
 }
 

@@ -183,8 +183,8 @@ int	tr_writer_set_track_meta(struct tr_writer *, int64_t track_id,
  * tr_writer_free(), also after a failure.
  *
  * With the writer thread (tr_writer_thread()), the add hooks of an
- * observer that sets 'on_thread' (track, sample, slice, run, watermark)
- * run in that thread, each after the rows added before its row are
+ * observer that sets 'on_thread' (track, sample, slice, run, watermark,
+ * meta) run in that thread, each after the rows added before its row are
  * written and in the order of the adds, so that the importer's thread
  * only parses.  Such hooks may read the store, and write their own
  * tables (the thread has the connection then), but must touch nothing
@@ -218,6 +218,14 @@ struct tr_writer_hooks {
 	 */
 	int	(*run)(void *arg, int64_t track_id, int64_t first_id,
 		    int64_t n, struct tr_error *);
+	/*
+	 * tr_writer_set_track_meta() of track 'track_id': member 'path'
+	 * set to 'value' (after the hooks of the rows added before it), as
+	 * an add hook.  The Go sink sets "$.ended" when a goroutine ends,
+	 * so that an observer can let go of what it holds for it.
+	 */
+	int	(*meta)(void *arg, int64_t track_id, const char *path,
+		    int64_t value, struct tr_error *);
 };
 
 #define TR_WRITER_MAXOBS	8
