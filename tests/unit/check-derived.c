@@ -1274,6 +1274,38 @@ START_TEST(test_ended_equals_rebuild)
 }
 END_TEST
 
+/*
+ * The go_sched_long rows written as the import goes, a few at a time
+ * (TRACEKIT_LONG_CHUNK 1 and 3, where these traces' rows would wait for
+ * the end with the default): every table the same, from as many writes
+ * as the rows take.
+ */
+START_TEST(test_spilled_long)
+{
+	struct tr_db	*db = test_store_gotrace(traces[_i]);
+	char		*a, *b;
+	int64_t		 spills, rows;
+	int		 k;
+
+	a = dump_all(db);
+	rows = test_store_int(db, "SELECT count(*) FROM go_sched_long");
+	tr_db_free(db);
+	for (k = 1; k <= 3; k += 2) {
+		ck_assert_int_eq(setenv("TRACEKIT_LONG_CHUNK", k == 1 ? "1" :
+		    "3", 1), 0);
+		spills = tr_dsched_long_spills;
+		db = test_store_gotrace(traces[_i]);
+		ck_assert_int_eq(unsetenv("TRACEKIT_LONG_CHUNK"), 0);
+		ck_assert_int_eq(tr_dsched_long_spills - spills, rows / k);
+		b = dump_all(db);
+		ck_assert_str_eq(a, b);
+		free(b);
+		tr_db_free(db);
+	}
+	free(a);
+}
+END_TEST
+
 /* A store of schema version 1: the migration computes the tables. */
 START_TEST(test_migrate_v1)
 {
@@ -1318,6 +1350,7 @@ main(void)
 	tcase_add_loop_test(tc, test_watermark, 0, n);
 	tcase_add_test(tc, test_thread_equals_single);
 	tcase_add_test(tc, test_ended_equals_rebuild);
+	tcase_add_loop_test(tc, test_spilled_long, 0, n);
 	tcase_add_test(tc, test_align_moves_bins);
 	tcase_add_test(tc, test_pack_chunks);
 	tcase_add_test(tc, test_steps_pack);

@@ -170,6 +170,12 @@ struct lng {
 	int64_t		 ts, dur, track;
 	const char	*reason;
 };
+/*
+ * The go_sched_long rows go to the store so many at a time as the import
+ * goes (tr_dsched_spill()), not all at the end: they are as many as the
+ * trace has long runnable states (223k in 20 s of a busy program, 7 MB).
+ */
+#define LNG_CHUNK	(16 * 1024)
 
 /* Mutex waits by the goroutine that ended them: go_mutex_waker. */
 struct mwake {
@@ -238,6 +244,7 @@ struct tr_dsched {
 	struct tr_imap	 cells;		/* hash -> struct cell */
 	struct lng	*l;
 	size_t		 nl, capl;
+	size_t		 lchunk;	/* tr_dsched_spill() at so many */
 	struct tr_imap	 groups[2];	/* by rules: cs -> struct cgroup */
 	struct cgroup	*gc[2][NCCACHE];	/* (a cache of them) */
 	struct cell	*lc[NCCACHE];		/* cells */
@@ -254,8 +261,13 @@ struct tr_dsched *
 tr_dsched_new(int64_t source_id)
 {
 	struct tr_dsched	*s = tr_xcalloc(1, sizeof *s);
+	const char		*e;
 
 	s->source_id = source_id;
+	s->lchunk = LNG_CHUNK;
+	/* (TRACEKIT_LONG_CHUNK: fewer, for the tests.) */
+	if ((e = getenv("TRACEKIT_LONG_CHUNK")) != NULL && atoi(e) > 0)
+		s->lchunk = (size_t)atoi(e);
 	tr_imap_init(&s->gs);
 	tr_imap_init(&s->charges);
 	tr_imap_init(&s->bcells);
@@ -1127,6 +1139,49 @@ cmp_lng(const void *a, const void *b)
 	return (x->track < y->track ? -1 : x->track > y->track);
 }
 
+/* The go_sched_long rows that wait (in their key's order), and no more. */
+static int
+write_long(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rc = SQLITE_DONE;
+
+	if (s->nl == 0)
+		return (0);
+	if (s->nl > 1)
+		qsort(s->l, s->nl, sizeof *s->l, cmp_lng);
+	st = tr_db_prepare(db, "INSERT INTO go_sched_long VALUES (?1, ?2, ?3, "
+	    "?4, ?5)", err);
+	if (st == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, 1, s->source_id);
+	for (i = 0; i < s->nl && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(st, 2, s->l[i].ts);
+		sqlite3_bind_int64(st, 3, s->l[i].dur);
+		sqlite3_bind_int64(st, 4, s->l[i].track);
+		bind_reason(st, 5, s->l[i].reason);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return (tr_db_error(db, err, "cannot write go_sched_long"));
+	s->nl = 0;
+	return (0);
+}
+
+int64_t	tr_dsched_long_spills;
+
+int
+tr_dsched_spill(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	if (s->nl < s->lchunk)
+		return (0);
+	tr_dsched_long_spills++;
+	return (write_long(s, db, err));
+}
+
 static int
 write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 {
@@ -1162,25 +1217,7 @@ write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot write go_sched_lat"));
-	if (s->nl > 1)
-		qsort(s->l, s->nl, sizeof *s->l, cmp_lng);
-	st = tr_db_prepare(db, "INSERT INTO go_sched_long VALUES (?1, ?2, ?3, "
-	    "?4, ?5)", err);
-	if (st == NULL)
-		return (-1);
-	sqlite3_bind_int64(st, 1, s->source_id);
-	for (i = 0; i < s->nl && rc == SQLITE_DONE; i++) {
-		sqlite3_bind_int64(st, 2, s->l[i].ts);
-		sqlite3_bind_int64(st, 3, s->l[i].dur);
-		sqlite3_bind_int64(st, 4, s->l[i].track);
-		bind_reason(st, 5, s->l[i].reason);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return (tr_db_error(db, err, "cannot write go_sched_long"));
-	return (0);
+	return (write_long(s, db, err));
 }
 
 static int

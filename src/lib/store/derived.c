@@ -960,6 +960,8 @@ tr_derived_slice(struct tr_derived *d, int64_t track_id, int64_t ts,
 		    nm->cls == N_RUNNABLE ? TR_DSCHED_RUNNABLE :
 		    nm->cls == N_BLOCKED ? TR_DSCHED_BLOCKED : TR_DSCHED_OTHER,
 		    category_id, cat->s, callsite_id, args, args_len, u);
+		if (tr_dsched_spill(d->sched, d->db, err) != 0)
+			return (-1);
 		if (nm->cls == N_RUNNING)
 			k = TR_DK_RUNNING;
 		else if (nm->cls == N_RUNNABLE)

@@ -398,6 +398,15 @@ void	tr_dsched_goroutine(struct tr_dsched *, int64_t track_id,
  */
 void	tr_dsched_ended(struct tr_dsched *, int64_t track_id);
 /*
+ * Write the go_sched_long rows that wait into 'db' when they are enough
+ * to be worth it (the import's writer thread, as the states come).
+ * Returns 0, or -1 with 'err' set.
+ */
+int	tr_dsched_spill(struct tr_dsched *, struct tr_db *,
+	    struct tr_error *);
+/* How many times it wrote them (for the tests). */
+extern int64_t	tr_dsched_long_spills;
+/*
  * A slice of a goroutine track, each goroutine's in their order:
  * 'cls' TR_DSCHED_*, 'reason' the string of category 'cat' (NULL: none;
  * borrowed until tr_dsched_write()), 'args' its JSON text.
