@@ -1306,6 +1306,57 @@ START_TEST(test_spilled_long)
 }
 END_TEST
 
+/*
+ * go_sched_lat's seconds written as the watermark passes them
+ * (tr_dsched_watermark()), on 1.2 s of bench/gotrace-load.go whose
+ * runnable states span three seconds: with a watermark at every state
+ * change, the rows of the seconds before the last go early, and every
+ * table is as with the default (no watermark in so short a trace, so
+ * all at the end); a promise broken on purpose (1 s late) is noticed,
+ * and the tables computed again, the same.
+ */
+START_TEST(test_lat_watermark)
+{
+	static const char *const wm[3] = { NULL, "1", "1,1000000000" };
+	struct imported	 r[3];
+	struct tr_db	*db;
+	int64_t		 early[3], before, secs;
+	int		 k;
+
+	for (k = 0; k < 3; k++) {
+		if (wm[k] != NULL)
+			ck_assert_int_eq(setenv("TRACEKIT_WATERMARK", wm[k],
+			    1), 0);
+		before = tr_dsched_lat_early;
+		import_one("load119.trace.zst", &r[k]);
+		early[k] = tr_dsched_lat_early - before;
+		ck_assert_msg(r[k].rc == 0, "%s", r[k].msg);
+	}
+	ck_assert_int_eq(unsetenv("TRACEKIT_WATERMARK"), 0);
+	/* The trace is what the test needs: rows in three seconds. */
+	db = test_store_gotrace("load119.trace.zst");
+	secs = test_store_int(db, "SELECT count(DISTINCT ts) FROM "
+	    "go_sched_lat");
+	ck_assert_int_eq(secs, 3);
+	before = test_store_int(db, "SELECT count(*) FROM go_sched_lat "
+	    "WHERE ts < (SELECT max(ts) FROM go_sched_lat)");
+	ck_assert_int_gt(before, 0);
+	tr_db_free(db);
+	ck_assert_int_eq(early[0], 0);
+	ck_assert_int_eq(early[1], before);
+	ck_assert_int_eq(r[0].late, 0);
+	ck_assert_int_eq(r[1].late, 0);
+	ck_assert_int_eq(r[2].late, 1);
+	for (k = 1; k < 3; k++)
+		ck_assert_msg(strcmp(r[k].rows, r[0].rows) == 0, "the tables "
+		    "differ with the watermark %s", wm[k]);
+	for (k = 0; k < 3; k++) {
+		free(r[k].msg);
+		free(r[k].rows);
+	}
+}
+END_TEST
+
 /* A store of schema version 1: the migration computes the tables. */
 START_TEST(test_migrate_v1)
 {
@@ -1350,6 +1401,7 @@ main(void)
 	tcase_add_loop_test(tc, test_watermark, 0, n);
 	tcase_add_test(tc, test_thread_equals_single);
 	tcase_add_test(tc, test_ended_equals_rebuild);
+	tcase_add_test(tc, test_lat_watermark);
 	tcase_add_loop_test(tc, test_spilled_long, 0, n);
 	tcase_add_test(tc, test_align_moves_bins);
 	tcase_add_test(tc, test_pack_chunks);

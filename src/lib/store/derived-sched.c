@@ -242,6 +242,13 @@ struct tr_dsched {
 	struct tr_imap	 charges;	/* hash -> struct charge */
 	struct tr_imap	 bcells;	/* hash -> struct charge, by second */
 	struct tr_imap	 cells;		/* hash -> struct cell */
+	/*
+	 * The seconds of go_sched_lat below 'lat_fin' are written
+	 * (tr_dsched_watermark()); 'late': a runnable state came into one
+	 * after all, and the tables must be computed again.
+	 */
+	int64_t		 lat_fin;
+	int		 late;
 	struct lng	*l;
 	size_t		 nl, capl;
 	size_t		 lchunk;	/* tr_dsched_spill() at so many */
@@ -264,6 +271,7 @@ tr_dsched_new(int64_t source_id)
 	const char		*e;
 
 	s->source_id = source_id;
+	s->lat_fin = INT64_MIN;
 	s->lchunk = LNG_CHUNK;
 	/* (TRACEKIT_LONG_CHUNK: fewer, for the tests.) */
 	if ((e = getenv("TRACEKIT_LONG_CHUNK")) != NULL && atoi(e) > 0)
@@ -677,12 +685,33 @@ old_state(struct tr_dsched *s, int cls, unsigned rf, int64_t cs,
 	charges(s, 0, k, n, cs, ts, ts + dur);
 }
 
+/* The hash of a cell's key, where it goes in 'map' (probed linearly). */
+static uint64_t
+cell_slot(const struct tr_imap *map, int64_t bin, int64_t cat, int64_t grp,
+    int b, struct cell **found)
+{
+	int64_t		 key[4];
+	uint64_t	 h;
+	struct cell	*c;
+
+	key[0] = bin;
+	key[1] = cat;
+	key[2] = grp;
+	key[3] = b;
+	h = tr_hash64(key, sizeof key);
+	while ((c = tr_imap_get(map, h)) != NULL &&
+	    (c->bin != bin || c->cat != cat || c->grp != grp ||
+	    c->bucket != b))
+		h++;
+	*found = c;
+	return (h);
+}
+
 /* The cell of (second, category, creation stack, bucket), made when new. */
 static struct cell *
 cell_get(struct tr_dsched *s, int64_t bin, int64_t cat, int64_t grp, int b,
     const char *reason, int64_t dur)
 {
-	int64_t		 key[4];
 	uint64_t	 h;
 	struct cell	*c, **slot;
 
@@ -691,15 +720,10 @@ cell_get(struct tr_dsched *s, int64_t bin, int64_t cat, int64_t grp, int b,
 	if ((c = *slot) != NULL && c->bin == bin && c->cat == cat &&
 	    c->grp == grp && c->bucket == b)
 		return (c);
-	key[0] = bin;
-	key[1] = cat;
-	key[2] = grp;
-	key[3] = b;
-	h = tr_hash64(key, sizeof key);
-	while ((c = tr_imap_get(&s->cells, h)) != NULL &&
-	    (c->bin != bin || c->cat != cat || c->grp != grp ||
-	    c->bucket != b))
-		h++;
+	/* A second already written: the tables are computed again. */
+	if (bin < s->lat_fin)
+		s->late = 1;
+	h = cell_slot(&s->cells, bin, cat, grp, b, &c);
 	if (c == NULL) {
 		c = tr_xcalloc(1, sizeof *c);
 		c->bin = bin;
@@ -1182,12 +1206,21 @@ tr_dsched_spill(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	return (write_long(s, db, err));
 }
 
+/*
+ * The go_sched_lat rows of the cells of seconds below 'sec' (all:
+ * INT64_MAX), which are freed; the others stay, in a map made again
+ * (a cell's place in it depends on those before it in its probe).
+ */
+int64_t	tr_dsched_lat_early;
+
 static int
-write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+write_cells(struct tr_dsched *s, struct tr_db *db, int64_t sec,
+    struct tr_error *err)
 {
 	sqlite3_stmt	*st;
 	uint64_t	*keys;
-	struct cell	*c;
+	struct tr_imap	 keep;
+	struct cell	*c, *o;
 	size_t		 n, i;
 	int		 rc = SQLITE_DONE;
 
@@ -1196,9 +1229,15 @@ write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	if (st == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, 1, s->source_id);
+	tr_imap_init(&keep);
 	keys = tr_imap_keys(&s->cells, &n);
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+	for (i = 0; i < n; i++) {
 		c = tr_imap_get(&s->cells, keys[i]);
+		if (c->bin >= sec || rc != SQLITE_DONE) {
+			tr_imap_put(&keep, cell_slot(&keep, c->bin, c->cat,
+			    c->grp, c->bucket, &o), c);
+			continue;
+		}
 		sqlite3_bind_int64(st, 2, c->bin * TR_DERIVED_LAT_BIN);
 		bind_reason(st, 3, c->reason);
 		if (c->grp > 0)
@@ -1212,11 +1251,46 @@ write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 		sqlite3_bind_int64(st, 9, c->max);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
+		free(c);
+		if (sec != INT64_MAX)
+			tr_dsched_lat_early++;
 	}
 	free(keys);
+	tr_imap_release(&s->cells);
+	s->cells = keep;
+	memset(s->lc, 0, sizeof s->lc);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot write go_sched_lat"));
+	return (0);
+}
+
+int
+tr_dsched_watermark(struct tr_dsched *s, struct tr_db *db, int64_t ts,
+    struct tr_error *err)
+{
+	int64_t	sec = sec_of(ts);
+
+	/* No runnable state to come starts before ts: its second's cells. */
+	if (s->late || s->clip != NULL || sec <= s->lat_fin)
+		return (0);
+	s->lat_fin = sec;
+	if (s->cells.count == 0)
+		return (0);
+	return (write_cells(s, db, sec, err));
+}
+
+int
+tr_dsched_late(const struct tr_dsched *s)
+{
+	return (s->late);
+}
+
+static int
+write_lat(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	if (write_cells(s, db, INT64_MAX, err) != 0)
+		return (-1);
 	return (write_long(s, db, err));
 }
 

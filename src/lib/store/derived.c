@@ -1221,7 +1221,7 @@ tr_derived_write(struct tr_derived *d, struct tr_error *err)
 	size_t		 n, i;
 
 	/* What the watermark let go is read again from the store. */
-	if (d->late) {
+	if (d->late || tr_dsched_late(d->sched)) {
 		tr_derived_late_rebuilds++;
 		return (tr_derived_rebuild(d->db, d->source_id, err));
 	}
@@ -2299,8 +2299,13 @@ obs_free(void *arg)
 static int
 obs_watermark(void *arg, int64_t ts, struct tr_error *err)
 {
-	(void)err;
-	return (tr_derived_watermark(arg, ts));
+	struct tr_derived	*d = arg;
+
+	if (tr_derived_watermark(d, ts) != 0)
+		return (-1);
+	if (d->late)
+		return (0);
+	return (tr_dsched_watermark(d->sched, d->db, ts, err));
 }
 
 /*

@@ -182,8 +182,11 @@ struct tr_derived;
  * the str and track tables as it needs names.  Feed it every slice, every
  * track and every time-stamped sample of the source (in any order), then
  * tr_derived_write() it inside the transaction.  Memory: a bin per
- * TR_DERIVED_BIN of the source's span, a record per goroutine and per
- * (state, reason, stack).
+ * TR_DERIVED_BIN of the source's span, a record per goroutine (alive:
+ * tr_derived_ended()) and per (state, reason, stack), and the
+ * scheduler tables' records of the seconds the watermark has not passed
+ * (go_sched_lat) or of the whole span (go_wait_sec, go_blocked_bin,
+ * go_mutex_waker).
  */
 struct tr_derived *tr_derived_new(struct tr_db *, int64_t source_id);
 void	tr_derived_free(struct tr_derived *);
@@ -406,6 +409,18 @@ int	tr_dsched_spill(struct tr_dsched *, struct tr_db *,
 	    struct tr_error *);
 /* How many times it wrote them (for the tests). */
 extern int64_t	tr_dsched_long_spills;
+/*
+ * The importer's watermark (tr_derived_watermark()): write the
+ * go_sched_lat rows of the seconds that end by 'ts' and let them go.  A
+ * runnable state that comes into one after all makes tr_dsched_late()
+ * 1: the tables must then be computed again from the store.  Returns 0,
+ * or -1 with 'err' set.
+ */
+int	tr_dsched_watermark(struct tr_dsched *, struct tr_db *, int64_t ts,
+	    struct tr_error *);
+int	tr_dsched_late(const struct tr_dsched *);
+/* How many rows it wrote before the end (for the tests). */
+extern int64_t	tr_dsched_lat_early;
 /*
  * A slice of a goroutine track, each goroutine's in their order:
  * 'cls' TR_DSCHED_*, 'reason' the string of category 'cat' (NULL: none;
