@@ -825,6 +825,85 @@ START_TEST(test_writer_big_ids)
 }
 END_TEST
 
+/*
+ * Tracks of a kind held back (tr_writer_hold_tracks()), with and without
+ * the writer thread: each row is in the store after the flush, its meta
+ * exactly as json_set() of what it was added with gives it, whether its
+ * member was set while it was held (written once: in C for compact text,
+ * by json_set() in the insert for text with white space or the member
+ * already there), after it went (5000 tracks: the first ones are written
+ * when newer ones pass the hold's bound, then updated), twice (the row
+ * goes, then the update), or never; a kind not held is updated as ever.
+ */
+START_TEST(test_writer_hold_tracks)
+{
+	static const char *const metas[5] = {
+		"{\"a\":1}", "{ \"a\": 1 }", NULL,
+		"{\"ended\":5,\"b\":2}", "{\"a\":1,\"c\":[1,\"x y\"]}"
+	};
+	struct tr_error		 err;
+	struct tr_db		*db;
+	struct tr_writer	*w;
+	int64_t			 id[5001];
+	char			*sql, *e, *x;
+	int			 i, k, m;
+
+	for (k = 0; k < 2; k++) {
+		tr_error_init(&err);
+		w = writer_mem(&db);
+		if (k)
+			ck_assert_int_eq(tr_writer_thread(w, &err), 0);
+		ck_assert_int_eq(tr_writer_hold_tracks(w, "g", &err), 0);
+		for (i = 0; i < 5000; i++) {
+			id[i] = tr_writer_add_track(w, "g", "n", i, 0, 0, 0,
+			    metas[i % 5], &err);
+			ck_assert_int_gt(id[i], 0);
+			/* The first 100 are set once they went. */
+			if (i < 100)
+				continue;
+			ck_assert_int_eq(tr_writer_set_track_meta(w, id[i],
+			    "$.ended", 1000 + i, &err), 0);
+			if (i % 7 == 0)
+				ck_assert_int_eq(tr_writer_set_track_meta(w,
+				    id[i], "$.x", i, &err), 0);
+		}
+		id[5000] = tr_writer_add_track(w, "h", "n", 0, 0, 0, 0,
+		    metas[0], &err);
+		for (i = 0; i < 100; i++)
+			ck_assert_int_eq(tr_writer_set_track_meta(w, id[i],
+			    "$.ended", 1000 + i, &err), 0);
+		ck_assert_int_eq(tr_writer_set_track_meta(w, id[5000],
+		    "$.ended", 7, &err), 0);
+		ck_assert_msg(tr_writer_flush(w, &err) == 0, "%s", err.msg);
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM track"),
+		    5001);
+		for (i = 0, m = 0; i < 5000; i++) {
+			e = metas[i % 5] ? tr_xasprintf("'%s'", metas[i % 5]) :
+			    tr_xstrdup("'{}'");
+			/* (Set twice: the ones past 100 of every 7.) */
+			x = i >= 100 && i % 7 == 0 ? tr_xasprintf(", '$.x', "
+			    "%d)", i) : tr_xstrdup("");
+			sql = tr_xasprintf("SELECT meta = %sjson_set(%s, "
+			    "'$.ended', %d)%s FROM track WHERE id = %lld",
+			    *x ? "json_set(" : "", e, 1000 + i, x,
+			    (long long)id[i]);
+			m += q_int(db, sql) == 1;
+			free(sql);
+			free(x);
+			free(e);
+		}
+		ck_assert_int_eq(m, 5000);
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM track WHERE "
+		    "meta = '{\"a\":1,\"ended\":7}' AND kind = 'h'"), 1);
+		/* The compact ones were set in C: the same text. */
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM track WHERE "
+		    "meta = '{\"a\":1,\"ended\":1110}'"), 1);
+		tr_writer_free(w);
+		tr_db_free(db);
+	}
+}
+END_TEST
+
 /* An observer of the writer sees each row, and its finish and free. */
 struct obs_log {
 	int	tracks, samples, slices, counters, finished, freed;
@@ -2890,6 +2969,7 @@ main(void)
 	tcase_add_test(ti, test_writer_thread_observe);
 	tcase_add_test(ti, test_import_cache_evict);
 	tcase_add_test(ti, test_writer_big_ids);
+	tcase_add_test(ti, test_writer_hold_tracks);
 	tcase_add_test(ti, test_import_cache_evict_many);
 	tcase_add_test(ti, test_import_thread);
 	tcase_add_test(ti, test_import_thread_fail);

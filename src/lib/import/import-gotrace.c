@@ -132,6 +132,7 @@ struct tr_gotrace_sink {
 	int64_t			 nstates;	/* go_state() calls */
 	int64_t			 wm_every, wm_skew;
 	struct strslot		 strs[STR_SLOTS];
+	int			 held;		/* tr_writer_hold_tracks() */
 };
 
 /*
@@ -288,6 +289,17 @@ static int
 gor_track(struct tr_gotrace_sink *s, struct gor *g, uint64_t goid,
     const char *name, const char *meta, struct tr_error *err)
 {
+	/*
+	 * Most goroutines end soon after they start, and each end sets the
+	 * track's "$.ended" (tr_gotrace_go_end()): let the writer write the
+	 * row once, ended, rather than write it and update it.  Nothing
+	 * reads goroutine tracks before the flush.
+	 */
+	if (!s->held) {
+		if (tr_writer_hold_tracks(s->wr, TR_TRACK_GOROUTINE, err) != 0)
+			return (-1);
+		s->held = 1;
+	}
 	g->track = tr_writer_add_track(s->wr, TR_TRACK_GOROUTINE, name,
 	    (int64_t)goid, 0, 0, 0, meta, err);
 	return (g->track < 0 ? -1 : 0);

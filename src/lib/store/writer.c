@@ -24,7 +24,7 @@ enum {
 	ST_PROC_GET, ST_PROC_PUT,
 	ST_THREAD_GET, ST_THREAD_PUT,
 	ST_SAMPLE, ST_PROFILE, ST_TRACK, ST_SLICE, ST_COUNTER,
-	ST_TRACK_META,
+	ST_TRACK_META, ST_TRACK_SET,
 	ST_COUNT
 };
 
@@ -101,6 +101,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO counter_run (id, track_id, name_id, ts, end_ts, n, "
 	    "points, source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	"UPDATE track SET meta = json_set(meta, ?2, ?3) WHERE id = ?1",
+	/* ST_TRACK_SET: a held track (struct held) and its meta's update. */
+	"INSERT INTO track (id, ref, process_id, thread_id, parent_id, kind, "
+	    "name, meta, source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+	    "json_set(coalesce(?8, '{}'), ?10, ?11), ?9)",
 };
 
 /*
@@ -118,6 +122,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define OP_FLUSH	ST_COUNT	/* write the batches as they stand */
 #define OP_SLICE	(ST_COUNT + 1)	/* a slice: its run, its hooks */
 #define OP_WATERMARK	(ST_COUNT + 2)	/* the watermark hooks, v[0] */
+#define OP_HOLD		(ST_COUNT + 3)	/* hold tracks of the kind t[0] */
 struct op {
 	int32_t		 kind, nt;
 	int64_t		 v[OP_NV];
@@ -261,6 +266,29 @@ struct tr_writer {
 	int64_t				 waits;	/* lookups that waited */
 	struct blk			*cur, *free_blks;
 	struct tr_error			 terr;
+
+	/* The tracks held back (tr_writer_hold_tracks()): the writing side's. */
+	char				*hold_kind;
+	struct tr_imap			 held;	/* id -> struct held */
+	struct tr_buf			 hjson;	/* a held one's meta, set */
+	struct held			*hhead, *htail;
+	size_t				 nheld;
+};
+
+/*
+ * A track row of the kind held back, with its texts, and the member of
+ * its meta set since (NULL: none), until HOLD_MAX newer ones are held or
+ * the batches are flushed: a goroutine that ends while its row is held
+ * is written once, not written and then updated (the update was a fifth
+ * of the import of 400k goroutines that each run once).
+ */
+#define HOLD_MAX	4096
+struct held {
+	struct held	*next;
+	struct op	 o;
+	char		*text;		/* the op's texts, each NUL-ended */
+	char		*path;
+	int64_t		 value;
 };
 
 /*
@@ -386,6 +414,7 @@ static const unsigned op_ids[ST_COUNT] = {
 	[ST_CS_PUT] = 1 << 1,		/* parent_id */
 	[ST_THREAD_PUT] = 1 << 1,	/* process_id */
 	[ST_TRACK] = 1 << 2 | 1 << 3 | 1 << 4,
+	[ST_TRACK_SET] = 1 << 2 | 1 << 3 | 1 << 4,
 };
 static const unsigned op_neg[ST_COUNT] = {
 	[ST_THREAD_PUT] = 1 << 2,	/* tid */
@@ -472,22 +501,190 @@ run_json(struct tr_buf *j, const struct run *r, int64_t *t0, int64_t *end)
  * own id, and the other numbers as parameters 1..., then the texts, then
  * the source id when the table has one (profile, track, slice_run).
  */
+/*
+ * Bind op 'o' (texts 't') to one-row statement 'st' as statement 'kind'
+ * takes it: v[0] and the other 'nv' - 1 numbers, the texts, the source.
+ */
+static void
+op_bind(struct tr_writer *w, sqlite3_stmt *st, int kind, const struct op *o,
+    const char *const *t, int nv)
+{
+	int	i;
+
+	sqlite3_bind_int64(st, 1, o->v[0]);
+	for (i = 1; i < nv; i++)
+		if ((op_ids[kind] >> i & 1) && o->v[i] <= 0)
+			sqlite3_bind_null(st, i + 1);
+		else if ((op_neg[kind] >> i & 1) && o->v[i] < 0)
+			sqlite3_bind_null(st, i + 1);
+		else
+			sqlite3_bind_int64(st, i + 1, o->v[i]);
+	for (i = 0; i < o->nt; i++)
+		op_text(st, nv + i + 1, o, t, i, 0);
+	if (kind >= ST_PROFILE)
+		sqlite3_bind_int64(st, nv + o->nt + 1, w->source_id);
+}
+
+static void
+held_free(void *p)
+{
+	struct held	*h = p;
+
+	if (h != NULL) {
+		free(h->text);
+		free(h->path);
+	}
+	free(h);
+}
+
+/*
+ * Meta 'm' (n bytes) with member 'path' set to 'v', as json_set() writes
+ * it, into 'b': when 'm' is an object with no white space and no member
+ * of that name, and 'path' is "$.NAME" of letters, digits and '_', the
+ * member goes last, which is what json_set() does for a new member of
+ * such text (SQLite renders it again without white space, values as
+ * they read).  Returns 1, or 0 for anything else (json_set() then).
+ */
+static int
+meta_set(struct tr_buf *b, const char *m, size_t n, const char *path,
+    int64_t v)
+{
+	const char	*k = path + 2;
+	size_t		 i, kn;
+
+	if (strncmp(path, "$.", 2) != 0 || (kn = strlen(k)) == 0 || n < 2 ||
+	    m[0] != '{' || m[n - 1] != '}')
+		return (0);
+	for (i = 0; i < kn; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' &&
+		    k[i] <= 'Z') || (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
+			return (0);
+	for (i = 0; i < n; i++)
+		if (m[i] == ' ' || m[i] == '\t' || m[i] == '\n' ||
+		    m[i] == '\r' || (m[i] == '"' && i + kn + 2 <= n &&
+		    memcmp(m + i + 1, k, kn) == 0 && m[i + kn + 1] == '"'))
+			return (0);
+	tr_buf_reset(b);
+	tr_buf_add(b, m, n - 1);
+	tr_buf_printf(b, "%s\"%s\":%lld}", n > 2 ? "," : "", k, (long long)v);
+	return (1);
+}
+
+/* Write held track 'h' (with its meta's member, if set) and let it go. */
+static int
+unhold(struct tr_writer *w, struct held *h, struct tr_error *err)
+{
+	const char	*t[OP_NT];
+	sqlite3_stmt	*st;
+	struct held	*prev = NULL, *q;
+	char		*p = h->text;
+	int		 i, rc, set = h->path != NULL;
+
+	for (i = 0; i < h->o.nt; i++) {
+		t[i] = p;
+		if (h->o.tlen[i] >= 0)
+			p += h->o.tlen[i] + 1;
+	}
+	/* The meta is text 2 (kind, name, meta); NULL is '{}'. */
+	if (set && meta_set(&w->hjson, h->o.tlen[2] >= 0 ? t[2] : "{}",
+	    h->o.tlen[2] >= 0 ? (size_t)h->o.tlen[2] : 2, h->path,
+	    h->value)) {
+		t[2] = w->hjson.data;
+		h->o.tlen[2] = (int64_t)w->hjson.len;
+		set = 0;
+	}
+	st = w->st[set ? ST_TRACK_SET : ST_TRACK];
+	op_bind(w, st, ST_TRACK, &h->o, t, 5);
+	if (set) {
+		sqlite3_bind_text(st, 10, h->path, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 11, h->value);
+	}
+	rc = step_done(w, st, err);
+	/* (Most often the oldest; else found from the head.) */
+	for (q = w->hhead; q != h; q = q->next)
+		prev = q;
+	if (prev != NULL)
+		prev->next = h->next;
+	else
+		w->hhead = h->next;
+	if (w->htail == h)
+		w->htail = prev;
+	tr_imap_del(&w->held, (uint64_t)h->o.v[0]);
+	w->nheld--;
+	held_free(h);
+	return (rc);
+}
+
+/* Hold track op 'o' back (see struct held); the oldest goes past HOLD_MAX. */
+static int
+hold(struct tr_writer *w, const struct op *o, const char *const *t,
+    struct tr_error *err)
+{
+	struct held	*h;
+	size_t		 n = 0;
+	char		*p;
+	int		 i;
+
+	if (w->nheld >= HOLD_MAX && unhold(w, w->hhead, err) != 0)
+		return (-1);
+	h = tr_xcalloc(1, sizeof *h);
+	h->o = *o;
+	for (i = 0; i < o->nt; i++)
+		n += o->tlen[i] >= 0 ? (size_t)o->tlen[i] + 1 : 0;
+	p = h->text = tr_xmalloc(n + 1);
+	for (i = 0; i < o->nt; i++)
+		if (o->tlen[i] >= 0) {
+			memcpy(p, o->tlen[i] ? t[i] : "", (size_t)o->tlen[i]);
+			p[o->tlen[i]] = '\0';
+			p += o->tlen[i] + 1;
+		}
+	if (w->htail != NULL)
+		w->htail->next = h;
+	else
+		w->hhead = h;
+	w->htail = h;
+	tr_imap_put(&w->held, (uint64_t)o->v[0], h);
+	w->nheld++;
+	return (0);
+}
+
 static int
 op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
     struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	int		 i, p, nv;
+	struct held	*hp;
+	int		 i, p;
 
 	switch (o->kind) {
 	case OP_FLUSH:
 		for (i = 0; i < (int)NBATCHES; i++)
 			if (batch_flush(w, batches[i].st, err) != 0)
 				return (-1);
+		while (w->hhead != NULL)
+			if (unhold(w, w->hhead, err) != 0)
+				return (-1);
 		return (0);
 	case OP_WATERMARK:
 		return (0);
+	case OP_HOLD:
+		free(w->hold_kind);
+		w->hold_kind = o->tlen[0] >= 0 ? tr_xstrndup(o->tlen[0] ?
+		    t[0] : "", (size_t)o->tlen[0]) : NULL;
+		return (0);
 	case ST_TRACK_META:
+		if (w->nheld > 0 && (hp = tr_imap_get(&w->held,
+		    (uint64_t)o->v[0])) != NULL) {
+			if (hp->path == NULL) {
+				hp->path = tr_xstrndup(o->tlen[0] ? t[0] : "",
+				    (size_t)o->tlen[0]);
+				hp->value = o->v[1];
+				return (0);
+			}
+			/* A second member: the row goes, then the update. */
+			if (unhold(w, hp, err) != 0)
+				return (-1);
+		}
 		st = w->st[ST_TRACK_META];
 		sqlite3_bind_int64(st, 1, o->v[0]);
 		op_text(st, 2, o, t, 0, 0);
@@ -512,22 +709,15 @@ op_exec(struct tr_writer *w, const struct op *o, const char *const *t,
 		sqlite3_bind_int64(st, p + 8, o->v[7]);
 		op_text(st, p + 9, o, t, 0, 1);
 		break;
+	case ST_TRACK:
+		if (w->hold_kind != NULL && o->tlen[0] >= 0 &&
+		    strcmp(o->tlen[0] ? t[0] : "", w->hold_kind) == 0)
+			return (hold(w, o, t, err));
+		/* FALLTHROUGH */
 	default:
 		st = w->st[o->kind];
-		nv = sqlite3_bind_parameter_count(st) - o->nt -
-		    (o->kind >= ST_PROFILE);
-		sqlite3_bind_int64(st, 1, o->v[0]);
-		for (i = 1; i < nv; i++)
-			if ((op_ids[o->kind] >> i & 1) && o->v[i] <= 0)
-				sqlite3_bind_null(st, i + 1);
-			else if ((op_neg[o->kind] >> i & 1) && o->v[i] < 0)
-				sqlite3_bind_null(st, i + 1);
-			else
-				sqlite3_bind_int64(st, i + 1, o->v[i]);
-		for (i = 0; i < o->nt; i++)
-			op_text(st, nv + i + 1, o, t, i, 0);
-		if (o->kind >= ST_PROFILE)
-			sqlite3_bind_int64(st, nv + o->nt + 1, w->source_id);
+		op_bind(w, st, o->kind, o, t, sqlite3_bind_parameter_count(st) -
+		    o->nt - (o->kind >= ST_PROFILE));
 		return (step_done(w, st, err));
 	}
 	if (++w->pending[o->kind] < BATCH)
@@ -1662,6 +1852,19 @@ tr_writer_add_track(struct tr_writer *w, const char *kind,
 }
 
 int
+tr_writer_hold_tracks(struct tr_writer *w, const char *kind,
+    struct tr_error *err)
+{
+	const char	*t[OP_NT];
+	struct op	 o;
+
+	/* Through the queue: the kind is the writing side's. */
+	op_init(&o, OP_HOLD);
+	op_add_opt(&o, t, kind);
+	return (op_put(w, &o, t, err));
+}
+
+int
 tr_writer_set_track_meta(struct tr_writer *w, int64_t track_id,
     const char *path, int64_t value, struct tr_error *err)
 {
@@ -2099,6 +2302,8 @@ tr_writer_new(struct tr_db *db, int64_t source_id, size_t cache_cap,
 	tr_buf_init(&w->json);
 	tr_buf_init(&w->rjson);
 	tr_imap_init(&w->runs);
+	tr_imap_init(&w->held);
+	tr_buf_init(&w->hjson);
 	tr_imap_init(&w->cruns);
 	tr_error_init(&w->terr);
 	for (i = 0; i < ST_COUNT; i++)
@@ -2252,6 +2457,9 @@ tr_writer_free(struct tr_writer *w)
 	tr_buf_release(&w->key);
 	tr_imap_free(&w->runs, run_free);
 	tr_imap_free(&w->cruns, crun_free);
+	tr_imap_free(&w->held, held_free);
+	tr_buf_release(&w->hjson);
+	free(w->hold_kind);
 	chunks_free(w->free_chunks);
 	tr_buf_release(&w->json);
 	tr_buf_release(&w->rjson);

@@ -170,6 +170,17 @@ int64_t	tr_writer_add_counter(struct tr_writer *, int64_t track_id,
  */
 int	tr_writer_set_track_meta(struct tr_writer *, int64_t track_id,
 	    const char *path, int64_t value, struct tr_error *);
+/*
+ * Tracks of kind 'kind' (NULL: none, the default) are short-lived and get
+ * their meta set once when they end: the writer may hold such a row back
+ * (up to some thousands of them, until tr_writer_flush()) and write it
+ * with its meta as set, not write it and then update it.  A track held
+ * back is not in the store yet: call before the first track of the kind
+ * is added, and only when nothing reads them before the flush.  Returns
+ * 0, or -1 with 'err' set.
+ */
+int	tr_writer_hold_tracks(struct tr_writer *, const char *kind,
+	    struct tr_error *);
 
 /*
  * Observers.  Each hook may be NULL; each is called after the row was
