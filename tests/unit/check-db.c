@@ -980,7 +980,7 @@ obs_free(void *arg)
 
 static const struct tr_writer_hooks obs_hooks = {
 	obs_track, obs_sample, obs_slice, obs_counter, obs_finish, obs_free,
-	NULL, 0, NULL
+	NULL, 0, NULL, NULL
 };
 
 /*
