@@ -829,17 +829,18 @@ END_TEST
  * Tracks of a kind held back (tr_writer_hold_tracks()), with and without
  * the writer thread: each row is in the store after the flush, its meta
  * exactly as json_set() of what it was added with gives it, whether its
- * member was set while it was held (written once: in C for compact text,
- * by json_set() in the insert for text with white space or the member
- * already there), after it went (5000 tracks: the first ones are written
- * when newer ones pass the hold's bound, then updated), twice (the row
- * goes, then the update), or never; a kind not held is updated as ever.
+ * member was set while it was held (written once: in C for compact
+ * text, by json_set() in the insert for text with white space, an
+ * escape or the member already there), after it went (5000 tracks: the
+ * first ones are written when newer ones pass the hold's bound, then
+ * updated), twice (the row goes, then the update), or never; a kind not
+ * held is updated as ever.
  */
 START_TEST(test_writer_hold_tracks)
 {
 	static const char *const metas[5] = {
-		"{\"a\":1}", "{ \"a\": 1 }", NULL,
-		"{\"ended\":5,\"b\":2}", "{\"a\":1,\"c\":[1,\"x y\"]}"
+		"{\"a\":1}", "{ \"a\": 1 }", NULL, "{\"ended\":5,\"b\":2}",
+		"{\"a\":1,\"c\":[1,\"x\\u0020y\"]}"
 	};
 	struct tr_error		 err;
 	struct tr_db		*db;

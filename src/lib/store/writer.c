@@ -539,11 +539,12 @@ held_free(void *p)
 
 /*
  * Meta 'm' (n bytes) with member 'path' set to 'v', as json_set() writes
- * it, into 'b': when 'm' is an object with no white space and no member
- * of that name, and 'path' is "$.NAME" of letters, digits and '_', the
- * member goes last, which is what json_set() does for a new member of
- * such text (SQLite renders it again without white space, values as
- * they read).  Returns 1, or 0 for anything else (json_set() then).
+ * it, into 'b': when 'm' is an object with no white space, no escape and
+ * no member of that name, and 'path' is "$.NAME" of letters, digits and
+ * '_', the member goes last, which is what json_set() does for a new
+ * member of such text (SQLite renders it again without white space,
+ * values as they read).  Returns 1, or 0 for anything else (json_set()
+ * then).
  */
 static int
 meta_set(struct tr_buf *b, const char *m, size_t n, const char *path,
@@ -561,8 +562,9 @@ meta_set(struct tr_buf *b, const char *m, size_t n, const char *path,
 			return (0);
 	for (i = 0; i < n; i++)
 		if (m[i] == ' ' || m[i] == '\t' || m[i] == '\n' ||
-		    m[i] == '\r' || (m[i] == '"' && i + kn + 2 <= n &&
-		    memcmp(m + i + 1, k, kn) == 0 && m[i + kn + 1] == '"'))
+		    m[i] == '\r' || m[i] == '\\' || (m[i] == '"' &&
+		    i + kn + 2 <= n && memcmp(m + i + 1, k, kn) == 0 &&
+		    m[i + kn + 1] == '"'))
 			return (0);
 	tr_buf_reset(b);
 	tr_buf_add(b, m, n - 1);
