@@ -151,6 +151,8 @@ struct dg {
 	struct pend	*pend;		/* closed before fr was known */
 	size_t		 npend;
 	int64_t		 mu_end, mu_dur, mu_cs;	/* a mutex wait, its end */
+	struct wsec	*w;		/* its go_wait_sec rows, by second */
+	size_t		 nw, capw;
 };
 
 struct charge {
@@ -235,7 +237,7 @@ struct tr_dsched {
 	int64_t		 source_id;
 	tr_dsched_clip_fn *clip;	/* set: charges only, clipped */
 	void		*clip_arg;
-	struct tr_imap	 waits;		/* hash -> struct wsec */
+	sqlite3_stmt	*wst;		/* go_wait_sec's insert, once made */
 	struct tr_imap	 wakers;	/* hash -> struct mwake */
 	struct tr_imap	 gs;		/* track -> struct dg */
 	struct dg	*last;		/* the one of the last state */
@@ -255,7 +257,6 @@ struct tr_dsched {
 	struct tr_imap	 groups[2];	/* by rules: cs -> struct cgroup */
 	struct cgroup	*gc[2][NCCACHE];	/* (a cache of them) */
 	struct cell	*lc[NCCACHE];		/* cells */
-	struct wsec	*wc[NCCACHE];		/* waits */
 	struct rcache	 rc[NRCACHE];
 	/*
 	 * Goroutines by the low bits of their track id (ids are dense): the
@@ -280,7 +281,6 @@ tr_dsched_new(int64_t source_id)
 	tr_imap_init(&s->charges);
 	tr_imap_init(&s->bcells);
 	tr_imap_init(&s->cells);
-	tr_imap_init(&s->waits);
 	tr_imap_init(&s->wakers);
 	tr_imap_init(&s->groups[0]);
 	tr_imap_init(&s->groups[1]);
@@ -292,8 +292,10 @@ dg_free(void *p)
 {
 	struct dg	*g = p;
 
-	if (g != NULL)
+	if (g != NULL) {
 		free(g->pend);
+		free(g->w);
+	}
 	free(g);
 }
 
@@ -306,7 +308,7 @@ tr_dsched_free(struct tr_dsched *s)
 	tr_imap_free(&s->charges, free);
 	tr_imap_free(&s->bcells, free);
 	tr_imap_free(&s->cells, free);
-	tr_imap_free(&s->waits, free);
+	sqlite3_finalize(s->wst);
 	tr_imap_free(&s->wakers, free);
 	tr_imap_free(&s->groups[0], free);
 	tr_imap_free(&s->groups[1], free);
@@ -317,7 +319,7 @@ tr_dsched_free(struct tr_dsched *s)
 void
 tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 {
-	struct dg	*g = tr_xcalloc(1, sizeof *g);
+	struct dg	*g = tr_xcalloc(1, sizeof *g), *old;
 	int		 i;
 
 	g->track = track_id;
@@ -326,7 +328,14 @@ tr_dsched_goroutine(struct tr_dsched *s, int64_t track_id, int64_t grp)
 	for (i = 0; i < NM; i++)
 		g->m[i].cs = 0;
 	s->last = NULL;
-	dg_free(tr_imap_del(&s->gs, (uint64_t)track_id));
+	/* (A track given again keeps its go_wait_sec rows, as it did.) */
+	if ((old = tr_imap_del(&s->gs, (uint64_t)track_id)) != NULL) {
+		g->w = old->w;
+		g->nw = old->nw;
+		g->capw = old->capw;
+		old->w = NULL;
+	}
+	dg_free(old);
 	tr_imap_put(&s->gs, (uint64_t)track_id, g);
 	s->dc[(uint64_t)track_id & (NDCACHE - 1)] = g;
 }
@@ -764,56 +773,41 @@ lat_add(struct tr_dsched *s, struct dg *g, int64_t ts, int64_t dur,
 	s->l[s->nl++].reason = reason;
 }
 
-/* The record of (track, sec) from the map, made when new, into 'slot'. */
-static struct wsec *
-wsec_new(struct tr_dsched *s, int64_t track, int64_t sec, struct wsec **slot)
-{
-	int64_t		 key[2];
-	uint64_t	 h;
-	struct wsec	*w;
-
-	key[0] = track;
-	key[1] = sec;
-	h = tr_hash64(key, sizeof key);
-	while ((w = tr_imap_get(&s->waits, h)) != NULL &&
-	    (w->track != track || w->sec != sec))
-		h++;
-	if (w == NULL) {
-		w = tr_xcalloc(1, sizeof *w);
-		w->track = track;
-		w->sec = sec;
-		tr_imap_put(&s->waits, h, w);
-	}
-	*slot = w;
-	return (w);
-}
-
-/* The record of (track, sec): the cache's (inline), else wsec_new()'s. */
-static inline struct wsec *
-wsec_get(struct tr_dsched *s, int64_t track, int64_t sec)
-{
-	struct wsec	*w, **slot;
-
-	slot = &s->wc[cslot(track, sec, 0)];
-	if ((w = *slot) != NULL && w->track == track && w->sec == sec)
-		return (w);
-	return (wsec_new(s, track, sec, slot));
-}
-
 /*
- * go_wait_sec: a sync wait's time in each second it spans, a channel
- * wait's whole length in the second where it ends.
+ * Goroutine g's record of second 'sec', made when new: its records are
+ * in the order of their seconds, and its states come in theirs, so the
+ * one wanted is most often the last.
  */
+static struct wsec *
+wsec_get(struct dg *g, int64_t sec)
+{
+	size_t	i = g->nw;
+
+	while (i > 0 && g->w[i - 1].sec > sec)
+		i--;
+	if (i > 0 && g->w[i - 1].sec == sec)
+		return (&g->w[i - 1]);
+	if (g->nw == g->capw) {
+		g->capw = g->capw ? 2 * g->capw : 4;
+		g->w = tr_xrealloc(g->w, g->capw * sizeof *g->w);
+	}
+	memmove(&g->w[i + 1], &g->w[i], (g->nw - i) * sizeof *g->w);
+	g->nw++;
+	memset(&g->w[i], 0, sizeof g->w[i]);
+	g->w[i].sec = sec;
+	g->w[i].track = g->track;
+	return (&g->w[i]);
+}
+
 static void
-wait_add(struct tr_dsched *s, int64_t track, unsigned rf, int64_t ts,
-    int64_t dur)
+wait_add(struct dg *g, unsigned rf, int64_t ts, int64_t dur)
 {
 	int64_t	e = ts + dur, k, a, b;
 
 	if (dur <= 0)
 		return;
 	if (rf & R_CHAN) {
-		wsec_get(s, track, sec_of(e))->chan += dur;
+		wsec_get(g, sec_of(e))->chan += dur;
 		return;
 	}
 	if (!(rf & R_WSYNC))
@@ -821,8 +815,7 @@ wait_add(struct tr_dsched *s, int64_t track, unsigned rf, int64_t ts,
 	for (k = sec_of(ts); k <= sec_of(e - 1); k++) {
 		a = k * TR_DERIVED_LAT_BIN;
 		b = a + TR_DERIVED_LAT_BIN;
-		wsec_get(s, track, k)->sync += (e < b ? e : b) - (ts > a ? ts :
-		    a);
+		wsec_get(g, k)->sync += (e < b ? e : b) - (ts > a ? ts : a);
 	}
 }
 
@@ -943,7 +936,7 @@ tr_dsched_state(struct tr_dsched *s, int64_t track_id, int64_t ts,
 		if (cls == TR_DSCHED_RUNNABLE)
 			lat_add(s, g, ts, dur, cat, reason);
 		if (cls == TR_DSCHED_BLOCKED)
-			wait_add(s, track_id, rf, ts, dur);
+			wait_add(g, rf, ts, dur);
 		if (cls != TR_DSCHED_OTHER)
 			mutex_wait(s, g, cls, rf, ts, dur, cs, args,
 			    args_len);
@@ -1047,26 +1040,41 @@ tr_dsched_finish(struct tr_dsched *s)
 	free(keys);
 }
 
-void
-tr_dsched_ended(struct tr_dsched *s, int64_t track_id)
+static int	wsec_rows(struct tr_dsched *, struct tr_db *,
+		    struct wsec *const *, size_t, struct tr_error *);
+
+int
+tr_dsched_ended(struct tr_dsched *s, struct tr_db *db, int64_t track_id,
+    struct tr_error *err)
 {
 	struct dg	**slot = &s->dc[(uint64_t)track_id & (NDCACHE - 1)];
 	struct dg	*g;
+	struct wsec	**v;
 	size_t		 j;
+	int		 rc = 0;
 
 	if ((g = tr_imap_del(&s->gs, (uint64_t)track_id)) == NULL)
-		return;
+		return (0);
 	/* What tr_dsched_finish() and write_wakers() would do at the end. */
 	for (j = 0; j < g->npend; j++)
 		gen_interval(s, g->pend[j].m, g->pend[j].b, g->pend[j].e,
 		    g->pend[j].cs, g->fr);
 	if (g->mu_dur > 0)
 		mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
+	/* Its go_wait_sec rows: no wait of it is to come. */
+	if (g->nw > 0) {
+		v = tr_xcalloc(g->nw, sizeof *v);
+		for (j = 0; j < g->nw; j++)
+			v[j] = &g->w[j];
+		rc = wsec_rows(s, db, v, g->nw, err);
+		free(v);
+	}
 	if (s->last == g)
 		s->last = NULL;
 	if (*slot == g)
 		*slot = NULL;
 	dg_free(g);
+	return (rc);
 }
 
 void
@@ -1305,30 +1313,23 @@ cmp_wsec(const void *a, const void *b)
 	return (x->track < y->track ? -1 : x->track > y->track);
 }
 
+/* The go_wait_sec rows of 'v' (n of them). */
 static int
-write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+wsec_rows(struct tr_dsched *s, struct tr_db *db, struct wsec *const *v,
+    size_t n, struct tr_error *err)
 {
-	sqlite3_stmt	 *st;
-	uint64_t	 *keys;
-	struct wsec	**v;
-	size_t		  n, i;
-	int		  rc = SQLITE_DONE;
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rc = SQLITE_DONE;
 
-	keys = tr_imap_keys(&s->waits, &n);
-	v = tr_xcalloc(n + 1, sizeof *v);
-	for (i = 0; i < n; i++)
-		v[i] = tr_imap_get(&s->waits, keys[i]);
-	free(keys);
-	/* In the key's order. */
-	if (n > 1)
-		qsort(v, n, sizeof *v, cmp_wsec);
-	st = tr_db_prepare(db, "INSERT INTO go_wait_sec VALUES (?1, ?2, ?3, "
-	    "?4, ?5)", err);
-	if (st == NULL) {
-		free(v);
-		return (-1);
+	if (s->wst == NULL) {
+		s->wst = tr_db_prepare(db, "INSERT INTO go_wait_sec VALUES "
+		    "(?1, ?2, ?3, ?4, ?5)", err);
+		if (s->wst == NULL)
+			return (-1);
+		sqlite3_bind_int64(s->wst, 1, s->source_id);
 	}
-	sqlite3_bind_int64(st, 1, s->source_id);
+	st = s->wst;
 	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
 		sqlite3_bind_int64(st, 2, v[i]->sec * TR_DERIVED_LAT_BIN);
 		sqlite3_bind_int64(st, 3, v[i]->track);
@@ -1337,11 +1338,37 @@ write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	free(v);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot write go_wait_sec"));
 	return (0);
+}
+
+/* The rows of the goroutines still held (the others went as they ended). */
+static int
+write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
+{
+	uint64_t	 *keys;
+	struct wsec	**v;
+	struct dg	 *g;
+	size_t		  n, i, j, nv = 0;
+	int		  rc;
+
+	keys = tr_imap_keys(&s->gs, &n);
+	for (i = 0; i < n; i++)
+		nv += ((struct dg *)tr_imap_get(&s->gs, keys[i]))->nw;
+	v = tr_xcalloc(nv + 1, sizeof *v);
+	for (i = 0, nv = 0; i < n; i++) {
+		g = tr_imap_get(&s->gs, keys[i]);
+		for (j = 0; j < g->nw; j++)
+			v[nv++] = &g->w[j];
+	}
+	free(keys);
+	/* In the key's order. */
+	if (nv > 1)
+		qsort(v, nv, sizeof *v, cmp_wsec);
+	rc = wsec_rows(s, db, v, nv, err);
+	free(v);
+	return (rc);
 }
 
 static void

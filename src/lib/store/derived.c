@@ -1028,7 +1028,8 @@ tr_derived_ended(struct tr_derived *d, int64_t track_id,
 		return (-1);
 	if (summary_row(d, t, err) != 0)
 		return (-1);
-	tr_dsched_ended(d->sched, track_id);
+	if (tr_dsched_ended(d->sched, d->db, track_id, err) != 0)
+		return (-1);
 	if (tr_imap_get(&d->goids, (uint64_t)t->g->goid) == t)
 		tr_imap_del(&d->goids, (uint64_t)t->g->goid);
 	tr_imap_del(&d->tracks, (uint64_t)track_id);

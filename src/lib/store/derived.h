@@ -185,8 +185,8 @@ struct tr_derived;
  * TR_DERIVED_BIN of the source's span, a record per goroutine (alive:
  * tr_derived_ended()) and per (state, reason, stack), and the
  * scheduler tables' records of the seconds the watermark has not passed
- * (go_sched_lat) or of the whole span (go_wait_sec, go_blocked_bin,
- * go_mutex_waker).
+ * (go_sched_lat), of the goroutines alive (go_wait_sec) or of the whole
+ * span (go_blocked_bin, go_mutex_waker).
  */
 struct tr_derived *tr_derived_new(struct tr_db *, int64_t source_id);
 void	tr_derived_free(struct tr_derived *);
@@ -397,9 +397,12 @@ void	tr_dsched_goroutine(struct tr_dsched *, int64_t track_id,
 	    int64_t create_cs);
 /*
  * Goroutine track 'track_id' has no state to come (tr_derived_ended()):
- * what waits for the end of the trace is charged now and it is let go.
+ * what waits for the end of the trace is charged now, its go_wait_sec
+ * rows written into 'db', and it is let go.  Returns 0, or -1 with 'err'
+ * set.
  */
-void	tr_dsched_ended(struct tr_dsched *, int64_t track_id);
+int	tr_dsched_ended(struct tr_dsched *, struct tr_db *, int64_t track_id,
+	    struct tr_error *);
 /*
  * Write the go_sched_long rows that wait into 'db' when they are enough
  * to be worth it (the import's writer thread, as the states come).
