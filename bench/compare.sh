@@ -91,7 +91,7 @@ rm -rf "$dir/perf4" "$dir/perf4.txt"
 if command -v go >/dev/null; then
 	echo "== Go traces" >&2
 	BENCH_SUMMARY=$dir/summary-go BENCH_DIR=$dir/go BENCH_SECS=$secs \
-	    BENCH_MANY=0 sh "$here/gotrace-import.sh" >&2 ||
+	    BENCH_MANY=0 BENCH_BURST=0 sh "$here/gotrace-import.sh" >&2 ||
 	    die "gotrace-import.sh failed"
 	sed -n 's/^gotrace-short /gotrace /p' "$dir/summary-go" >> "$s1"
 	sed -n 's/^gotrace-long /gotrace /p' "$dir/summary-go" >> "$s4"

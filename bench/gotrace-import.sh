@@ -17,6 +17,9 @@
 #   BENCH_G     goroutines of the generated program (default 1000)
 #   BENCH_MANY  goroutines of a third trace, where each runs once and
 #               ends (default 400000; 0: no such trace)
+#   BENCH_BURST goroutines started every 5 ms for 4 s in a fourth trace,
+#               each waiting 1 ms on a channel and ending, as a server's
+#               handlers do (default 500; 0: no such trace)
 #   BENCH_DIR   scratch directory (default: a new one under $TMPDIR;
 #               removed at the end unless BENCH_KEEP=1)
 #   BENCH_SUMMARY  file to which a line per trace and tool is appended:
@@ -27,6 +30,7 @@ runs=${BENCH_RUNS:-3}
 secs=${BENCH_SECS:-20}
 ngo=${BENCH_G:-1000}
 many=${BENCH_MANY:-400000}
+burst=${BENCH_BURST:-500}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +52,13 @@ if [ $# -eq 0 ]; then
 		echo "recording $many goroutines that each run once"
 		"$dir/load/gotrace-load" "$dir/many.trace" 0 "$many" || exit 1
 		set -- "$@" "$dir/many.trace"
+	fi
+	if [ "$burst" -gt 0 ]; then
+		echo "recording 4 s of $burst goroutines every 5 ms that" \
+		    "each wait 1 ms"
+		"$dir/load/gotrace-load" "$dir/burst.trace" 4 "$burst" burst ||
+		    exit 1
+		set -- "$@" "$dir/burst.trace"
 	fi
 fi
 

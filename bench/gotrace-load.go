@@ -2,7 +2,9 @@
 // bench/gotrace-import.sh: many goroutines passing messages over channels,
 // contending on mutexes, sleeping, allocating (GC cycles and assists), in
 // user tasks and regions, for the given duration.  With SECONDS 0: that
-// many goroutines that each run once and end.
+// many goroutines that each run once and end.  With a fourth argument
+// "burst": every 5 ms for SECONDS, GOROUTINES new goroutines that each
+// wait 1 ms on a timer's channel and end (a server's handlers).
 package main
 
 import (
@@ -18,8 +20,8 @@ import (
 var sink [][]byte
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: gotrace-load OUT SECONDS GOROUTINES")
+	if len(os.Args) != 4 && (len(os.Args) != 5 || os.Args[4] != "burst") {
+		fmt.Fprintln(os.Stderr, "usage: gotrace-load OUT SECONDS GOROUTINES [burst]")
 		os.Exit(2)
 	}
 	out, err := os.Create(os.Args[1])
@@ -32,6 +34,25 @@ func main() {
 		panic(err)
 	}
 	var wg sync.WaitGroup
+	if len(os.Args) == 5 {
+		end := time.Now().Add(time.Duration(secs * float64(time.Second)))
+		for time.Now().Before(end) {
+			for i := 0; i < n; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-time.After(time.Millisecond)
+				}()
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		wg.Wait()
+		trace.Stop()
+		if err := out.Close(); err != nil {
+			panic(err)
+		}
+		return
+	}
 	if secs == 0 {
 		// The other extreme: GOROUTINES goroutines that each run once.
 		for i := 0; i < n; i++ {
