@@ -289,6 +289,12 @@ struct trk {
 	size_t		 nwait, capwait;
 };
 
+/* A goroutine's track and its summary, allocated together. */
+struct trk_g {
+	struct trk	 t;
+	struct gsum	 g;
+};
+
 /*
  * Goroutines running and runnable, per millisecond of a bin: for the
  * idle time, which the bin's totals cannot give.
@@ -396,10 +402,9 @@ trk_free(void *p)
 {
 	struct trk	*t = p;
 
-	if (t != NULL) {
-		free(t->g);
+	/* (A goroutine's gsum is in its block: struct trk_g.) */
+	if (t != NULL)
 		free(t->wait);
-	}
 	free(t);
 }
 
@@ -859,13 +864,17 @@ tr_derived_track(struct tr_derived *d, int64_t track_id, const char *kind,
 	else
 		return (0);
 	d->any = 1;
-	t = tr_xcalloc(1, sizeof *t);
+	/* A goroutine's summary in the same block (one malloc() a track). */
+	if (type == T_GOROUTINE) {
+		t = &((struct trk_g *)tr_xcalloc(1, sizeof (struct trk_g)))->t;
+		t->g = &((struct trk_g *)t)->g;
+	} else
+		t = tr_xcalloc(1, sizeof *t);
 	t->type = type;
 	t->id = track_id;
 	trk_put(d, t);
 	if (type != T_GOROUTINE)
 		return (0);
-	t->g = tr_xcalloc(1, sizeof *t->g);
 	t->g->goid = ref;
 	t->g->first = INT64_MAX;
 	t->g->last = INT64_MIN;

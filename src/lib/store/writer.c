@@ -286,7 +286,7 @@ struct tr_writer {
 struct held {
 	struct held	*next;
 	struct op	 o;
-	char		*text;		/* the op's texts, each NUL-ended */
+	char		*text;		/* the op's texts, each NUL-ended, after it */
 	char		*path;
 	int64_t		 value;
 };
@@ -530,10 +530,8 @@ held_free(void *p)
 {
 	struct held	*h = p;
 
-	if (h != NULL) {
-		free(h->text);
+	if (h != NULL)
 		free(h->path);
-	}
 	free(h);
 }
 
@@ -629,11 +627,11 @@ hold(struct tr_writer *w, const struct op *o, const char *const *t,
 
 	if (w->nheld >= HOLD_MAX && unhold(w, w->hhead, err) != 0)
 		return (-1);
-	h = tr_xcalloc(1, sizeof *h);
-	h->o = *o;
 	for (i = 0; i < o->nt; i++)
 		n += o->tlen[i] >= 0 ? (size_t)o->tlen[i] + 1 : 0;
-	p = h->text = tr_xmalloc(n + 1);
+	h = tr_xcalloc(1, sizeof *h + n + 1);
+	h->o = *o;
+	p = h->text = (char *)(h + 1);
 	for (i = 0; i < o->nt; i++)
 		if (o->tlen[i] >= 0) {
 			memcpy(p, o->tlen[i] ? t[i] : "", (size_t)o->tlen[i]);
