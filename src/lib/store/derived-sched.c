@@ -799,6 +799,10 @@ wsec_get(struct dg *g, int64_t sec)
 	return (&g->w[i]);
 }
 
+/*
+ * go_wait_sec: a sync wait's time in each second it spans, a channel
+ * wait's whole length in the second where it ends.
+ */
 static void
 wait_add(struct dg *g, unsigned rf, int64_t ts, int64_t dur)
 {
@@ -1021,27 +1025,41 @@ tr_dsched_open(struct tr_dsched *s, int64_t track_id, int64_t before)
 	return (0);
 }
 
+/* The intervals of g that waited for its first run, charged. */
+static void
+dg_pend(struct tr_dsched *s, struct dg *g)
+{
+	size_t	j;
+
+	for (j = 0; j < g->npend; j++)
+		gen_interval(s, g->pend[j].m, g->pend[j].b, g->pend[j].e,
+		    g->pend[j].cs, g->fr);
+	g->npend = 0;
+}
+
+/* A mutex wait of g still open (no one ended it), charged to no waker. */
+static void
+dg_mutex_open(struct tr_dsched *s, struct dg *g)
+{
+	if (g->mu_dur > 0)
+		mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
+	g->mu_dur = 0;
+}
+
 void
 tr_dsched_finish(struct tr_dsched *s)
 {
 	uint64_t	*keys;
-	struct dg	*g;
-	size_t		 n, i, j;
+	size_t		 n, i;
 
-	/* The intervals that waited for their goroutine's first run. */
 	keys = tr_imap_keys(&s->gs, &n);
-	for (i = 0; i < n; i++) {
-		g = tr_imap_get(&s->gs, keys[i]);
-		for (j = 0; j < g->npend; j++)
-			gen_interval(s, g->pend[j].m, g->pend[j].b,
-			    g->pend[j].e, g->pend[j].cs, g->fr);
-		g->npend = 0;
-	}
+	for (i = 0; i < n; i++)
+		dg_pend(s, tr_imap_get(&s->gs, keys[i]));
 	free(keys);
 }
 
-static int	wsec_rows(struct tr_dsched *, struct tr_db *,
-		    struct wsec *const *, size_t, struct tr_error *);
+static int	wsec_row(struct tr_dsched *, struct tr_db *,
+		    const struct wsec *, struct tr_error *);
 
 int
 tr_dsched_ended(struct tr_dsched *s, struct tr_db *db, int64_t track_id,
@@ -1049,26 +1067,17 @@ tr_dsched_ended(struct tr_dsched *s, struct tr_db *db, int64_t track_id,
 {
 	struct dg	**slot = &s->dc[(uint64_t)track_id & (NDCACHE - 1)];
 	struct dg	*g;
-	struct wsec	**v;
 	size_t		 j;
 	int		 rc = 0;
 
 	if ((g = tr_imap_del(&s->gs, (uint64_t)track_id)) == NULL)
 		return (0);
 	/* What tr_dsched_finish() and write_wakers() would do at the end. */
-	for (j = 0; j < g->npend; j++)
-		gen_interval(s, g->pend[j].m, g->pend[j].b, g->pend[j].e,
-		    g->pend[j].cs, g->fr);
-	if (g->mu_dur > 0)
-		mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
+	dg_pend(s, g);
+	dg_mutex_open(s, g);
 	/* Its go_wait_sec rows: no wait of it is to come. */
-	if (g->nw > 0) {
-		v = tr_xcalloc(g->nw, sizeof *v);
-		for (j = 0; j < g->nw; j++)
-			v[j] = &g->w[j];
-		rc = wsec_rows(s, db, v, g->nw, err);
-		free(v);
-	}
+	for (j = 0; j < g->nw && rc == 0; j++)
+		rc = wsec_row(s, db, &g->w[j], err);
 	if (s->last == g)
 		s->last = NULL;
 	if (*slot == g)
@@ -1214,13 +1223,13 @@ tr_dsched_spill(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	return (write_long(s, db, err));
 }
 
+int64_t	tr_dsched_lat_early;
+
 /*
  * The go_sched_lat rows of the cells of seconds below 'sec' (all:
  * INT64_MAX), which are freed; the others stay, in a map made again
  * (a cell's place in it depends on those before it in its probe).
  */
-int64_t	tr_dsched_lat_early;
-
 static int
 write_cells(struct tr_dsched *s, struct tr_db *db, int64_t sec,
     struct tr_error *err)
@@ -1313,14 +1322,13 @@ cmp_wsec(const void *a, const void *b)
 	return (x->track < y->track ? -1 : x->track > y->track);
 }
 
-/* The go_wait_sec rows of 'v' (n of them). */
+/* The go_wait_sec row of 'w' (the insert prepared the first time). */
 static int
-wsec_rows(struct tr_dsched *s, struct tr_db *db, struct wsec *const *v,
-    size_t n, struct tr_error *err)
+wsec_row(struct tr_dsched *s, struct tr_db *db, const struct wsec *w,
+    struct tr_error *err)
 {
 	sqlite3_stmt	*st;
-	size_t		 i;
-	int		 rc = SQLITE_DONE;
+	int		 rc;
 
 	if (s->wst == NULL) {
 		s->wst = tr_db_prepare(db, "INSERT INTO go_wait_sec VALUES "
@@ -1330,14 +1338,12 @@ wsec_rows(struct tr_dsched *s, struct tr_db *db, struct wsec *const *v,
 		sqlite3_bind_int64(s->wst, 1, s->source_id);
 	}
 	st = s->wst;
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		sqlite3_bind_int64(st, 2, v[i]->sec * TR_DERIVED_LAT_BIN);
-		sqlite3_bind_int64(st, 3, v[i]->track);
-		sqlite3_bind_int64(st, 4, v[i]->sync);
-		sqlite3_bind_int64(st, 5, v[i]->chan);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-	}
+	sqlite3_bind_int64(st, 2, w->sec * TR_DERIVED_LAT_BIN);
+	sqlite3_bind_int64(st, 3, w->track);
+	sqlite3_bind_int64(st, 4, w->sync);
+	sqlite3_bind_int64(st, 5, w->chan);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return (tr_db_error(db, err, "cannot write go_wait_sec"));
 	return (0);
@@ -1351,7 +1357,7 @@ write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	struct wsec	**v;
 	struct dg	 *g;
 	size_t		  n, i, j, nv = 0;
-	int		  rc;
+	int		  rc = 0;
 
 	keys = tr_imap_keys(&s->gs, &n);
 	for (i = 0; i < n; i++)
@@ -1366,7 +1372,8 @@ write_waits(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	/* In the key's order. */
 	if (nv > 1)
 		qsort(v, nv, sizeof *v, cmp_wsec);
-	rc = wsec_rows(s, db, v, nv, err);
+	for (i = 0; i < nv && rc == 0; i++)
+		rc = wsec_row(s, db, v[i], err);
 	free(v);
 	return (rc);
 }
@@ -1386,18 +1393,13 @@ write_wakers(struct tr_dsched *s, struct tr_db *db, struct tr_error *err)
 	sqlite3_stmt	*st;
 	uint64_t	*keys;
 	struct mwake	*m;
-	struct dg	*g;
 	size_t		 n, i;
 	int		 rc = SQLITE_DONE;
 
 	/* A wait still open at the end: no one ended it. */
 	keys = tr_imap_keys(&s->gs, &n);
-	for (i = 0; i < n; i++) {
-		g = tr_imap_get(&s->gs, keys[i]);
-		if (g->mu_dur > 0)
-			mwake_add(s, g->mu_end, 0, 0, g->mu_cs, g->mu_dur);
-		g->mu_dur = 0;
-	}
+	for (i = 0; i < n; i++)
+		dg_mutex_open(s, tr_imap_get(&s->gs, keys[i]));
 	free(keys);
 	st = tr_db_prepare(db, "INSERT INTO go_mutex_waker VALUES (?1, ?2, "
 	    "?3, ?4, ?5, ?6, ?7)", err);

@@ -1023,6 +1023,15 @@ tr_derived_sample(struct tr_derived *d, int64_t ts, struct tr_error *err)
 	return (bins_count(d, ts, 2, err));
 }
 
+/* A goroutine whose last state closed before the trace ended: its end. */
+static int
+end_count(struct tr_derived *d, const struct trk *t, struct tr_error *err)
+{
+	if (t->g->states == 0 || t->g->unfinished)
+		return (0);
+	return (bins_count(d, t->g->last, 1, err));
+}
+
 int
 tr_derived_ended(struct tr_derived *d, int64_t track_id,
     struct tr_error *err)
@@ -1032,10 +1041,7 @@ tr_derived_ended(struct tr_derived *d, int64_t track_id,
 	if ((t = trk_get(d, track_id)) == NULL || t->type != T_GOROUTINE)
 		return (0);
 	/* What tr_derived_write() would do for it at the end. */
-	if (t->g->states > 0 && !t->g->unfinished &&
-	    bins_count(d, t->g->last, 1, err) != 0)
-		return (-1);
-	if (summary_row(d, t, err) != 0)
+	if (end_count(d, t, err) != 0 || summary_row(d, t, err) != 0)
 		return (-1);
 	if (tr_dsched_ended(d->sched, d->db, track_id, err) != 0)
 		return (-1);
@@ -1242,13 +1248,10 @@ tr_derived_write(struct tr_derived *d, struct tr_error *err)
 		return (-1);
 	if (!d->any)
 		return (0);
-	/* A goroutine whose last state closed before the trace ended. */
 	keys = tr_imap_keys(&d->tracks, &n);
 	for (i = 0; i < n; i++) {
 		t = tr_imap_get(&d->tracks, keys[i]);
-		if (t->type == T_GOROUTINE && t->g->states > 0 &&
-		    !t->g->unfinished &&
-		    bins_count(d, t->g->last, 1, err) != 0) {
+		if (t->type == T_GOROUTINE && end_count(d, t, err) != 0) {
 			free(keys);
 			return (-1);
 		}
